@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Modules and their direction of dependency: see ../shared/ENGINEERING.md and README.md.
+//   hinge → Service → {HTTPServer, Store, LayoutEngine} ; LayoutEngine → JSON ; Store → {CSQLite, LayoutEngine, JSON}
+let package = Package(
+    name: "Hinge",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "hinge", targets: ["hinge"]),
+        .executable(name: "hinge-bench", targets: ["hinge-bench"]),
+    ],
+    targets: [
+        .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "LayoutEngine", dependencies: ["JSON"]),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "CLinux"),
+        .target(name: "Store", dependencies: ["CSQLite", "LayoutEngine", "JSON"]),
+        .target(name: "HTTPServer", dependencies: ["CLinux"]),
+        .target(name: "Service", dependencies: ["HTTPServer", "Store", "LayoutEngine", "JSON"]),
+        .executableTarget(name: "hinge", dependencies: ["Service"]),
+        .executableTarget(
+            name: "hinge-bench",
+            dependencies: ["LayoutEngine", "JSON"],
+            path: "Benchmarks/hinge-bench"
+        ),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "LayoutEngineTests", dependencies: ["LayoutEngine", "JSON"], resources: [.copy("Scenes")]),
+        .testTarget(name: "StoreTests", dependencies: ["Store"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "ServiceTests", dependencies: ["Service"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

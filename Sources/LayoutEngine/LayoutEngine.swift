@@ -1,0 +1,1 @@
+// The LayoutEngine module: see README.md.

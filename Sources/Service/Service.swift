@@ -1,0 +1,1 @@
+// The Service module: see README.md.
