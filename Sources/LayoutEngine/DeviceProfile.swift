@@ -1,0 +1,291 @@
+import JSON
+
+/// A device profile (SPEC §8): the displays a device has, their safe areas, fold and size-class table.
+/// Built-in profiles ship with the Store; users add their own through `PUT /v1/devices/{id}`.
+public struct DeviceProfile: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable { case phone, tablet, foldable, desktop }
+
+    public var id: String
+    public var name: String
+    public var kind: Kind
+    public var displays: [Display]
+    /// SPEC §2.3 rule 3: thresholds for windows that are not the whole display.
+    public var regularWidthMin: Double
+    public var regularHeightMin: Double
+    public var builtIn: Bool
+    public var illustrative: Bool
+
+    public init(
+        id: String, name: String, kind: Kind, displays: [Display], regularWidthMin: Double = 600,
+        regularHeightMin: Double = 500, builtIn: Bool = false, illustrative: Bool = false
+    ) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.displays = displays
+        self.regularWidthMin = regularWidthMin
+        self.regularHeightMin = regularHeightMin
+        self.builtIn = builtIn
+        self.illustrative = illustrative
+    }
+
+    /// True when some display has a fold: only such devices honour `posture` (SPEC §2.1).
+    public var folds: Bool { displays.contains { $0.fold != nil } }
+
+    public func display(id: String) -> Display? { displays.first { $0.id == id } }
+}
+
+public struct Insets: Sendable, Equatable {
+    public var top: Double, leading: Double, bottom: Double, trailing: Double
+    public init(top: Double = 0, leading: Double = 0, bottom: Double = 0, trailing: Double = 0) {
+        self.top = top
+        self.leading = leading
+        self.bottom = bottom
+        self.trailing = trailing
+    }
+    public static let zero = Insets()
+}
+
+public enum SizeClass: String, Sendable, CaseIterable { case compact, regular }
+
+public struct SizeClassPair: Sendable, Equatable {
+    public var horizontal: SizeClass
+    public var vertical: SizeClass
+    public init(horizontal: SizeClass, vertical: SizeClass) {
+        self.horizontal = horizontal
+        self.vertical = vertical
+    }
+}
+
+public enum Axis: String, Sendable, CaseIterable { case horizontal, vertical }
+
+/// A fold line in the display's portrait coordinates (SPEC §2.2), or in window coordinates when a scene
+/// without a device gives it directly.
+public struct Fold: Sendable, Equatable {
+    /// `vertical`: the fold line is vertical (position is an x); `horizontal`: position is a y.
+    public var orientation: Axis
+    public var position: Double
+    /// The occluded hinge band; 0 for a seamless folding screen.
+    public var thickness: Double
+    public init(orientation: Axis, position: Double, thickness: Double = 0) {
+        self.orientation = orientation
+        self.position = position
+        self.thickness = thickness
+    }
+}
+
+public struct Display: Sendable, Equatable {
+    public var id: String
+    /// Portrait points.
+    public var width: Double
+    public var height: Double
+    public var scale: Double
+    public var cornerRadius: Double
+    public var safeArea: Insets
+    public var landscapeSafeArea: Insets
+    public var fold: Fold?
+    public var portraitSizeClass: SizeClassPair
+    public var landscapeSizeClass: SizeClassPair
+
+    public init(
+        id: String, width: Double, height: Double, scale: Double, cornerRadius: Double, safeArea: Insets,
+        landscapeSafeArea: Insets, fold: Fold? = nil, portraitSizeClass: SizeClassPair,
+        landscapeSizeClass: SizeClassPair
+    ) {
+        self.id = id
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.cornerRadius = cornerRadius
+        self.safeArea = safeArea
+        self.landscapeSafeArea = landscapeSafeArea
+        self.fold = fold
+        self.portraitSizeClass = portraitSizeClass
+        self.landscapeSizeClass = landscapeSizeClass
+    }
+}
+
+/// Where the engine finds device profiles by id. The Store implements it with an in-memory cache kept
+/// coherent with SQLite; tests use `StaticDeviceCatalog`.
+public protocol DeviceCatalog: Sendable {
+    func profile(id: String) -> DeviceProfile?
+    func allProfiles() -> [DeviceProfile]
+}
+
+public struct StaticDeviceCatalog: DeviceCatalog {
+    public var profiles: [DeviceProfile]
+    public init(_ profiles: [DeviceProfile]) { self.profiles = profiles }
+    public func profile(id: String) -> DeviceProfile? { profiles.first { $0.id == id } }
+    public func allProfiles() -> [DeviceProfile] { profiles }
+}
+
+// MARK: - JSON
+
+extension DeviceProfile {
+    /// Maps and validates a profile (SPEC §8): positive finite sizes, insets that leave a positive area,
+    /// a fold inside the display, unique display ids. Every violation is recorded in `mapper` with its path;
+    /// the result is nil when there was any. `builtIn` in the body is ignored (the store decides it).
+    public static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer = .root) -> DeviceProfile? {
+        let before = mapper.errors.count
+        guard let r = mapper.object(value, at: path) else { return nil }
+        let id = r.string("id", required: true, length: 1...128)
+        if let id, !DeviceProfile.isValidID(id) {
+            r.error("id", "may contain only letters, digits, '-', '_' and '.'")
+        }
+        let name = r.string("name", required: true, length: 1...200)
+        let kind: Kind? = r.enumeration("kind", required: true)
+        let regularWidthMin = r.number("regularWidthMin", positive: true) ?? 600
+        let regularHeightMin = r.number("regularHeightMin", positive: true) ?? 500
+        _ = r.bool("builtIn")
+        let illustrative = r.bool("illustrative") ?? false
+        var displays: [Display] = []
+        if let items = r.array("displays", required: true, maxCount: 8) {
+            if items.isEmpty { r.error("displays", "must list at least one display") }
+            var seen: Set<String> = []
+            for (v, p) in items {
+                if let d = Display.decode(v, mapper: mapper, at: p) {
+                    if !seen.insert(d.id).inserted {
+                        mapper.error(p.appending("id"), "duplicate display id \"\(d.id)\"")
+                    }
+                    displays.append(d)
+                }
+            }
+        }
+        r.finish()
+        guard mapper.errors.count == before, let id, let name, let kind else { return nil }
+        return DeviceProfile(
+            id: id, name: name, kind: kind, displays: displays, regularWidthMin: regularWidthMin,
+            regularHeightMin: regularHeightMin, builtIn: false, illustrative: illustrative)
+    }
+
+    public static func isValidID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 128
+            && id.utf8.allSatisfy { c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D
+                    || c == 0x5F || c == 0x2E
+            }
+    }
+
+    public var json: JSONValue {
+        .object([
+            "id": .string(id), "name": .string(name), "kind": .string(kind.rawValue),
+            "displays": .array(displays.map(\.json)), "regularWidthMin": .number(regularWidthMin),
+            "regularHeightMin": .number(regularHeightMin), "builtIn": .bool(builtIn),
+            "illustrative": .bool(illustrative),
+        ])
+    }
+}
+
+extension Insets {
+    static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer) -> Insets? {
+        guard let r = mapper.object(value, at: path) else { return nil }
+        let range = 0.0...100_000
+        let i = Insets(
+            top: r.number("top", range: range) ?? 0, leading: r.number("leading", range: range) ?? 0,
+            bottom: r.number("bottom", range: range) ?? 0, trailing: r.number("trailing", range: range) ?? 0)
+        r.finish()
+        return i
+    }
+
+    public var json: JSONValue {
+        .object([
+            "top": .number(top), "leading": .number(leading), "bottom": .number(bottom),
+            "trailing": .number(trailing),
+        ])
+    }
+}
+
+extension SizeClassPair {
+    static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer) -> SizeClassPair? {
+        guard let r = mapper.object(value, at: path) else { return nil }
+        let h: SizeClass? = r.enumeration("horizontal", required: true)
+        let v: SizeClass? = r.enumeration("vertical", required: true)
+        r.finish()
+        guard let h, let v else { return nil }
+        return SizeClassPair(horizontal: h, vertical: v)
+    }
+
+    public var json: JSONValue { .object(["horizontal": .string(horizontal.rawValue), "vertical": .string(vertical.rawValue)]) }
+}
+
+extension Fold {
+    public static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer) -> Fold? {
+        guard let r = mapper.object(value, at: path) else { return nil }
+        let o: Axis? = r.enumeration("orientation", required: true)
+        let p = r.number("position", required: true)
+        let t = r.number("thickness", range: 0...10_000) ?? 0
+        r.finish()
+        guard let o, let p else { return nil }
+        return Fold(orientation: o, position: p, thickness: t)
+    }
+
+    public var json: JSONValue {
+        .object([
+            "orientation": .string(orientation.rawValue), "position": .number(position),
+            "thickness": .number(thickness),
+        ])
+    }
+}
+
+extension Display {
+    static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer) -> Display? {
+        let before = mapper.errors.count
+        guard let r = mapper.object(value, at: path) else { return nil }
+        let id = r.string("id", required: true, length: 1...64)
+        let size = 1.0...100_000
+        let width = r.number("width", required: true, range: size)
+        let height = r.number("height", required: true, range: size)
+        let scale = r.number("scale", range: 0.5...10) ?? 1
+        let cornerRadius = r.number("cornerRadius", range: 0...10_000) ?? 0
+        let safe = r.value("safeArea").flatMap { Insets.decode($0, mapper: mapper, at: r.pointer("safeArea")) } ?? .zero
+        let landscapeSafe =
+            r.value("landscapeSafeArea").flatMap {
+                Insets.decode($0, mapper: mapper, at: r.pointer("landscapeSafeArea"))
+            } ?? safe
+        let fold = r.value("fold").flatMap { Fold.decode($0, mapper: mapper, at: r.pointer("fold")) }
+        var portrait: SizeClassPair?
+        var landscape: SizeClassPair?
+        if let sc = r.object("sizeClasses", required: true) {
+            portrait = sc.value("portrait").flatMap { SizeClassPair.decode($0, mapper: mapper, at: sc.pointer("portrait")) }
+            landscape = sc.value("landscape").flatMap {
+                SizeClassPair.decode($0, mapper: mapper, at: sc.pointer("landscape"))
+            }
+            if !sc.contains("portrait") { sc.error("portrait", "is required") }
+            if !sc.contains("landscape") { sc.error("landscape", "is required") }
+            sc.finish()
+        }
+        r.finish()
+        // SPEC §8: insets must leave a positive area, in both orientations.
+        if let width, let height {
+            if safe.leading + safe.trailing >= width || safe.top + safe.bottom >= height {
+                mapper.error(path.appending("safeArea"), "leaves no area inside a \(JSONWriter.formatNumber(width))×\(JSONWriter.formatNumber(height)) display")
+            }
+            if landscapeSafe.leading + landscapeSafe.trailing >= height || landscapeSafe.top + landscapeSafe.bottom >= width {
+                mapper.error(path.appending("landscapeSafeArea"), "leaves no area inside the landscape display")
+            }
+            if let fold {
+                let extent = fold.orientation == .vertical ? width : height
+                if fold.position - fold.thickness / 2 <= 0 || fold.position + fold.thickness / 2 >= extent {
+                    mapper.error(
+                        path.appending("fold").appending("position"),
+                        "the fold must lie inside the display (0 < position ± thickness/2 < \(JSONWriter.formatNumber(extent)))")
+                }
+            }
+        }
+        guard mapper.errors.count == before, let id, let width, let height, let portrait, let landscape else { return nil }
+        return Display(
+            id: id, width: width, height: height, scale: scale, cornerRadius: cornerRadius, safeArea: safe,
+            landscapeSafeArea: landscapeSafe, fold: fold, portraitSizeClass: portrait, landscapeSizeClass: landscape)
+    }
+
+    public var json: JSONValue {
+        var o: JSONObject = [
+            "id": .string(id), "width": .number(width), "height": .number(height), "scale": .number(scale),
+            "cornerRadius": .number(cornerRadius), "safeArea": safeArea.json,
+            "landscapeSafeArea": landscapeSafeArea.json,
+            "sizeClasses": .object(["portrait": portraitSizeClass.json, "landscape": landscapeSizeClass.json]),
+        ]
+        if let fold { o["fold"] = fold.json }
+        return .object(o)
+    }
+}
