@@ -20,12 +20,17 @@ public enum JSONParser {
         public var maxDepth: Int
         /// Largest accepted document in bytes. Default 1 MiB.
         public var maxSize: Int
+        /// Reject an object that repeats a key (default). RFC 8259 §4 only says names SHOULD be unique, so
+        /// grammar-only checks (JSONTestSuite's `y_object_duplicated_key`) turn this off; then the last
+        /// occurrence wins, in the position of the first, as in JavaScript.
+        public var rejectDuplicateKeys: Bool
 
         public static let maxDepthCeiling = 512
 
-        public init(maxDepth: Int = 64, maxSize: Int = 1 << 20) {
+        public init(maxDepth: Int = 64, maxSize: Int = 1 << 20, rejectDuplicateKeys: Bool = true) {
             self.maxDepth = maxDepth
             self.maxSize = maxSize
+            self.rejectDuplicateKeys = rejectDuplicateKeys
         }
 
         public static let `default` = Options()
@@ -67,7 +72,8 @@ public enum JSONParser {
             return .failure(JSONParseError(reason: .unexpectedEnd(expected: "a value"), offset: 0, line: 1, column: 1))
         }
         let depth = min(max(options.maxDepth, 0), Options.maxDepthCeiling)
-        var parser = ByteParser(base: base, end: bytes.count, maxDepth: depth)
+        var parser = ByteParser(
+            base: base, end: bytes.count, maxDepth: depth, rejectDuplicateKeys: options.rejectDuplicateKeys)
         do throws(ByteParser.Failure) {
             return .success(try parser.parseDocument())
         } catch {
@@ -107,14 +113,16 @@ struct ByteParser {
     let base: UnsafePointer<UInt8>
     let end: Int
     let maxDepth: Int
+    let rejectDuplicateKeys: Bool
     var i = 0
     /// Reused for strings with escapes, so that only the final `String` is allocated.
     var scratch: [UInt8] = []
 
-    init(base: UnsafePointer<UInt8>, end: Int, maxDepth: Int) {
+    init(base: UnsafePointer<UInt8>, end: Int, maxDepth: Int, rejectDuplicateKeys: Bool) {
         self.base = base
         self.end = end
         self.maxDepth = maxDepth
+        self.rejectDuplicateKeys = rejectDuplicateKeys
     }
 
     mutating func parseDocument() throws(Failure) -> JSONValue {
@@ -196,8 +204,8 @@ struct ByteParser {
             i += 1
             return .object(JSONObject(members))
         }
-        // Duplicate detection: a linear scan while the object is small, a hash set of UTF-8 keys beyond.
-        var seen: Set<[UInt8]>? = nil
+        // Duplicate detection: a linear scan while the object is small, a hash of the UTF-8 keys beyond.
+        var seen: [[UInt8]: Int]? = nil
         while true {
             skipWhitespace()
             guard i < end else { throw Failure(reason: .unexpectedEnd(expected: "a string key"), offset: i) }
@@ -205,7 +213,8 @@ struct ByteParser {
             let keyOffset = i
             i += 1
             let key = try parseString()
-            if try isDuplicate(key, in: members, seen: &seen) {
+            let duplicate = indexOf(key, in: members, seen: &seen)
+            if duplicate != nil && rejectDuplicateKeys {
                 throw Failure(reason: .duplicateKey(key), offset: keyOffset)
             }
             skipWhitespace()
@@ -213,7 +222,11 @@ struct ByteParser {
             guard base[i] == UInt8(ascii: ":") else { throw unexpected(expected: "':' after the key") }
             i += 1
             let value = try parseValue(depth: depth)
-            members.append(JSONMember(key, value))
+            if let duplicate {
+                members[duplicate].value = value
+            } else {
+                members.append(JSONMember(key, value))
+            }
             skipWhitespace()
             guard i < end else { throw Failure(reason: .unexpectedEnd(expected: "',' or '}'"), offset: i) }
             let c = base[i]
@@ -227,20 +240,22 @@ struct ByteParser {
 
     private static let linearDuplicateScanLimit = 16
 
+    /// The index of the member named `key`, if any (keys compared by Unicode scalars).
     @inline(__always)
-    private func isDuplicate(_ key: String, in members: [JSONMember], seen: inout Set<[UInt8]>?) throws(Failure)
-        -> Bool
-    {
+    private func indexOf(_ key: String, in members: [JSONMember], seen: inout [[UInt8]: Int]?) -> Int? {
         if members.count < Self.linearDuplicateScanLimit {
-            for m in members where sameScalars(m.key, key) { return true }
-            return false
+            for k in members.indices where sameScalars(members[k].key, key) { return k }
+            return nil
         }
         if seen == nil {
-            var set = Set<[UInt8]>(minimumCapacity: members.count * 2)
-            for m in members { set.insert(Array(m.key.utf8)) }
-            seen = set
+            var index = [[UInt8]: Int](minimumCapacity: members.count * 2)
+            for (k, m) in members.enumerated() { index[Array(m.key.utf8)] = k }
+            seen = index
         }
-        return seen!.insert(Array(key.utf8)).inserted == false
+        let bytes = Array(key.utf8)
+        if let k = seen![bytes] { return k }
+        seen![bytes] = members.count
+        return nil
     }
 
     @inline(__always)
