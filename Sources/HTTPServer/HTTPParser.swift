@@ -351,6 +351,8 @@ public struct HTTPParser: Sendable {
     private func checkIncompleteHead() -> HeadResult {
         let available = buffer.count - start
         return buffer.withUnsafeBufferPointer { p -> HeadResult in
+            // A lone CR may be the start of an empty line before the request line.
+            if available == 1 && p[start] == 13 { return .needMore }
             // Method: token characters up to the first space.
             var i = start
             while i < p.count && p[i] != 32 {
