@@ -226,6 +226,9 @@ public struct HTTPParser: Sendable {
                     }
                     return nil
                 }
+                if buffer[start..<lineEnd].contains(where: { $0 == 13 || $0 == 10 }) {
+                    return fail(400, "A trailer line contains a bare CR or LF.")
+                }
                 let length = lineEnd - start
                 start = lineEnd + 2
                 if length == 0 { return finishRequest() }

@@ -160,6 +160,8 @@ let invalidCases: [InvalidCase] = [
     InvalidCase("unsupported expectation", "GET / HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\n\r\n", 417),
     InvalidCase("bad chunk size", head + "Transfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n", 400),
     InvalidCase("chunk data without CRLF", head + "Transfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n", 400),
+    InvalidCase("bare CR in a trailer", head + "Transfer-Encoding: chunked\r\n\r\n0\r\nT: v\r\u{f}\r\n\r\n", 400),
+    InvalidCase("CR before CRLF in a trailer", head + "Transfer-Encoding: chunked\r\n\r\n0\r\nT: v\r\r\n\r\n", 400),
     InvalidCase("chunk size overflow", head + "Transfer-Encoding: chunked\r\n\r\nfffffffffffffffffff\r\n", 400),
     InvalidCase("request line too long", "GET /" + String(repeating: "a", count: 100) + " HTTP/1.1\r\nHost: a\r\n\r\n", 414, limits: small),
     InvalidCase("request line too long, no end", "GET /" + String(repeating: "a", count: 100), 414, limits: small),
