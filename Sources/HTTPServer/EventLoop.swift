@@ -52,6 +52,9 @@ final class EventLoop: @unchecked Sendable {
     private let idleTimeout: UInt64
     private let lingerNanoseconds: UInt64
 
+    private static let contentLengthPrefix: [UInt8] = Array("Content-Length: ".utf8)
+    private static let connectionClose: [UInt8] = Array("Connection: close\r\n".utf8)
+    private static let connectionKeepAlive: [UInt8] = Array("Connection: keep-alive\r\n".utf8)
     private static let continueBytes: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
     private static let listenerTag: UInt64 = 1 << 40
     private static let wakeTag: UInt64 = 1 << 41
@@ -527,14 +530,14 @@ final class EventLoop: @unchecked Sendable {
             out.append(contentsOf: [13, 10])
         }
         if status != 204 {
-            out.append(contentsOf: Array("Content-Length: ".utf8))
+            out.append(contentsOf: EventLoop.contentLengthPrefix)
             out.appendDecimal(noBody ? 0 : response.body.count)
             out.append(contentsOf: [13, 10])
         }
         if close {
-            out.append(contentsOf: Array("Connection: close\r\n".utf8))
+            out.append(contentsOf: EventLoop.connectionClose)
         } else if version10 {
-            out.append(contentsOf: Array("Connection: keep-alive\r\n".utf8))
+            out.append(contentsOf: EventLoop.connectionKeepAlive)
         }
         out.append(contentsOf: [13, 10])
         if !head && !noBody { out.append(contentsOf: response.body) }

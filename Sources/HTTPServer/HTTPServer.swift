@@ -50,6 +50,7 @@ public final class HTTPServer: Sendable {
     /// Binds the listener(s) and starts one event loop thread per `configuration.threads`.
     /// Throws `SystemError` (e.g. `bind` with EADDRINUSE).
     public func start() throws {
+        if state.withLock({ $0.started }) { throw SystemError("start (already started)", EALREADY) }
         if hinge_ignore_sigpipe() != 0 { throw SystemError("signal(SIGPIPE)", errno) }
         raiseDescriptorLimit()
         let threads = max(1, configuration.threads)

@@ -35,6 +35,9 @@ public struct ServeOptions: Sendable, Equatable {
     public var noRecord = false
     public var maxRecords = 100_000
     public var logLevel = LogLevel.info
+    /// How connections are accepted (`HINGE_ACCEPT_STRATEGY=reusePort|singleAcceptor`, no flag: a tuning
+    /// knob for benchmarks; see docs/http.md).
+    public var acceptStrategy = Configuration.AcceptStrategy.reusePort
 
     public init() {}
 
@@ -69,6 +72,12 @@ public struct ServeOptions: Sendable, Equatable {
         if let v = environment("HINGE_NO_RECORD") { o.noRecord = try bool(v, "HINGE_NO_RECORD") }
         if let v = environment("HINGE_MAX_RECORDS") { o.maxRecords = try int(v, "HINGE_MAX_RECORDS", 0...Int.max) }
         if let v = environment("HINGE_LOG_LEVEL") { o.logLevel = try level(v, "HINGE_LOG_LEVEL") }
+        if let v = environment("HINGE_ACCEPT_STRATEGY") {
+            guard let a = Configuration.AcceptStrategy(rawValue: v) else {
+                throw UsageError("HINGE_ACCEPT_STRATEGY must be reusePort or singleAcceptor, got '\(v)'")
+            }
+            o.acceptStrategy = a
+        }
 
         var i = 0
         func value(_ flag: String) throws(UsageError) -> String {

@@ -24,6 +24,7 @@ public struct ServiceApp: Sendable {
         c.maxBodyBytes = options.maxBody
         c.serverName = "hinge/\(hingeVersion)"
         c.logRequests = options.logLevel == .info
+        c.acceptStrategy = options.acceptStrategy
         return c
     }
 
