@@ -1,1 +1,27 @@
+#define _GNU_SOURCE
 #include "CLinux.h"
+
+int hinge_block_termination_signals(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    return pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+int hinge_wait_termination_signal(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    int sig = 0;
+    for (;;) {
+        int rc = sigwait(&set, &sig);
+        if (rc == 0) return sig;
+        if (rc != EINTR) return -1;
+    }
+}
+
+int hinge_ignore_sigpipe(void) { return signal(SIGPIPE, SIG_IGN) == SIG_ERR ? -1 : 0; }
+
+int hinge_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }

@@ -1,1 +1,230 @@
-// The HTTPServer module: see README.md.
+import CLinux
+import Glibc
+import Synchronization
+
+/// An HTTP/1.1 server over POSIX sockets and epoll. Knows nothing of what it serves.
+///
+/// ```swift
+/// var config = Configuration()
+/// config.port = 0
+/// let server = HTTPServer(configuration: config, router: router)
+/// try server.start()                 // binds; `server.port` is the real port
+/// server.onShutdown { log.flush() }  // runs after the last connection closed
+/// TerminationSignals.onSignal { _ in server.shutdown() }
+/// server.wait()                      // returns after shutdown and the hooks
+/// ```
+public final class HTTPServer: Sendable {
+    public let configuration: Configuration
+    public let metrics = ServerMetrics()
+    private let handler: HTTPHandler
+
+    private struct State: Sendable {
+        var started = false
+        var loops: [EventLoop] = []
+        var threads: [OSThread] = []
+        var port = 0
+        var hooks: [@Sendable () -> Void] = []
+        var shutdownRequested = false
+        var finished = false
+    }
+    private let state = Mutex(State())
+
+    public init(configuration: Configuration, handler: @escaping HTTPHandler) {
+        self.configuration = configuration
+        self.handler = handler
+    }
+
+    public convenience init(configuration: Configuration, router: Router) {
+        self.init(configuration: configuration, handler: router.handler)
+    }
+
+    /// The bound port (the kernel's choice when `configuration.port` is 0); 0 before `start()`.
+    public var port: Int { state.withLock { $0.port } }
+
+    /// Registers work to run once the server has stopped (after the last connection closed or the
+    /// shutdown deadline passed), in registration order, before `wait()` returns.
+    public func onShutdown(_ hook: @escaping @Sendable () -> Void) {
+        state.withLock { $0.hooks.append(hook) }
+    }
+
+    /// Binds the listener(s) and starts one event loop thread per `configuration.threads`.
+    /// Throws `SystemError` (e.g. `bind` with EADDRINUSE).
+    public func start() throws {
+        if state.withLock({ $0.started }) { throw SystemError("start (already started)", EALREADY) }
+        if hinge_ignore_sigpipe() != 0 { throw SystemError("signal(SIGPIPE)", errno) }
+        raiseDescriptorLimit()
+        let threads = max(1, configuration.threads)
+        let reusePort = configuration.acceptStrategy == .reusePort
+        var listeners: [Int32] = []
+        var port = configuration.port
+        do {
+            let first = try Listener.open(
+                host: configuration.host, port: port, reusePort: reusePort, backlog: configuration.backlog)
+            listeners.append(first.fd)
+            port = first.port
+            if reusePort {
+                for _ in 1..<threads {
+                    listeners.append(
+                        try Listener.open(host: configuration.host, port: port, reusePort: true, backlog: configuration.backlog).fd)
+                }
+            }
+        } catch {
+            for fd in listeners { Glibc.close(fd) }
+            throw error
+        }
+        var loops: [EventLoop] = []
+        do {
+            for i in 0..<threads {
+                let fd: Int32 = reusePort ? listeners[i] : (i == 0 ? listeners[0] : -1)
+                loops.append(
+                    try EventLoop(index: i, configuration: configuration, handler: handler, metrics: metrics, listenFD: fd))
+            }
+        } catch {
+            for fd in listeners { Glibc.close(fd) }
+            throw error
+        }
+        if !reusePort && threads > 1 { loops[0].peers = loops }
+        var started: [OSThread] = []
+        for loop in loops {
+            started.append(try OSThread(name: "hinge-loop-\(loop.index)") { loop.run() })
+        }
+        let finalPort = port
+        state.withLock {
+            $0.started = true
+            $0.loops = loops
+            $0.threads = started
+            $0.port = finalPort
+        }
+    }
+
+    /// Stops accepting, closes idle connections, lets in-flight requests finish (their responses carry
+    /// `Connection: close`), then closes what remains once `deadline` (default
+    /// `configuration.shutdownDeadline`) has passed. Returns at once; `wait()` blocks until done.
+    public func shutdown(deadline: Duration? = nil) {
+        let loops = state.withLock { s -> [EventLoop] in
+            if s.shutdownRequested { return [] }
+            s.shutdownRequested = true
+            return s.loops
+        }
+        let at = monotonicNanoseconds() &+ (deadline ?? configuration.shutdownDeadline).nanoseconds
+        for loop in loops { loop.send(.shutdown(deadlineNanoseconds: at)) }
+    }
+
+    /// Blocks until the loops have stopped after `shutdown`, then runs the shutdown hooks once.
+    public func wait() {
+        let threads = state.withLock { s -> [OSThread] in
+            let t = s.threads
+            s.threads = []
+            return t
+        }
+        for t in threads { t.join() }
+        let hooks = state.withLock { s -> [@Sendable () -> Void] in
+            if s.finished { return [] }
+            s.finished = true
+            let h = s.hooks
+            s.hooks = []
+            s.loops = []
+            return h
+        }
+        for hook in hooks { hook() }
+    }
+
+    /// `start()` then `wait()`.
+    public func run() throws {
+        try start()
+        wait()
+    }
+
+    private func raiseDescriptorLimit() {
+        var limit = rlimit()
+        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_cur < limit.rlim_max {
+            let wanted = rlim_t(configuration.maxConnections + 256)
+            limit.rlim_cur = min(limit.rlim_max, max(limit.rlim_cur, wanted))
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+    }
+}
+
+enum Listener {
+    /// A bound, listening, non-blocking TCP socket and its port.
+    static func open(host: String, port: Int, reusePort: Bool, backlog: Int32) throws(SystemError) -> (fd: Int32, port: Int) {
+        guard port >= 0 && port <= 65535 else { throw SystemError("bind (port \(port))", EINVAL) }
+        let name = host == "localhost" ? "127.0.0.1" : host
+        var v4 = sockaddr_in()
+        var v6 = sockaddr_in6()
+        let family: Int32
+        if inet_pton(AF_INET, name, &v4.sin_addr) == 1 {
+            family = AF_INET
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = in_port_t(UInt16(port).bigEndian)
+        } else if inet_pton(AF_INET6, name, &v6.sin6_addr) == 1 {
+            family = AF_INET6
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = in_port_t(UInt16(port).bigEndian)
+        } else {
+            throw SystemError("inet_pton (host \(host))", EINVAL)
+        }
+        guard let fd = try syscall("socket", { hinge_tcp_socket(family) }) else { throw SystemError("socket", EAGAIN) }
+        do {
+            var one: Int32 = 1
+            let size = socklen_t(MemoryLayout<Int32>.size)
+            _ = try syscall("setsockopt(SO_REUSEADDR)") { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, size) }
+            if reusePort {
+                _ = try syscall("setsockopt(SO_REUSEPORT)") { setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, size) }
+            }
+            if family == AF_INET {
+                _ = try syscall("bind") {
+                    withUnsafePointer(to: &v4) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                            bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                        }
+                    }
+                }
+            } else {
+                _ = try syscall("bind") {
+                    withUnsafePointer(to: &v6) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                            bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                        }
+                    }
+                }
+            }
+            _ = try syscall("listen") { listen(fd, backlog) }
+            var storage = sockaddr_in6()
+            var len = socklen_t(MemoryLayout<sockaddr_in6>.size)
+            _ = try syscall("getsockname") {
+                withUnsafeMutablePointer(to: &storage) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+                }
+            }
+            // sin_port and sin6_port sit at the same offset.
+            let bound = Int(UInt16(bigEndian: storage.sin6_port))
+            return (fd, bound)
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+    }
+}
+
+/// SIGTERM/SIGINT without work in a signal handler: the signals are blocked in every thread and one
+/// dedicated thread receives them with `sigwait`.
+public enum TerminationSignals {
+    /// Blocks SIGTERM and SIGINT in the calling thread. Call it first thing in `main`, before any
+    /// other thread exists, so that every thread inherits the mask.
+    public static func block() {
+        _ = hinge_block_termination_signals()
+    }
+
+    /// Starts a thread that calls `handler` with the signal number for each SIGTERM/SIGINT received.
+    public static func onSignal(_ handler: @escaping @Sendable (Int32) -> Void) throws {
+        let thread = try OSThread(name: "hinge-signals") {
+            while true {
+                let sig = hinge_wait_termination_signal()
+                if sig < 0 { return }
+                handler(sig)
+            }
+        }
+        _ = thread  // detached in effect: it lives as long as the process
+    }
+}

@@ -1,1 +1,8 @@
+import Glibc
+import HTTPServer
 import Service
+
+// Signals first, before any thread exists, so every thread inherits the blocked mask.
+TerminationSignals.block()
+let code = CommandLineInterface.run(Array(CommandLine.arguments.dropFirst()))
+exit(code)

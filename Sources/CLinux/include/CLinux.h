@@ -1,6 +1,80 @@
 #ifndef HINGE_CLINUX_H
 #define HINGE_CLINUX_H
-// Linux pieces Swift's Glibc module does not import cleanly (eventfd, epoll helpers).
+// Linux pieces Swift's Glibc module does not import cleanly: eventfd flags, the packed
+// `struct epoll_event` on x86_64, accept4/socket flags that are enum members in glibc, and the
+// monotonic clock. Each is a tiny static inline wrapper so that Swift never hard-codes a number.
+#include <errno.h>
+#include <stdint.h>
+#include <signal.h>
+#include <time.h>
+#include <pthread.h>
 #include <sys/eventfd.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+/// A non-blocking, close-on-exec eventfd with counter 0.
+static inline int hinge_eventfd_create(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+static inline int hinge_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+static inline uint32_t hinge_epoll_in(void) { return EPOLLIN; }
+static inline uint32_t hinge_epoll_out(void) { return EPOLLOUT; }
+static inline uint32_t hinge_epoll_err(void) { return EPOLLERR; }
+static inline uint32_t hinge_epoll_hup(void) { return EPOLLHUP; }
+static inline uint32_t hinge_epoll_rdhup(void) { return EPOLLRDHUP; }
+
+/// epoll_ctl with the packed event built on the C side.
+static inline int hinge_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data) {
+    struct epoll_event ev;
+    ev.events = events;
+    ev.data.u64 = data;
+    return epoll_ctl(epfd, op, fd, &ev);
+}
+static inline int hinge_epoll_add(void) { return EPOLL_CTL_ADD; }
+static inline int hinge_epoll_mod(void) { return EPOLL_CTL_MOD; }
+static inline int hinge_epoll_del(void) { return EPOLL_CTL_DEL; }
+
+/// Size of one `struct epoll_event`, so Swift can allocate a raw buffer for epoll_wait.
+static inline size_t hinge_epoll_event_size(void) { return sizeof(struct epoll_event); }
+static inline int hinge_epoll_wait(int epfd, void *events, int max, int timeout_ms) {
+    return epoll_wait(epfd, (struct epoll_event *)events, max, timeout_ms);
+}
+static inline uint32_t hinge_epoll_event_events(const void *events, int i) {
+    return ((const struct epoll_event *)events)[i].events;
+}
+static inline uint64_t hinge_epoll_event_data(const void *events, int i) {
+    return ((const struct epoll_event *)events)[i].data.u64;
+}
+
+/// accept4 returning a non-blocking, close-on-exec socket.
+int hinge_accept(int fd);
+/// A non-blocking, close-on-exec TCP socket of the given family.
+static inline int hinge_tcp_socket(int family) {
+    return socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+}
+static inline int hinge_msg_nosignal(void) { return MSG_NOSIGNAL; }
+
+/// Monotonic clock in nanoseconds (vDSO, no syscall).
+static inline uint64_t hinge_monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+/// Wall clock seconds since the epoch, coarse (for the Date header).
+static inline int64_t hinge_wall_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+    return (int64_t)ts.tv_sec;
+}
+
+/// Blocks SIGTERM, SIGINT (and SIGPIPE ignored) in the calling thread; threads created afterwards
+/// inherit the mask, so only the thread that calls `hinge_wait_termination_signal` sees them.
+int hinge_block_termination_signals(void);
+/// Waits (sigwait) for SIGTERM or SIGINT; returns the signal number, or -1 on error.
+int hinge_wait_termination_signal(void);
+/// signal(SIGPIPE, SIG_IGN): a peer closing early must never kill the process.
+int hinge_ignore_sigpipe(void);
+
 #endif

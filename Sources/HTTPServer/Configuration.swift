@@ -1,0 +1,79 @@
+/// Every limit and timeout of the server, with its default. `docs/http.md` has the same table.
+///
+/// | field | default | when exceeded |
+/// |---|---|---|
+/// | `maxRequestLineBytes` | 8 KiB | 414, close |
+/// | `maxHeaderBlockBytes` | 32 KiB | 431, close |
+/// | `maxHeaderFields` | 100 | 431, close |
+/// | `maxBodyBytes` | 1 MiB | 413, close (before reading the body, also under `Expect: 100-continue`) |
+/// | `headerReadTimeout` | 10 s | 408, close (from the first byte of a request to the end of its head) |
+/// | `bodyReadTimeout` | 10 s | 408, close (from the end of the head to the end of the body) |
+/// | `keepAliveIdleTimeout` | 60 s | close silently (no request bytes since the last response) |
+/// | `maxConnections` | 4,096 | 503 + close for each connection beyond |
+/// | `maxRequestsPerConnection` | 1,000 | the last response carries `Connection: close` |
+/// | `shutdownDeadline` | 10 s | connections still open are closed |
+public struct Configuration: Sendable {
+    /// How listening sockets are spread over the event loops.
+    public enum AcceptStrategy: String, Sendable, CaseIterable {
+        /// One `SO_REUSEPORT` listener per loop: the kernel spreads connections, no hand-off.
+        case reusePort
+        /// One listener on loop 0 that accepts and hands sockets round-robin to the loops.
+        case singleAcceptor
+    }
+
+    /// Address to bind: an IPv4 or IPv6 literal (`127.0.0.1`, `0.0.0.0`, `::1`) or `localhost`.
+    public var host: String = "127.0.0.1"
+    /// Port to bind; 0 lets the kernel choose (read it back from `HTTPServer.port`).
+    public var port: Int = 8080
+    /// Number of event loops (threads); default one per core.
+    public var threads: Int = Configuration.coreCount
+    public var acceptStrategy: AcceptStrategy = .reusePort
+    /// `listen(2)` backlog.
+    public var backlog: Int32 = 1024
+
+    public var maxRequestLineBytes: Int = 8 * 1024
+    public var maxHeaderBlockBytes: Int = 32 * 1024
+    public var maxHeaderFields: Int = 100
+    public var maxBodyBytes: Int = 1024 * 1024
+
+    public var headerReadTimeout: Duration = .seconds(10)
+    public var bodyReadTimeout: Duration = .seconds(10)
+    public var keepAliveIdleTimeout: Duration = .seconds(60)
+
+    public var maxConnections: Int = 4096
+    public var maxRequestsPerConnection: Int = 1000
+    /// How long `shutdown` waits for in-flight requests before closing what remains.
+    public var shutdownDeadline: Duration = .seconds(10)
+
+    /// Value of the `Server` header sent on every response.
+    public var serverName: String = "hinge/0.1.0"
+    /// When true, one line per request (`METHOD path status NNNus`) is written to `logFileDescriptor`,
+    /// batched into one write per event-loop iteration.
+    public var logRequests: Bool = false
+    public var logFileDescriptor: Int32 = 2
+
+    public init() {}
+
+    public static var coreCount: Int {
+        let n = sysconfCores()
+        return n > 0 ? n : 1
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+private func sysconfCores() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+#else
+private func sysconfCores() -> Int { 1 }
+#endif
+
+extension Duration {
+    /// Whole nanoseconds, saturating.
+    var nanoseconds: UInt64 {
+        let (s, a) = components
+        if s < 0 { return 0 }
+        let (m, o) = UInt64(s).multipliedReportingOverflow(by: 1_000_000_000)
+        if o { return .max }
+        return m &+ UInt64(a / 1_000_000_000)
+    }
+}

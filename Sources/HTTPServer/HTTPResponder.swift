@@ -1,0 +1,38 @@
+import Synchronization
+
+/// Sends the response to one request. Call `respond` exactly once, right away inside the handler or
+/// later from any thread; later calls are ignored. Responses on a connection always leave in request
+/// order (the next pipelined request is not parsed before this one is answered).
+///
+/// From another thread the response is queued on the connection's event loop, which is woken through
+/// an eventfd; one wakeup carries every response queued before the loop drains its inbox, so a writer
+/// thread answering a batch of requests costs one `write(2)` per loop, not one per response.
+/// A responder dropped without responding answers 500, so a handler bug never hangs a connection.
+public final class HTTPResponder: Sendable {
+    private let loop: EventLoop
+    private let fd: Int32
+    private let connectionID: UInt64
+    private let done = Atomic<Bool>(false)
+
+    init(loop: EventLoop, fd: Int32, connectionID: UInt64) {
+        self.loop = loop
+        self.fd = fd
+        self.connectionID = connectionID
+    }
+
+    public func respond(_ response: HTTPResponse) {
+        if done.exchange(true, ordering: .acquiringAndReleasing) { return }
+        loop.deliver(fd: fd, connectionID: connectionID, response: response)
+    }
+
+    /// Whether `respond` was called already.
+    public var hasResponded: Bool { done.load(ordering: .acquiring) }
+
+    deinit {
+        if !done.load(ordering: .acquiring) {
+            loop.deliver(
+                fd: fd, connectionID: connectionID,
+                response: .problem(status: 500, detail: "The handler finished without a response."))
+        }
+    }
+}

@@ -1,0 +1,271 @@
+/// An HTTP method token (`GET`, `POST`…). Any RFC 9110 token is accepted by the parser; the common
+/// ones are constants so that parsing them allocates nothing.
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    public static let GET = HTTPMethod("GET")
+    public static let HEAD = HTTPMethod("HEAD")
+    public static let POST = HTTPMethod("POST")
+    public static let PUT = HTTPMethod("PUT")
+    public static let DELETE = HTTPMethod("DELETE")
+    public static let PATCH = HTTPMethod("PATCH")
+    public static let OPTIONS = HTTPMethod("OPTIONS")
+}
+
+/// HTTP/1.0 or HTTP/1.1 (the parser answers 505 to anything else).
+public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
+    public var major: Int
+    public var minor: Int
+    public init(major: Int, minor: Int) {
+        self.major = major
+        self.minor = minor
+    }
+    public static let http1_0 = HTTPVersion(major: 1, minor: 0)
+    public static let http1_1 = HTTPVersion(major: 1, minor: 1)
+    public var description: String { "HTTP/\(major).\(minor)" }
+}
+
+/// Header fields in arrival order, looked up case-insensitively.
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    public struct Field: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public private(set) var fields: [Field]
+
+    public init() { fields = [] }
+    public init(_ pairs: [(String, String)]) { fields = pairs.map { Field(name: $0.0, value: $0.1) } }
+    public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
+
+    public var count: Int { fields.count }
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// The first value of `name` (case-insensitive), or nil.
+    public subscript(name: String) -> String? {
+        for f in fields where asciiCaseInsensitiveEquals(f.name, name) { return f.value }
+        return nil
+    }
+
+    /// Every value of `name`, in order.
+    public func values(_ name: String) -> [String] {
+        fields.filter { asciiCaseInsensitiveEquals($0.name, name) }.map(\.value)
+    }
+
+    public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    /// Appends a field (keeps existing ones of the same name).
+    public mutating func add(_ name: String, _ value: String) { fields.append(Field(name: name, value: value)) }
+
+    /// Replaces every field of `name` with one field.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        add(name, value)
+    }
+
+    public mutating func remove(_ name: String) { fields.removeAll { asciiCaseInsensitiveEquals($0.name, name) } }
+}
+
+@inline(__always)
+func asciiLower(_ b: UInt8) -> UInt8 { (b >= 65 && b <= 90) ? b | 0x20 : b }
+
+func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
+    var a = a
+    var b = b
+    return a.withUTF8 { ua in
+        b.withUTF8 { ub in
+            guard ua.count == ub.count else { return false }
+            for i in 0..<ua.count where asciiLower(ua[i]) != asciiLower(ub[i]) { return false }
+            return true
+        }
+    }
+}
+
+/// One parsed request, complete with its body (chunked bodies are already decoded).
+public struct HTTPRequest: Sendable, Equatable {
+    public var method: HTTPMethod
+    /// The path of the request target, still percent-encoded (`/v1/devices/pixel-9`).
+    public var path: String
+    /// The part after `?`, without it; nil when the target has no `?`.
+    public var query: String?
+    public var version: HTTPVersion
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// Values of the `{name}` segments of the route that matched (filled by `Router`).
+    public var pathParameters: [String: String] = [:]
+    /// Whether the connection stays open after this request (HTTP/1.1 default, HTTP/1.0 only with
+    /// `Connection: keep-alive`, never with `Connection: close`).
+    public var keepAlive: Bool
+
+    public init(
+        method: HTTPMethod, path: String, query: String? = nil, version: HTTPVersion = .http1_1,
+        headers: HTTPHeaders = [:], body: [UInt8] = [], keepAlive: Bool = true
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.version = version
+        self.headers = headers
+        self.body = body
+        self.keepAlive = keepAlive
+    }
+
+    /// The decoded value of query parameter `name` (`+` and `%XX` decoded), or nil.
+    public func queryParameter(_ name: String) -> String? {
+        guard let query else { return nil }
+        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if percentDecode(String(kv[0])) == name {
+                return kv.count > 1 ? percentDecode(String(kv[1])) : ""
+            }
+        }
+        return nil
+    }
+}
+
+/// `%XX` and `+` decoding; invalid escapes are kept as they are.
+public func percentDecode(_ s: String) -> String {
+    var bytes: [UInt8] = []
+    let u = Array(s.utf8)
+    bytes.reserveCapacity(u.count)
+    var i = 0
+    while i < u.count {
+        let c = u[i]
+        if c == UInt8(ascii: "%"), i + 2 < u.count, let h = hexValue(u[i + 1]), let l = hexValue(u[i + 2]) {
+            bytes.append(h << 4 | l)
+            i += 3
+        } else {
+            bytes.append(c == UInt8(ascii: "+") ? UInt8(ascii: " ") : c)
+            i += 1
+        }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+@inline(__always)
+func hexValue(_ c: UInt8) -> UInt8? {
+    switch c {
+    case 48...57: return c - 48
+    case 65...70: return c - 55
+    case 97...102: return c - 87
+    default: return nil
+    }
+}
+
+/// A response: status, headers, body. `Date`, `Server`, `Content-Length` and `Connection` are added
+/// by the server; do not set them here.
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: Int = 200, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A response whose body is already-encoded JSON bytes (`application/json`).
+    public static func json(_ body: [UInt8], status: Int = 200, headers: HTTPHeaders = [:]) -> HTTPResponse {
+        var h = headers
+        h.set("Content-Type", "application/json")
+        return HTTPResponse(status: status, headers: h, body: body)
+    }
+
+    /// A response whose body is already-encoded JSON text (`application/json`).
+    public static func json(_ text: String, status: Int = 200, headers: HTTPHeaders = [:]) -> HTTPResponse {
+        json(Array(text.utf8), status: status, headers: headers)
+    }
+
+    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8")
+        -> HTTPResponse
+    {
+        HTTPResponse(status: status, headers: ["Content-Type": contentType], body: Array(text.utf8))
+    }
+
+    /// An RFC 9457 problem: `{"detail","status","title","type"}` as `application/problem+json`.
+    /// `title` defaults to the status's reason phrase, `type` to `about:blank`.
+    public static func problem(
+        status: Int, title: String? = nil, detail: String, type: String = "about:blank", headers: HTTPHeaders = [:]
+    ) -> HTTPResponse {
+        var h = headers
+        h.set("Content-Type", "application/problem+json")
+        var out = "{\"detail\":"
+        appendJSONString(detail, to: &out)
+        out += ",\"status\":\(status),\"title\":"
+        appendJSONString(title ?? HTTPStatus.reasonPhrase(status), to: &out)
+        out += ",\"type\":"
+        appendJSONString(type, to: &out)
+        out += "}"
+        return HTTPResponse(status: status, headers: h, body: Array(out.utf8))
+    }
+}
+
+/// A JSON string literal (quotes and escapes) appended to `out`; enough for problem details.
+func appendJSONString(_ s: String, to out: inout String) {
+    out.append("\"")
+    for scalar in s.unicodeScalars {
+        switch scalar {
+        case "\"": out.append("\\\"")
+        case "\\": out.append("\\\\")
+        case "\n": out.append("\\n")
+        case "\r": out.append("\\r")
+        case "\t": out.append("\\t")
+        default:
+            if scalar.value < 0x20 {
+                let hex = String(scalar.value, radix: 16)
+                out.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    out.append("\"")
+}
+
+public enum HTTPStatus {
+    public static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 100: return "Continue"
+        case 200: return "OK"
+        case 201: return "Created"
+        case 202: return "Accepted"
+        case 204: return "No Content"
+        case 301: return "Moved Permanently"
+        case 302: return "Found"
+        case 304: return "Not Modified"
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 403: return "Forbidden"
+        case 404: return "Not Found"
+        case 405: return "Method Not Allowed"
+        case 406: return "Not Acceptable"
+        case 408: return "Request Timeout"
+        case 409: return "Conflict"
+        case 411: return "Length Required"
+        case 412: return "Precondition Failed"
+        case 413: return "Content Too Large"
+        case 414: return "URI Too Long"
+        case 415: return "Unsupported Media Type"
+        case 417: return "Expectation Failed"
+        case 422: return "Unprocessable Content"
+        case 428: return "Precondition Required"
+        case 429: return "Too Many Requests"
+        case 431: return "Request Header Fields Too Large"
+        case 500: return "Internal Server Error"
+        case 501: return "Not Implemented"
+        case 502: return "Bad Gateway"
+        case 503: return "Service Unavailable"
+        case 504: return "Gateway Timeout"
+        case 505: return "HTTP Version Not Supported"
+        default: return "Status \(status)"
+        }
+    }
+}

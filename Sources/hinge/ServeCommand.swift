@@ -1,0 +1,28 @@
+import HTTPServer
+import Service
+
+/// `hinge serve`: runs the HTTP service until SIGTERM/SIGINT, then shuts down gracefully (exit 0).
+enum ServeCommand: Subcommand {
+    static let name = "serve"
+    static let summary = "run the HTTP service"
+    static var usage: String { ServeOptions.usage }
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try ServeOptions.parse(arguments, environment: environmentValue)
+        let app = ServiceApp(options: options)
+        let server = app.makeServer()
+        do {
+            try server.start()
+        } catch {
+            printErr("hinge serve: cannot listen on \(options.host):\(options.port): \(error)")
+            return 1
+        }
+        try TerminationSignals.onSignal { _ in server.shutdown() }
+        if options.logLevel != .error {
+            printErr("hinge \(hingeVersion) listening on http://\(options.host):\(server.port) (\(server.configuration.threads) threads)")
+        }
+        server.wait()
+        if options.logLevel != .error { printErr("hinge: stopped") }
+        return 0
+    }
+}

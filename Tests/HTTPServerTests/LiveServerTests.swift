@@ -1,0 +1,360 @@
+import Glibc
+import Synchronization
+import Testing
+
+@testable import HTTPServer
+
+/// Requests that must be refused on a live connection: status, `Connection: close`, closed, and the
+/// request pipelined after them never run.
+struct LiveRefusal: Sendable, CustomTestStringConvertible {
+    var name: String
+    var raw: [UInt8]
+    var status: Int
+    var testDescription: String { name }
+}
+
+let liveRefusals: [LiveRefusal] = invalidCases.filter { $0.limits == .init() }.map {
+    LiveRefusal(name: $0.name, raw: $0.raw, status: $0.status)
+} + [
+    LiveRefusal(name: "request line over 8 KiB", raw: bytes("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: a\r\n\r\n"), status: 414),
+    LiveRefusal(name: "header block over 32 KiB", raw: bytes("GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "b", count: 33000) + "\r\n\r\n"), status: 431),
+    LiveRefusal(name: "101 header fields", raw: bytes("GET / HTTP/1.1\r\nHost: a\r\n" + (0..<100).map { "X-\($0): v\r\n" }.joined() + "\r\n"), status: 431),
+    LiveRefusal(name: "body over 1 MiB", raw: bytes("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 1048577\r\n\r\n"), status: 413),
+]
+
+@Suite struct LiveServerTests {
+    @Test(arguments: Configuration.AcceptStrategy.allCases)
+    func servesKeepAliveRequestsWithStandardHeaders(_ strategy: Configuration.AcceptStrategy) throws {
+        let live = try LiveServer { $0.acceptStrategy = strategy }
+        defer { live.stop() }
+        for _ in 0..<4 {  // several connections so both loops are used
+            let c = try live.client()
+            for i in 0..<3 {
+                c.send("GET /echo/n\(i)?q=\(i) HTTP/1.1\r\nHost: x\r\n\r\n")
+                let r = try #require(c.readResponse())
+                #expect(r.status == 200)
+                #expect(r.body == "n\(i)|q=\(i)")
+                #expect(r.header("Server") == "hinge/0.1.0")
+                #expect(r.header("Date")?.hasSuffix(" GMT") == true)
+                #expect(r.header("Content-Length") == "\(r.body.utf8.count)")
+                #expect(r.header("Connection") == nil)
+            }
+        }
+    }
+
+    @Test(arguments: liveRefusals)
+    func refusedRequestClosesTheConnection(_ c: LiveRefusal) throws {
+        let ran = Atomic<Int>(0)
+        var router = LiveServer.defaultRouter
+        router.add(.GET, "/after") { _ in
+            ran.add(1, ordering: .relaxed)
+            return .text("ran")
+        }
+        let live = try LiveServer(router: router)
+        defer { live.stop() }
+        let client = try live.client()
+        client.send(c.raw + bytes("GET /after HTTP/1.1\r\nHost: a\r\n\r\n"))
+        let r = try #require(client.readResponse())
+        #expect(r.status == c.status)
+        #expect(r.header("Connection") == "close")
+        #expect(r.header("Content-Type") == "application/problem+json")
+        #expect(r.body.contains("\"status\":\(c.status)"))
+        #expect(client.readToEnd() == "")  // closed, nothing else answered
+        let runs = ran.load(ordering: .relaxed)
+        #expect(runs == 0)
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrderEvenWhenTheFirstIsSlow() throws {
+        let parked = Mutex<[HTTPResponder]>([])
+        var router = LiveServer.defaultRouter
+        router.add(.GET, "/slow", responding: { _, responder in parked.withLock { $0.append(responder) } })
+        let live = try LiveServer(router: router)
+        defer { live.stop() }
+        let c = try live.client()
+        c.send(
+            "GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /echo/2 HTTP/1.1\r\nHost: a\r\n\r\n"
+                + "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n\r\n3")
+        #expect(eventually { parked.withLock { $0.count } == 1 })
+        // Answer the first from another thread.
+        let responder = parked.withLock { $0.removeFirst() }
+        let t = try OSThread(name: "t") { responder.respond(.text("1")) }
+        t.join()
+        #expect(c.readResponse()?.body == "1")
+        #expect(c.readResponse()?.body == "2|")
+        #expect(c.readResponse()?.body == "3")
+    }
+
+    @Test func responsesFromAnotherThreadAreBatched() throws {
+        let parked = Mutex<[HTTPResponder]>([])
+        var router = Router()
+        router.add(.GET, "/later", responding: { _, responder in parked.withLock { $0.append(responder) } })
+        let live = try LiveServer(router: router)
+        defer { live.stop() }
+        let clients = try (0..<20).map { _ in try live.client() }
+        for c in clients { c.send("GET /later HTTP/1.1\r\nHost: a\r\n\r\n") }
+        #expect(eventually { parked.withLock { $0.count } == 20 })
+        let all = parked.withLock { p in
+            let a = p
+            p = []
+            return a
+        }
+        let t = try OSThread(name: "writer") {
+            for (i, r) in all.enumerated() { r.respond(.text("r\(i)")) }
+        }
+        t.join()
+        var bodies = Set<String>()
+        for c in clients { if let r = c.readResponse() { bodies.insert(r.body) } }
+        #expect(bodies.count == 20)
+    }
+
+    @Test func respondingTwiceAndDroppingTheResponder() throws {
+        var router = Router()
+        router.add(.GET, "/twice", responding: { _, r in
+            r.respond(.text("first"))
+            r.respond(.text("second"))
+        })
+        router.add(.GET, "/never", responding: { _, _ in })
+        let live = try LiveServer(router: router)
+        defer { live.stop() }
+        let c = try live.client()
+        c.send("GET /twice HTTP/1.1\r\nHost: a\r\n\r\nGET /never HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(c.readResponse()?.body == "first")
+        #expect(c.readResponse()?.status == 500)
+    }
+
+    @Test func expectContinueIsAnsweredBeforeTheBody() throws {
+        let live = try LiveServer()
+        defer { live.stop() }
+        let c = try live.client()
+        c.send("POST /echo HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        let interim = try #require(c.readResponse())
+        #expect(interim.status == 100)
+        c.send("hello")
+        let r = try #require(c.readResponse())
+        #expect(r.status == 200)
+        #expect(r.body == "hello")
+    }
+
+    @Test func expectContinueWithATooLargeBodyGetsItsFinalStatusAtOnce() throws {
+        let live = try LiveServer { $0.maxBodyBytes = 10 }
+        defer { live.stop() }
+        let c = try live.client()
+        c.send("POST /echo HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 11\r\n\r\n")
+        let r = try #require(c.readResponse())
+        #expect(r.status == 413)
+        #expect(r.header("Connection") == "close")
+    }
+
+    @Test func headHasNoBodyButTheLengthOfGet() throws {
+        let live = try LiveServer()
+        defer { live.stop() }
+        let c = try live.client()
+        c.send("HEAD /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        let h = try #require(c.readResponse(head: true))
+        #expect(h.status == 200)
+        #expect(h.header("Content-Length") == "5")
+        #expect(h.body == "")
+        #expect(c.readResponse()?.body == "hello")
+    }
+
+    @Test func unknownPathIs404AndWrongMethodIs405WithAllow() throws {
+        let live = try LiveServer()
+        defer { live.stop() }
+        let c = try live.client()
+        c.send("GET /nope HTTP/1.1\r\nHost: a\r\n\r\nPUT /echo/x HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n")
+        let a = try #require(c.readResponse())
+        #expect(a.status == 404)
+        #expect(a.header("Content-Type") == "application/problem+json")
+        #expect(a.body.contains("\"title\":\"Not Found\""))
+        #expect(a.body.contains("\"type\":\"about:blank\""))
+        let b = try #require(c.readResponse())
+        #expect(b.status == 405)
+        #expect(b.header("Allow") == "DELETE, GET, HEAD")
+        #expect(b.header("Content-Type") == "application/problem+json")
+    }
+
+    @Test func noContentHasNoContentLength() throws {
+        let live = try LiveServer()
+        defer { live.stop() }
+        let c = try live.client()
+        c.send("DELETE /echo/x HTTP/1.1\r\nHost: a\r\n\r\nGET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        let r = try #require(c.readResponse())
+        #expect(r.status == 204)
+        #expect(r.header("Content-Length") == nil)
+        #expect(c.readResponse()?.body == "hello")
+    }
+
+    @Test func http10ClosesUnlessItAsksForKeepAlive() throws {
+        let live = try LiveServer()
+        defer { live.stop() }
+        let a = try live.client()
+        a.send("GET /hello HTTP/1.0\r\n\r\n")
+        #expect(a.readResponse()?.header("Connection") == "close")
+        #expect(a.isClosedByPeer())
+        let b = try live.client()
+        b.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        #expect(b.readResponse()?.header("Connection") == "keep-alive")
+        b.send("GET /hello HTTP/1.0\r\n\r\n")
+        #expect(b.readResponse()?.body == "hello")
+        #expect(b.isClosedByPeer())
+    }
+
+    @Test func connectionCloseIsHonoured() throws {
+        let live = try LiveServer()
+        defer { live.stop() }
+        let c = try live.client()
+        c.send("GET /hello HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nGET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        let r = try #require(c.readResponse())
+        #expect(r.header("Connection") == "close")
+        #expect(c.readToEnd() == "")
+    }
+
+    @Test func maxRequestsPerConnection() throws {
+        let live = try LiveServer { $0.maxRequestsPerConnection = 2 }
+        defer { live.stop() }
+        let c = try live.client()
+        c.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(c.readResponse()?.header("Connection") == nil)
+        #expect(c.readResponse()?.header("Connection") == "close")
+        #expect(c.readToEnd() == "")
+    }
+
+    @Test func slowHeadGets408() throws {
+        let live = try LiveServer { $0.headerReadTimeout = .milliseconds(150) }
+        defer { live.stop() }
+        let c = try live.client()
+        c.send("GET /hello HTTP/1.1\r\nHo")
+        let r = try #require(c.readResponse())
+        #expect(r.status == 408)
+        #expect(r.header("Connection") == "close")
+        #expect(c.readToEnd() == "")
+        #expect(live.server.metrics.timeouts.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func slowBodyGets408() throws {
+        let live = try LiveServer { $0.bodyReadTimeout = .milliseconds(150) }
+        defer { live.stop() }
+        let c = try live.client()
+        c.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc")
+        let r = try #require(c.readResponse())
+        #expect(r.status == 408)
+        #expect(c.readToEnd() == "")
+    }
+
+    @Test func idleKeepAliveConnectionIsClosed() throws {
+        let live = try LiveServer { $0.keepAliveIdleTimeout = .milliseconds(150) }
+        defer { live.stop() }
+        let c = try live.client()
+        c.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(c.readResponse()?.status == 200)
+        let start = monotonicNanoseconds()
+        #expect(c.readToEnd() == "")  // silent close, no 408
+        #expect(monotonicNanoseconds() - start >= 100_000_000)
+    }
+
+    @Test func connectionsBeyondTheCapGet503() throws {
+        let live = try LiveServer {
+            $0.maxConnections = 2
+            $0.threads = 1
+        }
+        defer { live.stop() }
+        let a = try live.client()
+        let b = try live.client()
+        for c in [a, b] {
+            c.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+            #expect(c.readResponse()?.status == 200)
+        }
+        let third = try live.client()
+        let r = try #require(third.readResponse())
+        #expect(r.status == 503)
+        #expect(r.header("Connection") == "close")
+        #expect(live.server.metrics.refusedConnections.load(ordering: .relaxed) == 1)
+        // Closing one makes room again.
+        a.send("GET /hello HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        #expect(a.readResponse()?.status == 200)
+        #expect(eventually { live.server.metrics.openConnections.load(ordering: .relaxed) == 1 })
+        let fourth = try live.client()
+        fourth.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(fourth.readResponse()?.status == 200)
+    }
+
+    @Test func peerResetDoesNotDisturbOthers() throws {
+        let live = try LiveServer { $0.threads = 1 }
+        defer { live.stop() }
+        do {
+            let c = try live.client()
+            c.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\npartial")
+            var l = linger(l_onoff: 1, l_linger: 0)  // close with RST
+            setsockopt(c.fd, SOL_SOCKET, SO_LINGER, &l, socklen_t(MemoryLayout<linger>.size))
+        }
+        let d = try live.client()
+        d.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(d.readResponse()?.body == "hello")
+        #expect(eventually { live.server.metrics.openConnections.load(ordering: .relaxed) == 1 })
+    }
+
+    @Test func shutdownFinishesInFlightRequestsAndClosesIdleOnes() throws {
+        let parked = Mutex<[HTTPResponder]>([])
+        var router = LiveServer.defaultRouter
+        router.add(.GET, "/slow", responding: { _, responder in parked.withLock { $0.append(responder) } })
+        var config = Configuration()
+        config.port = 0
+        config.threads = 2
+        let server = HTTPServer(configuration: config, router: router)
+        try server.start()
+        let hookRan = Atomic<Bool>(false)
+        server.onShutdown { hookRan.store(true, ordering: .relaxed) }
+        let idle = try TestClient(port: server.port)
+        idle.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(idle.readResponse()?.status == 200)
+        let busy = try TestClient(port: server.port)
+        busy.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(eventually { parked.withLock { $0.count } == 1 })
+
+        server.shutdown(deadline: .seconds(5))
+        #expect(idle.isClosedByPeer())
+        let waiter = try OSThread(name: "wait") { server.wait() }
+        let ranEarly = hookRan.load(ordering: .relaxed)
+        #expect(!ranEarly)
+        parked.withLock { $0.removeFirst() }.respond(.text("done"))
+        let r = try #require(busy.readResponse())
+        #expect(r.body == "done")
+        #expect(r.header("Connection") == "close")
+        waiter.join()
+        let ranAfter = hookRan.load(ordering: .relaxed)
+        #expect(ranAfter)
+        #expect((try? TestClient(port: server.port)) == nil)  // no longer accepting
+    }
+
+    @Test func shutdownDeadlineClosesStuckRequests() throws {
+        var router = Router()
+        router.add(.GET, "/stuck", responding: { _, r in
+            // Keep the responder alive past the deadline without answering.
+            let keep = r
+            _ = try? OSThread(name: "keep") { usleep(1_500_000); keep.respond(.text("late")) }
+        })
+        var config = Configuration()
+        config.port = 0
+        let server = HTTPServer(configuration: config, router: router)
+        try server.start()
+        let c = try TestClient(port: server.port)
+        c.send("GET /stuck HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(eventually { server.metrics.requests.load(ordering: .relaxed) == 1 })
+        let start = monotonicNanoseconds()
+        server.shutdown(deadline: .milliseconds(200))
+        server.wait()
+        let elapsed = monotonicNanoseconds() - start
+        #expect(elapsed < 1_000_000_000)
+        #expect(c.readToEnd() == "")
+    }
+
+    @Test func portInUseIsAnError() throws {
+        let live = try LiveServer { $0.acceptStrategy = .singleAcceptor }
+        defer { live.stop() }
+        var config = Configuration()
+        config.port = live.port
+        config.acceptStrategy = .singleAcceptor
+        let second = HTTPServer(configuration: config, handler: { _, r in r.respond(HTTPResponse()) })
+        #expect(throws: SystemError.self) { try second.start() }
+    }
+}

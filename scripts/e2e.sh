@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# End-to-end: build the release binary, start it on a free port with a temporary database, drive it
+# with real clients (curl, Python's http.client, a raw socket), stop it with SIGTERM, expect exit 0.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+tmp=$(mktemp -d)
+server_pid=""
+cleanup() {
+    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then kill -KILL "$server_pid" 2>/dev/null || true; fi
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "e2e FAILED: $*" >&2; [ -f "$tmp/server.log" ] && tail -20 "$tmp/server.log" >&2; exit 1; }
+
+echo "== e2e: building release binary"
+swift build -c release --product hinge
+bin=.build/release/hinge
+
+"$bin" --version | grep -q '^hinge ' || fail "--version"
+"$bin" --help | grep -q 'serve' || fail "--help"
+set +e
+"$bin" serve --bogus-flag 2>"$tmp/bad.err"; rc=$?
+set -e
+[ "$rc" -eq 2 ] || fail "bad flag exit code $rc (want 2)"
+[ "$(wc -l <"$tmp/bad.err")" -eq 1 ] || fail "bad flag error is not one line"
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+echo "== e2e: starting hinge on port $port"
+"$bin" serve --port "$port" --db "$tmp/hinge.sqlite" --threads 2 --log-level info 2>"$tmp/server.log" &
+server_pid=$!
+for _ in $(seq 100); do
+    curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+    kill -0 "$server_pid" 2>/dev/null || fail "server exited early"
+    sleep 0.1
+done
+
+echo "== e2e: curl"
+body=$(curl -fsS "http://127.0.0.1:$port/healthz")
+[ "$body" = '{"status":"ok"}' ] || fail "healthz body: $body"
+curl -fsS -o /dev/null "http://127.0.0.1:$port/readyz" || fail "readyz"
+code=$(curl -s -o "$tmp/404.json" -w '%{http_code} %{content_type}' "http://127.0.0.1:$port/nope")
+[ "$code" = "404 application/problem+json" ] || fail "404: $code"
+grep -q '"status":404' "$tmp/404.json" || fail "404 body"
+code=$(curl -s -o /dev/null -D "$tmp/405.h" -w '%{http_code} %{content_type}' -X POST "http://127.0.0.1:$port/healthz")
+[ "$code" = "405 application/problem+json" ] || fail "405: $code"
+grep -qi '^allow: GET, HEAD' "$tmp/405.h" || fail "405 Allow header"
+# Two requests on one curl invocation reuse the connection.
+curl -sv "http://127.0.0.1:$port/healthz" "http://127.0.0.1:$port/healthz" -o /dev/null -o /dev/null 2>"$tmp/curl.v"
+grep -q 'Re-using existing connection' "$tmp/curl.v" || fail "curl did not reuse the connection"
+
+echo "== e2e: python http.client, raw sockets"
+python3 - "$port" <<'PY'
+import http.client, socket, sys
+port = int(sys.argv[1])
+
+# Keep-alive reuse with http.client: same local port for three requests.
+c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+ports = set()
+for _ in range(3):
+    c.request("GET", "/healthz")
+    r = c.getresponse()
+    assert r.status == 200, r.status
+    assert r.read() == b'{"status":"ok"}'
+    assert r.getheader("Server", "").startswith("hinge/"), r.getheader("Server")
+    assert r.getheader("Date"), "no Date"
+    ports.add(c.sock.getsockname()[1])
+assert len(ports) == 1, f"connection not reused: {ports}"
+c.request("GET", "/nope")
+r = c.getresponse()
+assert r.status == 404 and r.getheader("Content-Type") == "application/problem+json"
+r.read()
+c.close()
+
+def raw(data):
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(data)
+    out = b""
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        out += chunk
+    s.close()
+    return out
+
+# A pipelined pair in one write: both answered, in order.
+out = raw(b"GET /healthz HTTP/1.1\r\nHost: e2e\r\n\r\nGET /readyz HTTP/1.1\r\nHost: e2e\r\nConnection: close\r\n\r\n")
+assert out.count(b"HTTP/1.1 200 OK") == 2, out
+assert out.index(b'{"status":"ok"}') < out.index(b'{"status":"ready"}'), out
+
+# A malformed request: 400, Connection: close, closed, and the request after it never answered.
+out = raw(b"GET / HTTP/1.1\r\nHost: e2e\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\nGET /healthz HTTP/1.1\r\nHost: e2e\r\n\r\n")
+assert out.startswith(b"HTTP/1.1 400 "), out
+assert b"Connection: close" in out and out.count(b"HTTP/1.1") == 1, out
+out = raw(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+assert out.startswith(b"HTTP/1.1 505 "), out
+print("python checks passed")
+PY
+
+echo "== e2e: request log"
+grep -q '^GET /healthz 200 [0-9]*us$' "$tmp/server.log" || fail "no request log line"
+
+echo "== e2e: SIGTERM"
+kill -TERM "$server_pid"
+rc=0
+wait "$server_pid" || rc=$?
+server_pid=""
+[ "$rc" -eq 0 ] || fail "exit code after SIGTERM: $rc"
+echo "e2e passed"
