@@ -1,0 +1,88 @@
+import JSON
+
+/// A sheet detent (SPEC §3.2): `"medium"`, `"large"`, `"fitted"`, `{"height": h}`, `{"fraction": f}`.
+public enum Detent: Sendable, Equatable {
+    case medium, large, fitted
+    case height(Double)
+    case fraction(Double)
+
+    static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer) -> Detent? {
+        switch value {
+        case .string("medium"): return .medium
+        case .string("large"): return .large
+        case .string("fitted"): return .fitted
+        case .object(let o):
+            let r = ObjectReader(mapper: mapper, object: o, path: path)
+            defer { r.finish() }
+            if o.count == 1, r.value("height") != nil {
+                return r.number("height", range: SceneLimits.size).map { .height($0) }
+            }
+            if o.count == 1, r.value("fraction") != nil {
+                guard let f = r.number("fraction", range: 0...1) else { return nil }
+                if !(f > 0) {
+                    r.error("fraction", "must be greater than 0 and at most 1, is \(fmt(f))")
+                    return nil
+                }
+                return .fraction(f)
+            }
+        default: break
+        }
+        mapper.error(
+            path, "expected \"medium\", \"large\", \"fitted\", {\"height\": points} or {\"fraction\": 0 < f ≤ 1}")
+        return nil
+    }
+
+    public var json: JSONValue {
+        switch self {
+        case .medium: return "medium"
+        case .large: return "large"
+        case .fitted: return "fitted"
+        case .height(let h): return .object(["height": .number(h)])
+        case .fraction(let f): return .object(["fraction": .number(f)])
+        }
+    }
+
+    /// Short text for messages.
+    var text: String {
+        switch self {
+        case .medium: return "\"medium\""
+        case .large: return "\"large\""
+        case .fitted: return "\"fitted\""
+        case .height(let h): return "{\"height\": \(fmt(h))}"
+        case .fraction(let f): return "{\"fraction\": \(fmt(f))}"
+        }
+    }
+}
+
+/// The detent heights of one sheet container (SPEC §3.2 "Detent heights"): `large` is the sheet's full
+/// height inside the safe area (UIKit `maximumDetentValue`), the others are measured against it.
+struct DetentMetrics {
+    /// `H − safeTop − sheet.topGap`, never negative.
+    let large: Double
+    let mediumFraction: Double
+    let contentHeight: Double?
+
+    init(containerHeight: Double, safeTop: Double, contentHeight: Double?, constants: Constants) {
+        large = max(0, containerHeight - safeTop - constants.sheetTopGap)
+        mediumFraction = constants.sheetMediumFraction
+        self.contentHeight = contentHeight
+    }
+
+    /// The height of `d`, and whether a `{"height"}` detent was clamped to `large`.
+    func height(_ d: Detent) -> (height: Double, clamped: Bool) {
+        switch d {
+        case .large: return (large, false)
+        case .medium: return (mediumFraction * large, false)  // SPEC §3.2: "approximately half"
+        case .height(let h): return h > large ? (large, true) : (h, false)
+        case .fraction(let f): return (f * large, false)
+        // SPEC §3.2, seed 002: a fitted sheet is never 0 pt tall, it starts at 1.
+        case .fitted: return (min(max(1, contentHeight ?? 1), large), false)
+        }
+    }
+}
+
+/// One entry of a placement's `detents`.
+public struct ResolvedDetent: Sendable, Equatable {
+    public var detent: Detent
+    public var height: Double
+}

@@ -1,0 +1,47 @@
+import JSON
+
+/// The entry point: a `Scene` in, a `Resolution` out (SPEC §2–§5). Pure and deterministic — no I/O, no
+/// clocks, no globals — and total: it never traps on a scene that `Scene.decode` returned.
+public enum LayoutEngine {
+    public static let version = Resolution.engineVersion
+
+    public static func resolve(_ scene: Scene) -> Resolution {
+        var diagnostics: [Diagnostic] = []
+        // SPEC §6: every unknown member is a warning with its path.
+        for path in scene.unknownFields {
+            diagnostics.append(
+                Diagnostic(
+                    code: .unknownField, severity: .warning, presentation: nil, path: path.description,
+                    message: "unknown field \"\(path.tokens.last ?? "")\" is ignored: check its spelling and where it is nested"))
+        }
+        let env = EnvironmentResolver.resolve(scene, diagnostics: &diagnostics)
+        let c = scene.constants
+        var stack = ModalStack(capacity: scene.presentations.count)
+        var placements: [Placement] = []
+        placements.reserveCapacity(scene.presentations.count)
+        var names: [String] = []
+        names.reserveCapacity(scene.presentations.count)
+        for (index, presentation) in scene.presentations.enumerated() {
+            var d = PresentationDiagnostics(id: presentation.id, index: index)
+            var p = Placement(id: presentation.id, kind: presentation.kind, status: .ignored)
+            FullScreenCoverRules.warnStrayPlacement(presentation, diagnostics: &d)  // SPEC §3.3
+            if stack.admit(presentation, names: names, diagnostics: &d) {  // SPEC §3.1
+                p.status = .presented
+                switch presentation.content {
+                case .sheet(let sheet): SheetRules.resolve(sheet, into: &p, env: env, constants: c, diagnostics: &d)
+                case .fullScreenCover: FullScreenCoverRules.resolve(into: &p, env: env, diagnostics: &d)
+                case .popover(let popover): PopoverRules.resolve(popover, into: &p, env: env, constants: c, diagnostics: &d)
+                case .adaptivePanel(let panel): AdaptivePanelRules.resolve(panel, into: &p, env: env, constants: c, diagnostics: &d)
+                }
+            }
+            PresentOrNavigateRules.advise(presentation, swipeToDismiss: p.swipeToDismiss, diagnostics: &d)  // SPEC §3.6
+            names.append(presentation.id)
+            placements.append(p)
+            diagnostics.append(contentsOf: d.items)
+        }
+        let arrangement = scene.arrangement.map {
+            ArrangementRules.resolve($0, env: env, constants: c, diagnostics: &diagnostics)
+        }
+        return Resolution(environment: env, arrangement: arrangement, placements: placements, diagnostics: diagnostics)
+    }
+}

@@ -1,0 +1,123 @@
+/// `environment` of the response (SPEC §2, §5).
+public struct ResolvedEnvironment: Sendable, Equatable {
+    public var device: String?
+    public var display: String?
+    public var orientation: Orientation
+    /// The posture in effect: `flat` when the request's posture was ignored (SPEC §2.1).
+    public var posture: Posture
+    public var layoutDirection: LayoutDirection
+    public var dynamicTypeSize: DynamicTypeSize
+    /// The window: its origin on the display and its size. Every other frame is in window coordinates.
+    public var window: Rect
+    /// Semantic insets (leading/trailing follow the layout direction).
+    public var safeArea: Insets
+    public var sizeClass: SizeClassPair
+    public var windowClass: WindowClass
+    public var fold: FoldState?
+    public var regions: [Region]
+
+    /// Physical insets in window coordinates.
+    var insets: PhysicalInsets
+    var width: Double { window.width }
+    var height: Double { window.height }
+    var bounds: Rect { Rect(x: 0, y: 0, width: window.width, height: window.height) }
+    var separatingFold: FoldState? { fold?.separating == true ? fold : nil }
+    var isRTL: Bool { layoutDirection == .rtl }
+
+    /// The window as a region (the container of rules that do not look at the fold).
+    var windowRegion: Region { Region(frame: bounds, side: nil, sizeClass: sizeClass, insets: insets) }
+
+    func region(_ side: RegionSide) -> Region? { regions.first { $0.side == side } }
+
+    /// The region containing `point`; a point inside the hinge band goes to the nearer region (the
+    /// leading/top one on a tie, the same under the RTL mirror).
+    func region(containing x: Double, _ y: Double) -> Region {
+        guard let f = separatingFold, regions.count == 2 else { return regions.first ?? windowRegion }
+        let v = f.orientation == .vertical ? x : y
+        if v < f.position { return regions[0] }
+        if v > f.position { return regions[1] }
+        return (f.orientation == .vertical && isRTL) ? regions[1] : regions[0]
+    }
+
+    /// The region a frame lies in, or nil when there is no separating fold or the frame spans it.
+    func side(of frame: Rect) -> RegionSide? {
+        guard separatingFold != nil else { return nil }
+        for r in regions
+        where frame.minX >= r.frame.minX - 1e-9 && frame.maxX <= r.frame.maxX + 1e-9
+            && frame.minY >= r.frame.minY - 1e-9 && frame.maxY <= r.frame.maxY + 1e-9
+        {
+            return r.side
+        }
+        return nil
+    }
+
+    /// Physical x of a frame of `width` docked to the semantic `edge` of `r` at `inset` from it.
+    func x(docking width: Double, to leading: Bool, in r: Rect, inset: Double) -> Double {
+        (leading != isRTL) ? r.minX + inset : r.maxX - inset - width
+    }
+}
+
+enum EnvironmentResolver {
+    /// SPEC §2.1: the display asked for, else `outer` when closed, else the profile's `inner` if it has one,
+    /// else its first.
+    static func display(of s: Scene) -> Display? {
+        guard let p = s.profile else { return nil }
+        if let id = s.displayID { return p.display(id: id) }
+        let posture = p.folds ? s.posture : .flat
+        if posture == .closed, let outer = p.display(id: "outer") { return outer }
+        if posture != .closed, let inner = p.display(id: "inner") { return inner }
+        return p.displays.first
+    }
+
+    /// SPEC §2: everything the presentation rules need to know about where they are.
+    static func resolve(_ s: Scene, diagnostics: inout [Diagnostic]) -> ResolvedEnvironment {
+        let display = display(of: s)
+        // SPEC §2.1: posture only means something on a device that folds (or with a fold given directly).
+        let folds = s.profile?.folds ?? (s.fold != nil)
+        var posture = s.posture
+        if !folds, posture != .flat {
+            diagnostics.append(
+                Diagnostic(
+                    code: .postureIgnored, severity: .info, presentation: nil, path: "/posture",
+                    message: s.profile != nil
+                        ? "posture \"\(posture.rawValue)\" is ignored: device \"\(s.profile?.id ?? "")\" does not fold; the scene is resolved flat"
+                        : "posture \"\(posture.rawValue)\" is ignored: the scene has no device and no fold; give a foldable device or a \"fold\" to model a posture"))
+            posture = .flat
+        }
+        // SPEC §2.1: landscape swaps the display's width and height.
+        var dw = 0.0
+        var dh = 0.0
+        if let d = display { (dw, dh) = s.orientation == .landscape ? (d.height, d.width) : (d.width, d.height) }
+        let w = s.window ?? WindowRequest(width: dw, height: dh)
+        let whole = display != nil && (s.window == nil || (w.x == 0 && w.y == 0 && w.width == dw && w.height == dh))
+        // SPEC §2.1 safeArea: as requested; else the display's when the window is the whole display, else
+        // zero. Profiles store physical insets (leading = left); requests speak the layout direction.
+        var insets = PhysicalInsets.zero
+        if let r = s.safeArea {
+            insets = s.layoutDirection == .ltr
+                ? PhysicalInsets(top: r.top, left: r.leading, bottom: r.bottom, right: r.trailing)
+                : PhysicalInsets(top: r.top, left: r.trailing, bottom: r.bottom, right: r.leading)
+        } else if whole, let d = display {
+            let i = s.orientation == .landscape ? d.landscapeSafeArea : d.safeArea
+            insets = PhysicalInsets(top: i.top, left: i.leading, bottom: i.bottom, right: i.trailing)
+        }
+        let sizeClass = SizeClassRules.window(
+            requested: s.sizeClass, display: display, orientation: s.orientation, wholeDisplay: whole,
+            width: w.width, height: w.height, profile: s.profile)
+        let fold = FoldRules.state(
+            fold: FoldRules.foldInWindow(display: display, sceneFold: s.fold, orientation: s.orientation, window: w),
+            posture: posture, width: w.width, height: w.height)
+        let regions = FoldRules.regions(
+            fold: fold, width: w.width, height: w.height, insets: insets, windowSizeClass: sizeClass,
+            direction: s.layoutDirection, profile: s.profile)
+        let semantic =
+            s.layoutDirection == .ltr
+            ? Insets(top: insets.top, leading: insets.left, bottom: insets.bottom, trailing: insets.right)
+            : Insets(top: insets.top, leading: insets.right, bottom: insets.bottom, trailing: insets.left)
+        return ResolvedEnvironment(
+            device: s.profile?.id, display: display?.id, orientation: s.orientation, posture: posture,
+            layoutDirection: s.layoutDirection, dynamicTypeSize: s.dynamicTypeSize,
+            window: Rect(x: w.x, y: w.y, width: w.width, height: w.height), safeArea: semantic, sizeClass: sizeClass,
+            windowClass: WindowClass(width: w.width, height: w.height), fold: fold, regions: regions, insets: insets)
+    }
+}

@@ -1,1 +1,0 @@
-// The LayoutEngine module: see README.md.

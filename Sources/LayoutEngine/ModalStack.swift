@@ -1,0 +1,62 @@
+/// SPEC §3.1 Modal stack, chaining, concurrency (seed 003).
+struct ModalStack {
+    /// For each presentation so far: whether it is modal, and whether it was presented.
+    private var modal: [Bool] = []
+    private var presented: [Bool] = []
+    /// The presenters (nil = the scene's root context) that already present a modal.
+    private var busyRoot = false
+    private var busy: [Bool] = []
+
+    init(capacity: Int) {
+        modal.reserveCapacity(capacity)
+        presented.reserveCapacity(capacity)
+        busy.reserveCapacity(capacity)
+    }
+
+    /// SPEC §3.1: `sheet`, `fullScreenCover` and `popover` are modal; `adaptivePanel` only with modal: true.
+    static func isModal(_ p: Presentation) -> Bool {
+        switch p.content {
+        case .sheet, .fullScreenCover, .popover: return true
+        case .adaptivePanel(let panel): return panel.modal
+        }
+    }
+
+    /// Decides whether `p` is presented, adding `chained-modal` / `concurrent-presentation`. Each context
+    /// (the root, or a presentation named by `presentedFrom`) presents at most one modal at a time: a
+    /// second modal from the same context is ignored, as SwiftUI does (docs/rules.md).
+    mutating func admit(_ p: Presentation, names: [String], diagnostics d: inout PresentationDiagnostics) -> Bool {
+        let isModal = Self.isModal(p)
+        var ok = true
+        if let from = p.presentedFrom, from < modal.count {
+            if !presented[from] {
+                ok = false
+                d.add(
+                    .concurrentPresentation, .warning, "presentedFrom",
+                    "\"\(names[from])\" is not on screen (it was ignored), so nothing can be presented from it: present \"\(p.id)\" after it is dismissed")
+            } else if isModal, busy[from] {
+                ok = false
+                d.add(
+                    .concurrentPresentation, .warning, "",
+                    "\"\(names[from])\" already presents a modal: SwiftUI ignores a second presentation from the same context; present this one from the modal on top, or after dismissing it")
+            } else if isModal, modal[from] {
+                d.add(
+                    .chainedModal, .warning, "presentedFrom",
+                    "a modal presented from the modal \"\(names[from])\": chained modals stack interruptions; consider navigating inside \"\(names[from])\" instead")
+            }
+            if ok, isModal { busy[from] = true }
+        } else if isModal {
+            if busyRoot {
+                ok = false
+                d.add(
+                    .concurrentPresentation, .warning, "",
+                    "an earlier modal is still up: SwiftUI ignores a second presentation from the same context; give it presentedFrom (the modal on top) or present it after dismissing the first")
+            } else {
+                busyRoot = true
+            }
+        }
+        modal.append(isModal)
+        presented.append(ok)
+        busy.append(false)
+        return ok
+    }
+}

@@ -1,0 +1,537 @@
+import JSON
+
+// MARK: - Model
+
+public enum Orientation: String, Sendable, CaseIterable { case portrait, landscape }
+public enum Posture: String, Sendable, CaseIterable { case flat, halfOpened, closed }
+public enum LayoutDirection: String, Sendable, CaseIterable { case ltr, rtl }
+
+/// SPEC §2.1 `dynamicTypeSize`, in increasing order.
+public enum DynamicTypeSize: String, Sendable, CaseIterable, Comparable {
+    case xSmall, small, medium, large, xLarge, xxLarge, xxxLarge
+    case accessibility1, accessibility2, accessibility3, accessibility4, accessibility5
+    var rank: Int { DynamicTypeSize.allCases.firstIndex(of: self) ?? 0 }
+    public static func < (a: DynamicTypeSize, b: DynamicTypeSize) -> Bool { a.rank < b.rank }
+    public var isAccessibility: Bool { self >= .accessibility1 }
+}
+
+/// A window request (SPEC §2.1): size and origin on the display.
+public struct WindowRequest: Sendable, Equatable {
+    public var x: Double, y: Double, width: Double, height: Double
+    public init(x: Double = 0, y: Double = 0, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+}
+
+/// A decoded, validated request (SPEC §2–§4, §7). Decode it with `Scene.decode(_:catalog:)`; every
+/// `Scene` that decoding returns resolves without trapping.
+public struct Scene: Sendable, Equatable {
+    public var deviceID: String?
+    /// The profile `deviceID` names, looked up in the catalog at decode time.
+    public var profile: DeviceProfile?
+    /// The display asked for (`display`), nil for the default of SPEC §2.1.
+    public var displayID: String?
+    public var orientation: Orientation = .portrait
+    public var posture: Posture = .flat
+    public var window: WindowRequest?
+    /// Semantic insets as requested (leading/trailing follow `layoutDirection`).
+    public var safeArea: Insets?
+    public var layoutDirection: LayoutDirection = .ltr
+    public var dynamicTypeSize: DynamicTypeSize = .large
+    public var sizeClass: SizeClassPair?
+    /// A fold given directly in window coordinates (only without a device, SPEC §2.2).
+    public var fold: Fold?
+    public var presentations: [Presentation] = []
+    public var arrangement: ArrangementRequest?
+    public var constants = Constants()
+    /// Members no rule reads, in document order: each becomes an `unknown-field` warning (SPEC §6).
+    public var unknownFields: [JSONPointer] = []
+
+    public init() {}
+}
+
+public struct Presentation: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable { case sheet, fullScreenCover, popover, adaptivePanel }
+
+    public enum Content: Sendable, Equatable {
+        case sheet(SheetRequest)
+        case fullScreenCover
+        case popover(PopoverRequest)
+        case adaptivePanel(PanelRequest)
+    }
+
+    public var id: String
+    public var content: Content
+    /// Index of the earlier presentation named by `presentedFrom` (SPEC §3.1).
+    public var presentedFrom: Int?
+    public var intent: Intent?
+    /// `placement` as written on a non-sheet, kept only to warn `placement-ignored` (SPEC §3.3).
+    public var strayPlacement: SheetPlacement?
+
+    public var kind: Kind {
+        switch content {
+        case .sheet: return .sheet
+        case .fullScreenCover: return .fullScreenCover
+        case .popover: return .popover
+        case .adaptivePanel: return .adaptivePanel
+        }
+    }
+
+    public init(id: String, content: Content, presentedFrom: Int? = nil, intent: Intent? = nil) {
+        self.id = id
+        self.content = content
+        self.presentedFrom = presentedFrom
+        self.intent = intent
+    }
+}
+
+/// SPEC §3.6.
+public struct Intent: Sendable, Equatable {
+    public var hasDecision: Bool?
+    public var abandonableWithoutCost: Bool?
+    public init(hasDecision: Bool? = nil, abandonableWithoutCost: Bool? = nil) {
+        self.hasDecision = hasDecision
+        self.abandonableWithoutCost = abandonableWithoutCost
+    }
+}
+
+public enum SheetPlacement: String, Sendable, CaseIterable { case automatic, center, leading, trailing }
+public enum SheetSizing: String, Sendable, CaseIterable { case automatic, form, page, fitted }
+public enum DragIndicator: String, Sendable, CaseIterable { case automatic, visible, hidden }
+public enum ToolbarPlacement: String, Sendable, CaseIterable {
+    case cancellationAction, confirmationAction, primaryAction, automatic
+}
+
+public enum BackgroundInteraction: Sendable, Equatable {
+    case disabled, enabled
+    case upThrough(Detent)
+}
+
+public struct ToolbarItem: Sendable, Equatable {
+    public var title: String?
+    public var systemImage: String?
+    public var placement: ToolbarPlacement
+    public init(title: String? = nil, systemImage: String? = nil, placement: ToolbarPlacement = .automatic) {
+        self.title = title
+        self.systemImage = systemImage
+        self.placement = placement
+    }
+}
+
+/// SPEC §3.2 fields of a sheet.
+public struct SheetRequest: Sendable, Equatable {
+    public var placement: SheetPlacement = .automatic
+    public var sizing: SheetSizing = .automatic
+    public var detents: [Detent] = [.large]
+    public var selectedDetent: Detent?
+    public var contentSize: Size?
+    public var backgroundInteraction: BackgroundInteraction = .disabled
+    public var interactiveDismissDisabled = false
+    public var hasUnsavedChanges = false
+    public var dragIndicator: DragIndicator = .automatic
+    public var cornerRadius: Double?
+    public var toolbar: [ToolbarItem]?
+    public var contentScrollable = false
+    public var edgeAttachedInCompactHeight = false
+    public var widthFollowsContentSize = false
+    public init() {}
+}
+
+public enum ArrowEdge: String, Sendable, CaseIterable { case top, bottom, leading, trailing }
+public enum CompactAdaptation: String, Sendable, CaseIterable { case automatic, sheet, fullScreenCover, popover }
+
+/// SPEC §3.4 fields of a popover.
+public struct PopoverRequest: Sendable, Equatable {
+    public var anchor: Rect
+    public var arrowEdge: ArrowEdge = .top
+    public var contentSize: Size?
+    public var compactAdaptation: CompactAdaptation = .automatic
+    public init(anchor: Rect) { self.anchor = anchor }
+}
+
+public enum PanelAlignment: String, Sendable, CaseIterable { case leading, trailing }
+
+/// SPEC §3.5 fields of an adaptive panel; nil means the constant of §7.
+public struct PanelRequest: Sendable, Equatable {
+    public var breakpoint: Double?
+    public var alignment: PanelAlignment = .trailing
+    public var panelWidth: Double?
+    public var panelHeight: Double?
+    public var modal = false
+    public var cornerRadius: Double?
+    public init() {}
+}
+
+// MARK: - Limits
+
+/// Limits on everything a client controls (documented in docs/rules.md).
+public enum SceneLimits {
+    public static let maxPresentations = 256
+    public static let idLength = 1...128
+    public static let maxDetents = 16
+    public static let maxToolbarItems = 32
+    public static let textLength = 0...256
+    /// Sizes (window, content, panel) in points.
+    public static let size = 0.000_001...100_000.0
+    /// Coordinates (window origin, anchors, direct folds).
+    public static let coordinate = -100_000.0...100_000.0
+    public static let inset = 0.0...100_000
+}
+
+// MARK: - Decoding
+
+/// The outcome of decoding a request body: a scene (whose `unknownFields` become warnings), or every
+/// violation with its JSON pointer (→ 422) along with the unknown fields found on the way.
+public enum SceneDecoding: Sendable {
+    case scene(Scene)
+    case invalid(errors: [JSONIssue], unknownFields: [JSONPointer])
+
+    public var scene: Scene? { if case .scene(let s) = self { return s } else { return nil } }
+    public var errors: [JSONIssue] { if case .invalid(let e, _) = self { return e } else { return [] } }
+}
+
+/// Fields the matrix endpoint and the CLI (`--device --posture --orientation`) set on a request before it
+/// is decoded: patching the JSON and decoding again re-runs every validation (a window that no longer fits
+/// the new display is reported at `/window`, exactly as if the client had sent it).
+public struct SceneOverrides: Sendable, Equatable {
+    public var device: String?
+    public var posture: Posture?
+    public var orientation: Orientation?
+    public var layoutDirection: LayoutDirection?
+    public init(
+        device: String? = nil, posture: Posture? = nil, orientation: Orientation? = nil,
+        layoutDirection: LayoutDirection? = nil
+    ) {
+        self.device = device
+        self.posture = posture
+        self.orientation = orientation
+        self.layoutDirection = layoutDirection
+    }
+
+    /// `value` with the overridden top-level members replaced (non-objects are returned unchanged, and
+    /// decoding reports them).
+    public func apply(to value: JSONValue) -> JSONValue {
+        guard case .object(var o) = value else { return value }
+        if let device { o["device"] = .string(device) }
+        if let posture { o["posture"] = .string(posture.rawValue) }
+        if let orientation { o["orientation"] = .string(orientation.rawValue) }
+        if let layoutDirection { o["layoutDirection"] = .string(layoutDirection.rawValue) }
+        return .object(o)
+    }
+}
+
+extension Scene {
+    /// Decodes and validates a request body (SPEC §2–§4, §6, §7). Collects every violation with its
+    /// pointer; members no rule reads are reported as unknown fields.
+    public static func decode(
+        _ value: JSONValue, catalog: any DeviceCatalog, overrides: SceneOverrides? = nil
+    ) -> SceneDecoding {
+        let value = overrides?.apply(to: value) ?? value
+        let mapper = JSONMapper()
+        let scene = SceneDecoder(mapper: mapper, catalog: catalog).decode(value)
+        if mapper.errors.isEmpty, var scene {
+            scene.unknownFields = mapper.unknownFields
+            return .scene(scene)
+        }
+        return .invalid(errors: mapper.errors, unknownFields: mapper.unknownFields)
+    }
+
+    /// The same scene with device, posture, orientation or layout direction replaced, validated again.
+    /// Works on the decoded value (for callers that no longer hold the JSON); prefer
+    /// `decode(_:catalog:overrides:)` when they do, since its error paths point into the request.
+    public func with(_ overrides: SceneOverrides, catalog: any DeviceCatalog) -> SceneDecoding {
+        var s = self
+        if let d = overrides.device {
+            guard let p = catalog.profile(id: d) else {
+                return .invalid(errors: [JSONIssue(path: JSONPointer(["device"]), message: "unknown device \"\(d)\"")], unknownFields: unknownFields)
+            }
+            s.deviceID = d
+            s.profile = p
+            if s.fold != nil {
+                return .invalid(errors: [JSONIssue(path: JSONPointer(["fold"]), message: "a scene with a device takes its fold from the device profile; remove \"fold\"")], unknownFields: unknownFields)
+            }
+        }
+        if let p = overrides.posture { s.posture = p }
+        if let o = overrides.orientation { s.orientation = o }
+        if let l = overrides.layoutDirection { s.layoutDirection = l }
+        let mapper = JSONMapper()
+        SceneDecoder(mapper: mapper, catalog: catalog).validateEnvironment(&s)
+        if mapper.errors.isEmpty { return .scene(s) }
+        return .invalid(errors: mapper.errors, unknownFields: unknownFields)
+    }
+}
+
+/// One decoding pass over a request.
+struct SceneDecoder {
+    let mapper: JSONMapper
+    let catalog: any DeviceCatalog
+
+    func decode(_ value: JSONValue) -> Scene? {
+        guard let r = mapper.object(value, at: .root) else { return nil }
+        var s = Scene()
+        if let id = r.string("device", length: 1...128) {
+            s.deviceID = id
+            s.profile = catalog.profile(id: id)
+            if s.profile == nil { r.error("device", "unknown device \"\(id)\"; GET /v1/devices lists the known ids") }
+        }
+        s.displayID = r.string("display", length: 1...64)
+        s.orientation = r.enumeration("orientation") ?? .portrait
+        s.posture = r.enumeration("posture") ?? .flat
+        s.layoutDirection = r.enumeration("layoutDirection") ?? .ltr
+        s.dynamicTypeSize = r.enumeration("dynamicTypeSize") ?? .large
+        if let w = r.object("window") {
+            let width = w.number("width", required: true, range: SceneLimits.size)
+            let height = w.number("height", required: true, range: SceneLimits.size)
+            let x = w.number("x", range: SceneLimits.coordinate) ?? 0
+            let y = w.number("y", range: SceneLimits.coordinate) ?? 0
+            w.finish()
+            if let width, let height { s.window = WindowRequest(x: x, y: y, width: width, height: height) }
+        } else if s.deviceID == nil {
+            r.error("window", "is required when no device is given")
+        }
+        if let v = r.value("safeArea") {
+            if let i = mapper.object(v, at: r.pointer("safeArea")) {
+                s.safeArea = Insets(
+                    top: i.number("top", range: SceneLimits.inset) ?? 0,
+                    leading: i.number("leading", range: SceneLimits.inset) ?? 0,
+                    bottom: i.number("bottom", range: SceneLimits.inset) ?? 0,
+                    trailing: i.number("trailing", range: SceneLimits.inset) ?? 0)
+                i.finish()
+            }
+        }
+        if let v = r.value("sizeClass") { s.sizeClass = SizeClassPair.decode(v, mapper: mapper, at: r.pointer("sizeClass")) }
+        if let v = r.value("fold") {
+            if s.deviceID != nil {
+                r.error("fold", "a scene with a device takes its fold from the device profile; remove \"fold\"")
+            } else {
+                s.fold = Fold.decode(v, mapper: mapper, at: r.pointer("fold"))
+            }
+        }
+        if let v = r.value("constants") { s.constants = Constants.decode(v, mapper: mapper, at: r.pointer("constants")) }
+        if let items = r.array("presentations", maxCount: SceneLimits.maxPresentations) {
+            var ids: [String: Int] = [:]
+            for (index, (v, p)) in items.enumerated() {
+                guard let pr = decodePresentation(v, at: p, ids: ids) else { continue }
+                if let first = ids[pr.id] {
+                    mapper.error(p.appending("id"), "duplicate id \"\(pr.id)\" (already used by /presentations/\(first))")
+                } else {
+                    ids[pr.id] = index
+                }
+                s.presentations.append(pr)
+            }
+        }
+        if let v = r.value("arrangement") {
+            s.arrangement = ArrangementRequest.decode(v, mapper: mapper, at: r.pointer("arrangement"))
+        }
+        r.finish()
+        validateEnvironment(&s)
+        return s
+    }
+
+    /// Checks that depend on the device and orientation (SPEC §2.1, §2.2); also run by `Scene.with`.
+    func validateEnvironment(_ s: inout Scene) {
+        let windowPath = JSONPointer(["window"])
+        if s.profile == nil, s.displayID != nil, s.deviceID == nil {
+            mapper.error(JSONPointer(["display"]), "a display can only be chosen together with a device")
+        }
+        if let profile = s.profile {
+            if let d = s.displayID, profile.display(id: d) == nil {
+                let known = profile.displays.map { "\"\($0.id)\"" }.joined(separator: ", ")
+                mapper.error(JSONPointer(["display"]), "device \"\(profile.id)\" has no display \"\(d)\" (it has \(known))")
+            } else if let w = s.window, let display = EnvironmentResolver.display(of: s) {
+                let (dw, dh) = s.orientation == .landscape ? (display.height, display.width) : (display.width, display.height)
+                let eps = 1e-9
+                if w.x < -eps || w.y < -eps || w.x + w.width > dw + eps || w.y + w.height > dh + eps {
+                    mapper.error(
+                        windowPath,
+                        "a \(fmt(w.width))×\(fmt(w.height)) window at (\(fmt(w.x)), \(fmt(w.y))) does not fit inside the "
+                            + "\(fmt(dw))×\(fmt(dh)) \(s.orientation.rawValue) display \"\(display.id)\"")
+                }
+            }
+        } else if s.deviceID == nil, s.window == nil {
+            // reported by decode
+        }
+        if s.profile == nil, let fold = s.fold, let w = s.window {
+            let extent = fold.orientation == .vertical ? w.width : w.height
+            if !(fold.position > 0 && fold.position < extent) {
+                mapper.error(
+                    JSONPointer(["fold", "position"]),
+                    "the fold line must cross the window (0 < position < \(fmt(extent))), is \(fmt(fold.position))")
+            }
+        }
+    }
+
+    private func decodePresentation(_ value: JSONValue, at path: JSONPointer, ids: [String: Int]) -> Presentation? {
+        let before = mapper.errors.count
+        guard let r = mapper.object(value, at: path) else { return nil }
+        let id = r.string("id", required: true, length: SceneLimits.idLength)
+        let kind: Presentation.Kind? = r.enumeration("kind", required: true)
+        var presentedFrom: Int?
+        if let from = r.string("presentedFrom", length: SceneLimits.idLength) {
+            if let i = ids[from] {
+                presentedFrom = i
+            } else if from == id {
+                r.error("presentedFrom", "a presentation cannot present itself")
+            } else {
+                r.error("presentedFrom", "\"\(from)\" is not the id of an earlier presentation; list the presenter first")
+            }
+        }
+        var intent: Intent?
+        if let i = r.object("intent") {
+            intent = Intent(hasDecision: i.bool("hasDecision"), abandonableWithoutCost: i.bool("abandonableWithoutCost"))
+            i.finish()
+        }
+        var stray: SheetPlacement?
+        var content: Presentation.Content?
+        switch kind {
+        case .sheet?:
+            content = decodeSheet(r).map { .sheet($0) }
+        case .fullScreenCover?:
+            stray = r.enumeration("placement")
+            content = .fullScreenCover
+        case .popover?:
+            stray = r.enumeration("placement")
+            content = decodePopover(r).map { .popover($0) }
+        case .adaptivePanel?:
+            stray = r.enumeration("placement")
+            content = decodePanel(r).map { .adaptivePanel($0) }
+        case nil:
+            break
+        }
+        r.finish()
+        guard mapper.errors.count == before, let id, let content else {
+            // Keep the id so that later presentations can still name this one without a spurious error.
+            if let id, kind != nil {
+                return Presentation(id: id, content: content ?? .fullScreenCover, presentedFrom: presentedFrom, intent: intent)
+            }
+            return nil
+        }
+        var p = Presentation(id: id, content: content, presentedFrom: presentedFrom, intent: intent)
+        p.strayPlacement = stray
+        return p
+    }
+
+    private func decodeSheet(_ r: ObjectReader) -> SheetRequest? {
+        let before = mapper.errors.count
+        var s = SheetRequest()
+        s.placement = r.enumeration("placement") ?? .automatic
+        s.sizing = r.enumeration("sizing") ?? .automatic
+        s.contentSize = decodeSize(r, "contentSize")
+        if let items = r.array("detents", maxCount: SceneLimits.maxDetents) {
+            if items.isEmpty { r.error("detents", "must list at least one detent (omit it for [\"large\"])") }
+            var detents: [Detent] = []
+            for (v, p) in items {
+                if let d = Detent.decode(v, mapper: mapper, at: p) {
+                    if d == .fitted, s.contentSize == nil {
+                        mapper.error(p, "a fitted detent needs the measured \"contentSize\" (its height)")
+                    }
+                    detents.append(d)
+                }
+            }
+            if !items.isEmpty { s.detents = detents }
+        }
+        if let v = r.value("selectedDetent"), let d = Detent.decode(v, mapper: mapper, at: r.pointer("selectedDetent")) {
+            if s.detents.contains(d) {
+                s.selectedDetent = d
+            } else {
+                r.error("selectedDetent", "\(d.text) is not one of the sheet's detents")
+            }
+        }
+        if let v = r.value("backgroundInteraction") {
+            let p = r.pointer("backgroundInteraction")
+            switch v {
+            case .string("disabled"): s.backgroundInteraction = .disabled
+            case .string("enabled"): s.backgroundInteraction = .enabled
+            case .object:
+                if let o = mapper.object(v, at: p) {
+                    if let dv = o.value("upThrough") {
+                        if let d = Detent.decode(dv, mapper: mapper, at: o.pointer("upThrough")) {
+                            if d == .fitted, s.contentSize == nil {
+                                o.error("upThrough", "a fitted detent needs the measured \"contentSize\" (its height)")
+                            }
+                            s.backgroundInteraction = .upThrough(d)
+                        }
+                    } else {
+                        o.error("upThrough", "is required")
+                    }
+                    o.finish()
+                }
+            default:
+                mapper.error(p, "expected \"disabled\", \"enabled\" or {\"upThrough\": <detent>}")
+            }
+        }
+        s.interactiveDismissDisabled = r.bool("interactiveDismissDisabled") ?? false
+        s.hasUnsavedChanges = r.bool("hasUnsavedChanges") ?? false
+        s.dragIndicator = r.enumeration("dragIndicator") ?? .automatic
+        s.cornerRadius = r.number("cornerRadius", range: 0...10_000)
+        if let items = r.array("toolbar", maxCount: SceneLimits.maxToolbarItems) {
+            var toolbar: [ToolbarItem] = []
+            for (v, p) in items {
+                guard let o = mapper.object(v, at: p) else { continue }
+                let item = ToolbarItem(
+                    title: o.string("title", length: SceneLimits.textLength),
+                    systemImage: o.string("systemImage", length: SceneLimits.textLength),
+                    placement: o.enumeration("placement") ?? .automatic)
+                o.finish()
+                toolbar.append(item)
+            }
+            s.toolbar = toolbar
+        }
+        s.contentScrollable = r.bool("contentScrollable") ?? false
+        s.edgeAttachedInCompactHeight = r.bool("edgeAttachedInCompactHeight") ?? false
+        s.widthFollowsContentSize = r.bool("widthFollowsContentSize") ?? false
+        if s.sizing == .fitted, s.contentSize == nil {
+            r.error("sizing", "fitted sizing needs the measured \"contentSize\"")
+        }
+        return mapper.errors.count == before ? s : nil
+    }
+
+    private func decodePopover(_ r: ObjectReader) -> PopoverRequest? {
+        let before = mapper.errors.count
+        var anchor: Rect?
+        if let a = r.object("anchor", required: true) {
+            let x = a.number("x", required: true, range: SceneLimits.coordinate)
+            let y = a.number("y", required: true, range: SceneLimits.coordinate)
+            let w = a.number("width", range: 0...100_000) ?? 0
+            let h = a.number("height", range: 0...100_000) ?? 0
+            a.finish()
+            if let x, let y { anchor = Rect(x: x, y: y, width: w, height: h) }
+        }
+        let arrowEdge: ArrowEdge = r.enumeration("arrowEdge") ?? .top
+        let contentSize = decodeSize(r, "contentSize")
+        let adaptation: CompactAdaptation = r.enumeration("compactAdaptation") ?? .automatic
+        guard mapper.errors.count == before, let anchor else { return nil }
+        var p = PopoverRequest(anchor: anchor)
+        p.arrowEdge = arrowEdge
+        p.contentSize = contentSize
+        p.compactAdaptation = adaptation
+        return p
+    }
+
+    private func decodePanel(_ r: ObjectReader) -> PanelRequest? {
+        let before = mapper.errors.count
+        var p = PanelRequest()
+        p.breakpoint = r.number("breakpoint", range: 0...100_000)
+        p.alignment = r.enumeration("alignment") ?? .trailing
+        p.panelWidth = r.number("panelWidth", range: SceneLimits.size)
+        p.panelHeight = r.number("panelHeight", range: SceneLimits.size)
+        p.modal = r.bool("modal") ?? false
+        p.cornerRadius = r.number("cornerRadius", range: 0...10_000)
+        return mapper.errors.count == before ? p : nil
+    }
+
+    private func decodeSize(_ r: ObjectReader, _ key: String) -> Size? {
+        guard let o = r.object(key) else { return nil }
+        let w = o.number("width", required: true, range: 0...100_000)
+        let h = o.number("height", required: true, range: 0...100_000)
+        o.finish()
+        guard let w, let h else { return nil }
+        return Size(width: w, height: h)
+    }
+}
+
+@inline(__always)
+func fmt(_ d: Double) -> String { JSONWriter.formatNumber(d) }

@@ -1,0 +1,257 @@
+/// SPEC §3.2 Sheet: style (the first rule that applies wins), detents and selection, behaviour.
+enum SheetRules {
+    /// Where the sheet is and how it is laid out, before behaviour.
+    private struct Layout {
+        var style: PresentationStyle
+        var frame: Rect
+        var container: Region
+        var resolved: ResolvedSheetPlacement
+        /// Detent heights are listed (bottom, region and edge-attached sheets).
+        var listsDetents: Bool
+        /// The selected detent sets the height (bottom and region bottom sheets); elsewhere the sheet
+        /// counts as at its largest detent.
+        var detentsApply: Bool
+        /// A floating card (all four corners round).
+        var isCard: Bool
+        var toolbarVertical: Bool
+    }
+
+    /// Resolves a sheet. `forcedRegion` is the anchor's region of a popover adapted to a sheet (SPEC §3.4).
+    static func resolve(
+        _ sheet: SheetRequest, into p: inout Placement, env: ResolvedEnvironment, constants c: Constants,
+        diagnostics d: inout PresentationDiagnostics, forcedRegion: Region? = nil
+    ) {
+        let layout = self.layout(sheet, env: env, constants: c, diagnostics: &d, forcedRegion: forcedRegion)
+        let region = layout.container
+        let metrics = DetentMetrics(
+            containerHeight: region.frame.height, safeTop: region.insets.top, contentHeight: sheet.contentSize?.height,
+            constants: c)
+
+        // SPEC §3.2 detent heights; the placement lists them sorted ascending, ties in request order.
+        var heights: [ResolvedDetent] = []
+        heights.reserveCapacity(sheet.detents.count)
+        for (i, detent) in sheet.detents.enumerated() {
+            let (h, clamped) = metrics.height(detent)
+            heights.append(ResolvedDetent(detent: detent, height: h))
+            if clamped, layout.listsDetents {
+                d.add(
+                    .detentClamped, .info, "detents/\(i)",
+                    "detent \(detent.text) is taller than the large detent here: clamped to \(fmt(h)) pt (window or region height − top safe area − sheet.topGap)")
+            }
+        }
+        let selected = sheet.selectedDetent ?? smallest(heights)
+        let selectedHeight = heights.first { $0.detent == selected }?.height ?? metrics.large
+        let largest = heights.reduce(0) { max($0, $1.height) }
+
+        var frame = layout.frame
+        if layout.detentsApply {
+            // SPEC §3.2 rule 3: attached to the bottom edge, height = the selected detent.
+            frame.height = selectedHeight
+            frame.y = region.frame.maxY - selectedHeight
+        }
+
+        p.style = layout.style
+        p.frame = frame
+        p.region = env.side(of: frame)
+        p.placement = PlacementChoice(requested: sheet.placement, resolved: layout.resolved)
+        if layout.listsDetents { p.detents = stableSorted(heights) }
+        p.selectedDetent = layout.detentsApply ? selected : nil
+
+        // SPEC §3.2 behaviour: background interaction up through a detent (UIKit
+        // largestUndimmedDetentIdentifier); where detents are ignored the sheet counts as at its largest.
+        let current = layout.detentsApply ? selectedHeight : largest
+        switch sheet.backgroundInteraction {
+        case .disabled:
+            p.dimsBackground = true
+            p.backgroundInteractive = false
+        case .enabled:
+            p.dimsBackground = false
+            p.backgroundInteractive = true
+        case .upThrough(let limit):
+            let undimmed = current <= metrics.height(limit).height + 1e-9
+            p.dimsBackground = !undimmed
+            p.backgroundInteractive = undimmed
+        }
+        let swipe = !sheet.interactiveDismissDisabled
+        p.swipeToDismiss = swipe
+        // Decision (docs/rules.md): a tap on the dimmed background dismisses like a swipe does.
+        p.tapOutsideToDismiss = swipe && (p.dimsBackground ?? false)
+        if sheet.hasUnsavedChanges, swipe {
+            d.add(
+                .unsavedChangesDismissible, .warning, "hasUnsavedChanges",
+                "a swipe can dismiss this sheet and lose its unsaved changes: set interactiveDismissDisabled while there are changes and offer an explicit Cancel/Save")
+        }
+        switch sheet.dragIndicator {
+        case .visible: p.dragIndicatorVisible = true
+        case .hidden: p.dragIndicatorVisible = false
+        case .automatic:
+            var distinct: [Double] = []
+            for h in heights where !distinct.contains(h.height) { distinct.append(h.height) }
+            p.dragIndicatorVisible =
+                layout.detentsApply && distinct.count > 1 && (layout.style == .bottomSheet || layout.style == .regionSheet)
+        }
+        // SPEC §3.2: vertical toolbar for a side presentation at the trailing edge (seed 001).
+        p.toolbarOrientation = layout.toolbarVertical ? .vertical : .horizontal
+        if let toolbar = sheet.toolbar {
+            if layout.toolbarVertical {
+                for (i, item) in toolbar.enumerated() where item.systemImage == nil {
+                    d.add(
+                        .toolbarItemMissingIcon, .warning, "toolbar/\(i)",
+                        "toolbar item \(item.title.map { "\"\($0)\"" } ?? "\(i)") has no systemImage: the sheet sits at the trailing edge with a vertical toolbar, which shows icons; give it a systemImage")
+                }
+            }
+            if !toolbar.contains(where: { $0.placement == .cancellationAction || $0.placement == .confirmationAction }) {
+                d.add(
+                    .toolbarMissingExit, .info, "toolbar",
+                    "the sheet's toolbar has no cancellationAction or confirmationAction: give the modal an explicit exit (Cancel/Done) in its bar")
+            }
+        }
+        // SPEC §3.2 Dynamic Type (seed 002).
+        if env.dynamicTypeSize.isAccessibility, !sheet.contentScrollable,
+            sheet.detents.allSatisfy({ if case .height = $0 { return true } else { return $0 == .fitted } })
+        {
+            d.add(
+                .fittedAccessibilityRisk, .warning, "detents",
+                "at \(env.dynamicTypeSize.rawValue) text the content may outgrow a sheet whose detents are all fitted or fixed heights: make the content scrollable or add the \"large\" detent")
+        }
+        let r = sheet.cornerRadius ?? c.sheetCornerRadius
+        p.cornerRadii = layout.isCard ? .all(r) : .top(r)
+        p.transitionEdge = .bottom
+    }
+
+    /// SPEC §3.2: the default selection is the smallest detent, as UIKit does (first on a tie).
+    private static func smallest(_ heights: [ResolvedDetent]) -> Detent {
+        var best: ResolvedDetent?
+        for h in heights where best == nil || h.height < best!.height { best = h }
+        return best?.detent ?? .large
+    }
+
+    private static func stableSorted(_ heights: [ResolvedDetent]) -> [ResolvedDetent] {
+        heights.enumerated().sorted { a, b in
+            a.element.height != b.element.height ? a.element.height < b.element.height : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    private static func detentsAreDefault(_ s: SheetRequest) -> Bool { s.detents.allSatisfy { $0 == .large } }
+
+    private static func layout(
+        _ sheet: SheetRequest, env: ResolvedEnvironment, constants c: Constants,
+        diagnostics d: inout PresentationDiagnostics, forcedRegion: Region?
+    ) -> Layout {
+        // SPEC §3.2 rule 1 — regionSheet: a separating fold crosses the window; the sheet never crosses it.
+        if let fold = env.separatingFold {
+            let region: Region
+            if let forcedRegion {
+                region = forcedRegion
+            } else if fold.orientation == .vertical {
+                // seed 001: folded, center ends in the leading half like automatic and leading.
+                region = env.region(sheet.placement == .trailing ? .trailing : .leading) ?? env.windowRegion
+            } else {
+                region = env.region(.bottom) ?? env.windowRegion
+            }
+            var inner = compactOrCard(sheet, in: region, env: env, constants: c, diagnostics: &d, quietPlacement: fold.orientation == .vertical || forcedRegion != nil)
+            inner.style = .regionSheet
+            if fold.orientation == .vertical, let side = region.side {
+                inner.resolved = side == .trailing ? .trailing : .leading
+                inner.toolbarVertical = side == .trailing
+                if forcedRegion == nil, sheet.placement != .automatic, sheet.placement.rawValue != side.rawValue {
+                    d.add(
+                        .placementMovedByFold, .info, "placement",
+                        "placement \"\(sheet.placement.rawValue)\" would cross the fold: the sheet moves to the \(side.rawValue) region (only trailing takes the trailing half)")
+                }
+            }
+            return inner
+        }
+        let bounds = env.windowRegion
+        // SPEC §3.2 rule 2 — fullWindow: vertical size class compact (a phone in landscape).
+        if env.sizeClass.vertical == .compact {
+            if !detentsAreDefault(sheet) {
+                d.add(
+                    .detentsIgnored, .info, "detents",
+                    "detents are ignored in a compact-height window: the sheet covers the window (medium is inactive in compact height); set edgeAttachedInCompactHeight to keep a bottom-attached sheet")
+            }
+            var layout = Layout(
+                style: .fullWindow, frame: bounds.frame, container: bounds, resolved: .fullWidth, listsDetents: false,
+                detentsApply: false, isCard: false, toolbarVertical: false)
+            if sheet.edgeAttachedInCompactHeight {
+                // UIKit prefersEdgeAttachedInCompactHeight: bottom-attached, as wide as the safe area (or its
+                // content), centred, as tall as the large detent.
+                let i = bounds.insets
+                let safeWidth = max(0, env.width - i.left - i.right)
+                var w = safeWidth
+                if sheet.widthFollowsContentSize, let cs = sheet.contentSize { w = min(cs.width, env.width) }
+                let x = clamp(i.left + (safeWidth - w) / 2, 0, env.width - w)
+                let h = DetentMetrics(containerHeight: env.height, safeTop: i.top, contentHeight: nil, constants: c).large
+                layout.frame = Rect(x: x, y: env.height - h, width: w, height: h)
+                layout.listsDetents = true
+                layout.resolved = w == safeWidth ? .fullWidth : .center
+            }
+            if sheet.placement != .automatic, sheet.placement.rawValue != layout.resolved.rawValue {
+                d.add(
+                    .placementNoEffect, .info, "placement",
+                    "\(sheet.placement.rawValue) placement has no visible effect in a compact-height window: the sheet spans the window's width")
+            }
+            return layout
+        }
+        return compactOrCard(sheet, in: bounds, env: env, constants: c, diagnostics: &d, quietPlacement: false)
+    }
+
+    /// SPEC §3.2 rules 3–4 inside `container` (the window, or a region for rule 1).
+    private static func compactOrCard(
+        _ sheet: SheetRequest, in container: Region, env: ResolvedEnvironment, constants c: Constants,
+        diagnostics d: inout PresentationDiagnostics, quietPlacement: Bool
+    ) -> Layout {
+        let f = container.frame
+        if container.sizeClass.horizontal == .compact {
+            // Rule 3 — bottomSheet: full width, attached to the bottom; placement has no visible effect.
+            if !quietPlacement, sheet.placement != .automatic {
+                d.add(
+                    .placementNoEffect, .info, "placement",
+                    "\(sheet.placement.rawValue) placement has no visible effect on a compact-width \(container.side == nil ? "window" : "region"): the sheet spans the full width")
+            }
+            return Layout(
+                style: .bottomSheet, frame: f, container: container, resolved: .fullWidth, listsDetents: true,
+                detentsApply: true, isCard: false, toolbarVertical: false)
+        }
+        // Rule 4 — card: a floating card, detents ignored, size from sizing.
+        if !detentsAreDefault(sheet) {
+            d.add(
+                .detentsIgnored, .info, "detents",
+                "detents are ignored by a card in a regular-width \(container.side == nil ? "window" : "region"): its size comes from sizing (form, page or fitted)")
+        }
+        let m = c.sheetMargin
+        var w: Double
+        var h: Double
+        switch sheet.sizing {
+        case .automatic, .form:
+            w = c.sheetFormWidth
+            h = c.sheetFormHeight
+        case .page:
+            w = min(f.width - 2 * m, c.sheetPageWidth)
+            h = f.height - container.insets.top - c.sheetTopGap
+        case .fitted:
+            w = sheet.contentSize?.width ?? c.sheetFormWidth
+            h = sheet.contentSize?.height ?? c.sheetFormHeight
+        }
+        // Always clamped to the container minus sheet.margin on every side.
+        w = max(0, min(w, f.width - 2 * m))
+        h = max(0, min(h, f.height - 2 * m))
+        let y = f.minY + (f.height - h) / 2
+        let x: Double
+        let resolved: ResolvedSheetPlacement
+        switch sheet.placement {
+        case .automatic, .center:
+            x = f.minX + (f.width - w) / 2
+            resolved = .center
+        case .leading:
+            x = env.x(docking: w, to: true, in: f, inset: m)
+            resolved = .leading
+        case .trailing:
+            x = env.x(docking: w, to: false, in: f, inset: m)
+            resolved = .trailing
+        }
+        return Layout(
+            style: .card, frame: Rect(x: x, y: y, width: w, height: h), container: container, resolved: resolved,
+            listsDetents: false, detentsApply: false, isCard: true, toolbarVertical: resolved == .trailing)
+    }
+}
