@@ -43,6 +43,9 @@ public struct JSONMember: Sendable, Equatable {
 
 /// A JSON object: members in insertion order, looked up by linear scan (objects here are small, and a
 /// scan over a few keys beats hashing them).
+///
+/// Equality ignores member order (RFC 8259 objects are unordered, and the writer sorts keys anyway): two
+/// objects are equal when they have the same keys (compared by Unicode scalars) with equal values.
 public struct JSONObject: Sendable, Equatable {
     public var members: [JSONMember]
 
@@ -64,6 +67,31 @@ public struct JSONObject: Sendable, Equatable {
 
     public var keys: [String] { members.map(\.key) }
     public var count: Int { members.count }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.members.count == rhs.members.count else { return false }
+        // Fast path: same order.
+        var inOrder = true
+        for (l, r) in zip(lhs.members, rhs.members) where !(l.key.utf8.elementsEqual(r.key.utf8)) {
+            inOrder = false
+            break
+        }
+        if inOrder { return zip(lhs.members, rhs.members).allSatisfy { $0.value == $1.value } }
+        let l = lhs.members.sortedByKey()
+        let r = rhs.members.sortedByKey()
+        return zip(l, r).allSatisfy { $0.key.utf8.elementsEqual($1.key.utf8) && $0.value == $1.value }
+    }
+}
+
+extension [JSONMember] {
+    /// Stable sort by the UTF-8 bytes of the keys (the writer's order).
+    func sortedByKey() -> [JSONMember] {
+        enumerated().sorted { a, b in
+            if JSONWriter.keyPrecedes(a.element.key, b.element.key) { return true }
+            if JSONWriter.keyPrecedes(b.element.key, a.element.key) { return false }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
