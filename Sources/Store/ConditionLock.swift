@@ -81,9 +81,6 @@ final class StoreThread: @unchecked Sendable {
             throw .invalidConfiguration("pthread_create failed with errno \(rc) for \(name)")
         }
         thread = t
-        #if canImport(Glibc)
-        _ = pthread_setname_np(t, String(name.prefix(15)))
-        #endif
     }
 
     func join() {
