@@ -224,7 +224,7 @@ public final class RequestLog: Sendable {
             after = c
         }
         // The SQL is assembled from constant fragments only; every value is a bound parameter.
-        var sql = "SELECT \(RequestLog.summaryColumns) FROM requests WHERE 1"
+        var sql = "SELECT " + RequestLog.summaryColumns + " FROM requests WHERE 1"
         var values: [SQLValue] = []
         if let d = query.device {
             sql += " AND device = ?"
@@ -274,7 +274,7 @@ public final class RequestLog: Sendable {
     public func record(id: RecordID) throws(StoreError) -> RecordDetail? {
         try pool.read { (db) throws(StoreError) -> RecordDetail? in
             try db.withStatement(
-                "SELECT \(RequestLog.summaryColumns), b.request, b.response FROM requests "
+                "SELECT " + RequestLog.summaryColumns + ", b.request, b.response FROM requests "
                     + "LEFT JOIN request_bodies b ON b.request_id = requests.id WHERE requests.id = ?"
             ) { (s) throws(StoreError) -> RecordDetail? in
                 try s.bind([.int(id.rawValue)])

@@ -60,7 +60,7 @@ public final class Store: DeviceCatalog, Sendable {
     public let warnings: [String]
 
     private let pool: DatabasePool
-    private let writer: StoreWriter
+    let writer: StoreWriter  // internal for tests (blocking the writer deterministically)
     private let metrics: StoreMetrics
     private let closed = Atomic<Bool>(false)
 

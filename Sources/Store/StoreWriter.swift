@@ -85,7 +85,7 @@ final class StoreWriter: Sendable {
         state.pending.append(.record(record, completion))
         state.pendingRecords += 1
         let wake = state.pending.count == 1
-        metrics.queueDepth.store(state.pendingRecords, ordering: .relaxed)
+        metrics.queueDepth.wrappingAdd(1, ordering: .relaxed)
         queue.unlock()
         // The writer only waits when the queue is empty, so only the first item needs to wake it.
         if wake { queue.signal() }
