@@ -83,9 +83,12 @@ final class StoreThread: @unchecked Sendable {
         thread = t
     }
 
+    /// Waits for the thread to end. Called from the thread itself (the last reference to a `Store`
+    /// dropped inside a completion), it returns at once instead of deadlocking; the thread ends by itself.
     func join() {
         guard let t = thread else { return }
         thread = nil
+        if pthread_equal(t, pthread_self()) != 0 { return }
         pthread_join(t, nil)
     }
 }

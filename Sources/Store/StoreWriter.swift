@@ -171,7 +171,22 @@ final class StoreWriter: Sendable {
         commit(records)
     }
 
+    /// Commits `records` in transactions of at most `maxTransactionRecords`.
     private func commit(_ records: [(PendingRecord, RecordCompletion)]) {
+        var start = records.startIndex
+        while start < records.endIndex {
+            let end = min(start + StoreWriter.maxTransactionRecords, records.endIndex)
+            commitOne(records[start..<end])
+            start = end
+        }
+    }
+
+    /// Records per transaction: big enough that a transaction's fixed cost vanishes, small enough that
+    /// the WAL stays small (checkpoints stay incremental) and the first completions of a huge backlog
+    /// don't wait for the whole backlog.
+    static let maxTransactionRecords = 1024
+
+    private func commitOne(_ records: ArraySlice<(PendingRecord, RecordCompletion)>) {
         guard !records.isEmpty else { return }
         var ids: [Int64] = []
         ids.reserveCapacity(records.count)
@@ -196,7 +211,7 @@ final class StoreWriter: Sendable {
                 metrics.maxBatchSize.store(records.count, ordering: .relaxed)
             }
             metrics.healthy.store(true, ordering: .releasing)
-            for (i, (_, completion)) in records.enumerated() { completion(.success(RecordID(rawValue: ids[i]))) }
+            for (i, (_, completion)) in zip(ids.indices, records) { completion(.success(RecordID(rawValue: ids[i]))) }
             let rows = rowCount.wrappingAdd(records.count, ordering: .relaxed).newValue
             if rows > limits.maxRecords + limits.pruneSlack { prune() }
         case .failure(let error):

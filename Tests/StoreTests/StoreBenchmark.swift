@@ -20,9 +20,11 @@ struct StoreBenchmark {
         let store = try Store.open(.init(path: dir.file("bench.sqlite"), queueCapacity: queueCapacity))
         let producers = 4
         let perProducer = 50_000
+        // Body sizes: HINGE_STORE_BENCH_BODY bytes each (default 1000 request, 2000 response).
+        let size = getenv("HINGE_STORE_BENCH_BODY").flatMap { Int(String(cString: $0)) }
         let request = Array(#"{"device":"iphone-16","presentations":[{"id":"s","kind":"sheet"}]}"#.utf8)
-            + Array(repeating: UInt8(0x20), count: 900)
-        let response = Array(repeating: UInt8(0x61), count: 2_000)
+            + Array(repeating: UInt8(0x20), count: max(0, (size ?? 1000) - 70))
+        let response = Array(repeating: UInt8(0x61), count: size ?? 2_000)
         let counter = CompletionCounter()
         counter.expect(producers * perProducer)
         var start = timespec()
