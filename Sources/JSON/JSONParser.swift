@@ -178,7 +178,8 @@ struct ByteParser {
         i += 1  // [
         skipWhitespace()
         var elements: [JSONValue] = []
-        if i < end && base[i] == UInt8(ascii: "]") {
+        guard i < end else { throw Failure(reason: .unexpectedEnd(expected: "a value or ']'"), offset: i) }
+        if base[i] == UInt8(ascii: "]") {
             i += 1
             return .array(elements)
         }
@@ -200,10 +201,12 @@ struct ByteParser {
         i += 1  // {
         skipWhitespace()
         var members: [JSONMember] = []
-        if i < end && base[i] == UInt8(ascii: "}") {
+        guard i < end else { throw Failure(reason: .unexpectedEnd(expected: "a string key or '}'"), offset: i) }
+        if base[i] == UInt8(ascii: "}") {
             i += 1
             return .object(JSONObject(members))
         }
+        if base[i] != UInt8(ascii: "\"") { throw unexpected(expected: "a string key or '}'") }
         // Duplicate detection: a linear scan while the object is small, a hash of the UTF-8 keys beyond.
         var seen: [[UInt8]: Int]? = nil
         while true {

@@ -1,0 +1,137 @@
+import Testing
+
+@testable import JSON
+
+enum PanelStyle: String, CaseIterable {
+    case bottomSheet, card, sidePanel
+}
+
+struct Size: Equatable {
+    var width: Double
+    var height: Double
+}
+
+/// A small model mapped the way the engine maps scenes: every problem collected, nothing read is unknown.
+struct Panel: Equatable {
+    var id: String
+    var style: PanelStyle
+    var size: Size?
+    var heights: [Double]
+    var modal: Bool
+
+    static func map(_ value: JSONValue, _ mapper: JSONMapper) -> Panel? {
+        guard let reader = mapper.object(value, at: .root) else { return nil }
+        defer { reader.finish() }
+        let id = reader.string("id", required: true, length: 1...8)
+        let style: PanelStyle? = reader.enumeration("style", required: true)
+        var size: Size?
+        if let sizeReader = reader.object("size") {
+            let width = sizeReader.number("width", required: true, positive: true)
+            let height = sizeReader.number("height", required: true, range: 0...1000)
+            sizeReader.finish()
+            if let width, let height { size = Size(width: width, height: height) }
+        }
+        var heights: [Double] = []
+        for (element, path) in reader.array("heights", maxCount: 3) ?? [] {
+            if let h = JSONMapper.number(element, at: path, mapper: mapper, positive: true) { heights.append(h) }
+        }
+        let modal = reader.bool("modal") ?? true
+        guard let id, let style else { return nil }
+        return Panel(id: id, style: style, size: size, heights: heights, modal: modal)
+    }
+}
+
+@Suite struct JSONMappingTests {
+    @Test func mapsAValidDocument() throws {
+        let json = try JSONParser.parse(
+            #"{"id": "p1", "style": "card", "size": {"width": 320, "height": 480.5}, "heights": [100, 200]}"#)
+        let mapper = JSONMapper()
+        let panel = Panel.map(json, mapper)
+        #expect(panel == Panel(id: "p1", style: .card, size: Size(width: 320, height: 480.5), heights: [100, 200], modal: true))
+        #expect(mapper.errors.isEmpty)
+        #expect(mapper.unknownFields.isEmpty)
+    }
+
+    @Test func collectsEveryViolationWithItsPath() throws {
+        let json = try JSONParser.parse(
+            #"""
+            {"style": "sheet", "size": {"width": -1, "height": 1001, "depth": 3},
+             "heights": [10, "tall", 0], "modal": "yes", "colour": "red"}
+            """#)
+        let mapper = JSONMapper()
+        #expect(Panel.map(json, mapper) == nil)
+        #expect(
+            mapper.errors.map(\.description) == [
+                "/id: is required",
+                #"/style: "sheet" is not one of "bottomSheet", "card", "sidePanel""#,
+                "/size/width: must be greater than 0, is -1",
+                "/size/height: must be between 0 and 1000, is 1001",
+                "/heights/1: expected a number, found a string",
+                "/heights/2: must be greater than 0, is 0",
+                "/modal: expected a boolean, found a string",
+            ])
+        #expect(mapper.unknownFields.map(\.description) == ["/size/depth", "/colour"])
+    }
+
+    @Test func enumerationErrorListsAllowedValues() {
+        let mapper = JSONMapper()
+        let style: PanelStyle? = JSONMapper.enumeration("Card", at: JSONPointer(["style"]), mapper: mapper)
+        #expect(style == nil)
+        #expect(mapper.errors == [JSONIssue(path: JSONPointer(["style"]), message: #""Card" is not one of "bottomSheet", "card", "sidePanel""#)])
+        let wrongType: PanelStyle? = JSONMapper.enumeration(3, at: .root, mapper: mapper)
+        #expect(wrongType == nil)
+        #expect(mapper.errors.last?.description == "/: expected a string, found a number")
+    }
+
+    @Test func typeMismatchesNameBothTypes() throws {
+        let json = try JSONParser.parse(#"{"id": 7, "style": [], "size": "big", "heights": {}}"#)
+        let mapper = JSONMapper()
+        _ = Panel.map(json, mapper)
+        #expect(
+            mapper.errors.map(\.description) == [
+                "/id: expected a string, found a number",
+                "/style: expected a string, found an array",
+                "/size: expected an object, found a string",
+                "/heights: expected an array, found an object",
+            ])
+    }
+
+    @Test func nullCountsAsAbsent() throws {
+        let json = try JSONParser.parse(#"{"id": "p", "style": "card", "size": null, "modal": null}"#)
+        let mapper = JSONMapper()
+        #expect(Panel.map(json, mapper) == Panel(id: "p", style: .card, size: nil, heights: [], modal: true))
+        #expect(mapper.errors.isEmpty)
+        #expect(mapper.unknownFields.isEmpty)
+    }
+
+    @Test func lengthAndCountLimits() throws {
+        let json = try JSONParser.parse(#"{"id": "much-too-long", "style": "card", "heights": [1, 2, 3, 4]}"#)
+        let mapper = JSONMapper()
+        _ = Panel.map(json, mapper)
+        #expect(
+            mapper.errors.map(\.description) == [
+                "/id: must be 1 to 8 characters long, is 13",
+                "/heights: has 4 elements, at most 3 are allowed",
+            ])
+    }
+
+    @Test func rootMustBeAnObject() throws {
+        let mapper = JSONMapper()
+        #expect(Panel.map([1, 2], mapper) == nil)
+        #expect(mapper.errors.map(\.description) == ["/: expected an object, found an array"])
+    }
+
+    @Test(arguments: [
+        ([String](), ""),
+        (["a"], "/a"),
+        (["a/b", "m~n", ""], "/a~1b/m~0n/"),
+        (["presentations", "2", "detents", "0"], "/presentations/2/detents/0"),
+    ])
+    func pointersEscapeRFC6901(_ tokens: [String], _ expected: String) {
+        #expect(JSONPointer(tokens).description == expected)
+    }
+
+    @Test func pointerAppending() {
+        #expect(JSONPointer.root.appending("presentations").appending(2).description == "/presentations/2")
+    }
+}
