@@ -1,1 +1,189 @@
-// The Store module: see README.md.
+import CSQLite
+import LayoutEngine
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Hinge's persistence (issue #4): device profiles and the request log in one SQLite database.
+/// Knows nothing of HTTP; see docs/store.md for how the routes map its errors.
+///
+/// ```swift
+/// let store = try Store.open(Store.Configuration(path: "./hinge.sqlite"))
+/// store.devices.profile(id: "iphone-16")           // DeviceCatalog, from memory
+/// store.requestLog.append(record) { result in … }  // group-committed by the writer thread
+/// store.close()                                     // drains the log, stops the writer, closes
+/// ```
+public final class Store: DeviceCatalog, Sendable {
+    public struct Configuration: Sendable {
+        /// Database file (`--db`). `:memory:` keeps everything in memory (reads then share the writer's
+        /// connection). Default `./hinge.sqlite`.
+        public var path: String
+        /// How long a connection waits for a lock held by another process before failing with
+        /// `SQLITE_BUSY`. Default 5000 ms.
+        public var busyTimeoutMillis: Int
+        /// Read-only connections opened on demand for queries. Default 4.
+        public var maxReaders: Int
+        /// `--max-records`: the request log keeps the newest this many records. Default 100 000.
+        public var maxRecords: Int
+        /// Request and response bodies are cut to this many bytes and flagged `truncated`. Default 256 KiB.
+        public var maxBodyBytes: Int
+        /// Records waiting for the writer; an `append` beyond it is refused at once (`.queueFull`).
+        /// Default 16 384: about half a second of traffic at 30k requests/s.
+        public var queueCapacity: Int
+
+        public init(
+            path: String = "./hinge.sqlite", busyTimeoutMillis: Int = 5000, maxReaders: Int = 4,
+            maxRecords: Int = 100_000, maxBodyBytes: Int = 256 * 1024, queueCapacity: Int = 16_384
+        ) {
+            self.path = path
+            self.busyTimeoutMillis = busyTimeoutMillis
+            self.maxReaders = maxReaders
+            self.maxRecords = maxRecords
+            self.maxBodyBytes = maxBodyBytes
+            self.queueCapacity = queueCapacity
+        }
+    }
+
+    public let configuration: Configuration
+    /// Device profiles: the `DeviceCatalog` the engine reads, and the CRUD of `/v1/devices`.
+    public let devices: DeviceProfileStore
+    /// The request log of `/v1/requests`.
+    public let requestLog: RequestLog
+    /// Non-fatal findings at open (a custom profile shadowing a built-in id, a stored profile that no
+    /// longer validates): the service logs them.
+    public let warnings: [String]
+
+    private let pool: DatabasePool
+    let writer: StoreWriter  // internal for tests (blocking the writer deterministically)
+    private let metrics: StoreMetrics
+    private let closed = Atomic<Bool>(false)
+
+    /// Opens (creating if needed) and migrates the database, seeds the built-in devices, loads the device
+    /// cache and starts the writer thread. Refuses — without writing anything — a file that is not a
+    /// SQLite database, a SQLite database of another application, or a schema newer than this binary.
+    public static func open(_ configuration: Configuration = Configuration()) throws(StoreError) -> Store {
+        guard configuration.maxRecords >= 1 else { throw .invalidConfiguration("maxRecords must be at least 1") }
+        guard configuration.queueCapacity >= 1 else { throw .invalidConfiguration("queueCapacity must be at least 1") }
+        guard configuration.maxBodyBytes >= 0 else { throw .invalidConfiguration("maxBodyBytes must not be negative") }
+        let inMemory = configuration.path == ":memory:" || configuration.path.contains("mode=memory")
+        let connection = try Connection(
+            path: configuration.path, readOnly: false, busyTimeoutMillis: configuration.busyTimeoutMillis)
+        let now = Timestamp.now()
+        var warnings: [String] = []
+        let profiles: [StoredProfile]
+        let rowCount: Int
+        do {
+            let version = try Schema.validate(connection, displayPath: configuration.path)
+            // Only now, with the file known to be ours (or empty), may anything write to it.
+            if !inMemory {
+                // A new file only: 8 KiB pages hold request bodies (~1–4 KiB) with less slack than 4 KiB
+                // pages; a no-op on an existing database.
+                if version == 0 { try connection.execute("PRAGMA page_size = 8192") }
+                let mode = try connection.scalarText("PRAGMA journal_mode = WAL")
+                if mode?.lowercased() != "wal" {
+                    warnings.append("journal_mode is \(mode ?? "unknown"), not WAL: readers may wait for the writer")
+                }
+            }
+            try connection.execute("PRAGMA synchronous = NORMAL")
+            // The writer's page cache (32 MiB) keeps the right edges of the request-log B-trees hot.
+            try connection.execute("PRAGMA cache_size = -32768")
+            try connection.execute("PRAGMA foreign_keys = ON")
+            try Schema.migrate(connection, from: version, now: now)
+            warnings += try DeviceProfileStore.seedBuiltIns(connection, now: now)
+            let loaded = try DeviceProfileStore.loadAll(connection)
+            profiles = loaded.profiles
+            warnings += loaded.warnings
+            rowCount = Int(try connection.scalarInt("SELECT count(*) FROM requests") ?? 0)
+        } catch {
+            connection.close()
+            throw error
+        }
+        let pool = DatabasePool(
+            writer: connection, path: configuration.path, inMemory: inMemory, maxReaders: configuration.maxReaders,
+            busyTimeoutMillis: configuration.busyTimeoutMillis)
+        let metrics = StoreMetrics()
+        let writer = StoreWriter(
+            pool: pool, metrics: metrics,
+            limits: StoreWriter.Limits(
+                queueCapacity: configuration.queueCapacity, maxRecords: configuration.maxRecords,
+                pruneSlack: max(1, min(1024, configuration.maxRecords / 64))),
+            initialRowCount: rowCount)
+        do {
+            try writer.start()
+        } catch {
+            pool.close()
+            throw error
+        }
+        let store = Store(
+            configuration: configuration, pool: pool, writer: writer, metrics: metrics,
+            devices: DeviceProfileStore(initial: profiles, writer: writer),
+            requestLog: RequestLog(pool: pool, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes),
+            warnings: warnings)
+        return store
+    }
+
+    private init(
+        configuration: Configuration, pool: DatabasePool, writer: StoreWriter, metrics: StoreMetrics,
+        devices: DeviceProfileStore, requestLog: RequestLog, warnings: [String]
+    ) {
+        self.configuration = configuration
+        self.pool = pool
+        self.writer = writer
+        self.metrics = metrics
+        self.devices = devices
+        self.requestLog = requestLog
+        self.warnings = warnings
+    }
+
+    deinit { close() }
+
+    /// Graceful shutdown: drains and commits everything pending, stops the writer thread, checkpoints the
+    /// WAL and closes every connection. Idempotent. Appends after this fail with `.closed`.
+    public func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        writer.close()
+        pool.close()
+    }
+
+    /// False after a failed request-log commit until a later one succeeds, and after `close` (`/readyz`).
+    public var isHealthy: Bool { !closed.load(ordering: .relaxed) && metrics.healthy.load(ordering: .acquiring) }
+
+    /// The counters of `/metrics`.
+    public var counters: StoreCounters {
+        StoreCounters(
+            queueDepth: metrics.queueDepth.load(ordering: .relaxed), commits: metrics.commits.load(ordering: .relaxed),
+            commitFailures: metrics.commitFailures.load(ordering: .relaxed),
+            recordsWritten: metrics.recordsWritten.load(ordering: .relaxed),
+            recordsFailed: metrics.recordsFailed.load(ordering: .relaxed),
+            recordsRejected: metrics.recordsRejected.load(ordering: .relaxed),
+            recordsPruned: metrics.recordsPruned.load(ordering: .relaxed),
+            pruneFailures: metrics.pruneFailures.load(ordering: .relaxed),
+            lastBatchSize: metrics.lastBatchSize.load(ordering: .relaxed),
+            maxBatchSize: metrics.maxBatchSize.load(ordering: .relaxed), deviceCacheSize: devices.count,
+            healthy: isHealthy)
+    }
+
+    // MARK: DeviceCatalog
+
+    public func profile(id: String) -> DeviceProfile? { devices.profile(id: id) }
+    public func allProfiles() -> [DeviceProfile] { devices.allProfiles() }
+
+    // MARK: Testing hooks
+
+    /// Caps the database at its current size (`PRAGMA max_page_count`), so that commits needing a new
+    /// page fail with `SQLITE_FULL` — a disk-full fault, for tests. `false` lifts the cap.
+    func simulateDiskFull(_ full: Bool) throws(StoreError) {
+        try writer.perform { db in
+            // Constant SQL texts: PRAGMA takes no bound parameters. 1 is clamped up to the current size.
+            Result { () throws(StoreError) in
+                try db.execute(full ? "PRAGMA max_page_count = 1" : "PRAGMA max_page_count = 4294967294")
+            }
+        }.get()
+    }
+}

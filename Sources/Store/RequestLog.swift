@@ -1,0 +1,358 @@
+import JSON
+
+/// The id of a recorded request: an integer that grows with commit order and is never reused (SQLite
+/// `AUTOINCREMENT`), written in decimal in URLs (`/v1/requests/42`).
+public struct RecordID: Sendable, Hashable, Comparable, LosslessStringConvertible {
+    public var rawValue: Int64
+    public init(rawValue: Int64) { self.rawValue = rawValue }
+    /// Parses a decimal id (`"42"`); nil for anything else, so a route answers 404 without a query.
+    public init?(_ description: String) {
+        guard !description.isEmpty, description.utf8.count <= 18, description.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let v = Int64(description), v > 0
+        else { return nil }
+        rawValue = v
+    }
+    public var description: String { String(rawValue) }
+    public static func < (a: RecordID, b: RecordID) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// What the service appends after answering a request: SPEC §9 `GET /v1/requests`.
+public struct RequestRecord: Sendable, Equatable {
+    public var receivedAt: Timestamp
+    public var durationMicros: Int64
+    /// The `device` of the scene, if any.
+    public var device: String?
+    /// The HTTP status of the response.
+    public var status: Int
+    /// Diagnostic codes of the response, in order (duplicates allowed; filtering uses the distinct set).
+    public var codes: [String]
+    /// The route, e.g. `/v1/resolve` (what a replay runs again).
+    public var path: String
+    public var requestBody: [UInt8]
+    public var responseBody: [UInt8]
+    public var engineVersion: String
+
+    public init(
+        receivedAt: Timestamp, durationMicros: Int64, device: String?, status: Int, codes: [String],
+        path: String = "/v1/resolve", requestBody: [UInt8], responseBody: [UInt8], engineVersion: String
+    ) {
+        self.receivedAt = receivedAt
+        self.durationMicros = durationMicros
+        self.device = device
+        self.status = status
+        self.codes = codes
+        self.path = path
+        self.requestBody = requestBody
+        self.responseBody = responseBody
+        self.engineVersion = engineVersion
+    }
+}
+
+/// A stored record without its bodies (list items).
+public struct RecordSummary: Sendable, Equatable {
+    public var id: RecordID
+    public var receivedAt: Timestamp
+    public var durationMicros: Int64
+    public var device: String?
+    public var status: Int
+    public var codes: [String]
+    public var path: String
+    public var engineVersion: String
+    /// Body sizes as received/sent, before truncation.
+    public var requestSize: Int
+    public var responseSize: Int
+    public var requestTruncated: Bool
+    public var responseTruncated: Bool
+
+    /// The list item of SPEC §9 `GET /v1/requests`.
+    public var json: JSONValue {
+        .object([
+            "id": .string(id.description), "receivedAt": .string(receivedAt.iso8601),
+            "durationMicros": .number(Double(durationMicros)), "device": device.map { .string($0) } ?? .null,
+            "status": .number(Double(status)), "codes": .array(codes.map { .string($0) }), "path": .string(path),
+            "engineVersion": .string(engineVersion), "requestSize": .number(Double(requestSize)),
+            "responseSize": .number(Double(responseSize)), "requestTruncated": .bool(requestTruncated),
+            "responseTruncated": .bool(responseTruncated),
+        ])
+    }
+}
+
+/// A stored record with its (possibly truncated) bodies: `GET /v1/requests/{id}`.
+public struct RecordDetail: Sendable, Equatable {
+    public var summary: RecordSummary
+    public var requestBody: [UInt8]
+    public var responseBody: [UInt8]
+}
+
+/// Filters and paging of `GET /v1/requests`.
+public struct RecordQuery: Sendable, Equatable {
+    public static let maxLimit = 500
+    public static let defaultLimit = 50
+
+    public var device: String?
+    public var status: Int?
+    public var code: String?
+    /// Inclusive bounds on `receivedAt`.
+    public var since: Timestamp?
+    public var until: Timestamp?
+    public var limit: Int
+    /// The `next` of the previous page.
+    public var cursor: String?
+
+    public init(
+        device: String? = nil, status: Int? = nil, code: String? = nil, since: Timestamp? = nil,
+        until: Timestamp? = nil, limit: Int = RecordQuery.defaultLimit, cursor: String? = nil
+    ) {
+        self.device = device
+        self.status = status
+        self.code = code
+        self.since = since
+        self.until = until
+        self.limit = limit
+        self.cursor = cursor
+    }
+
+    /// From decoded URL query items (`device`, `status`, `code`, `since`, `until`, `limit`, `cursor`);
+    /// other names are ignored. Throws `.invalidQuery(parameter:detail:)` (route: 400).
+    public init(queryItems: [(name: String, value: String)]) throws(StoreError) {
+        self.init()
+        for (name, value) in queryItems {
+            switch name {
+            case "device": device = value
+            case "code": code = value
+            case "cursor": cursor = value
+            case "status":
+                guard let s = Int(value), (100...599).contains(s) else {
+                    throw .invalidQuery(parameter: "status", detail: "expected an HTTP status 100…599, got \"\(value)\"")
+                }
+                status = s
+            case "limit":
+                guard let l = Int(value), (1...RecordQuery.maxLimit).contains(l) else {
+                    throw .invalidQuery(parameter: "limit", detail: "expected 1…\(RecordQuery.maxLimit), got \"\(value)\"")
+                }
+                limit = l
+            case "since", "until":
+                guard let t = Timestamp(iso8601: value) else {
+                    throw .invalidQuery(
+                        parameter: name, detail: "expected an ISO 8601 timestamp such as 2025-01-31T09:05:07Z, got \"\(value)\"")
+                }
+                if name == "since" { since = t } else { until = t }
+            default: break
+            }
+        }
+        if let cursor, Cursor.decode(cursor) == nil {
+            throw .invalidQuery(parameter: "cursor", detail: "not a cursor returned by this server")
+        }
+    }
+}
+
+/// A page of records, newest first; `next` is nil on the last page.
+public struct RecordPage: Sendable, Equatable {
+    public var items: [RecordSummary]
+    public var next: String?
+
+    public var json: JSONValue {
+        .object(["items": .array(items.map(\.json)), "next": next.map { .string($0) } ?? .null])
+    }
+}
+
+/// Opaque paging cursor: the id after which the next page starts, so pages stay stable while new records
+/// arrive (offset paging would shift). `v1.` + base-36 keeps the format versionable.
+enum Cursor {
+    static func encode(after id: Int64) -> String { "v1." + String(id, radix: 36) }
+    static func decode(_ s: String) -> Int64? {
+        guard s.hasPrefix("v1."), s.utf8.count <= 20, let v = Int64(s.dropFirst(3), radix: 36), v > 0 else { return nil }
+        return v
+    }
+}
+
+/// The request log (issue #4): no acknowledged request is lost — a response goes out only after its
+/// record is committed.
+///
+/// `append` never blocks on SQLite: it enqueues into a bounded queue (`Configuration.queueCapacity`) that
+/// one writer thread group-commits. When the queue is full the record is refused at once (completion with
+/// `.queueFull` before `append` returns): the request still answers and the refusal is counted.
+public final class RequestLog: Sendable {
+    private let pool: DatabasePool
+    private let writer: StoreWriter
+    private let metrics: StoreMetrics
+    private let maxBodyBytes: Int
+    static let codeSeparator: Character = "\u{1F}"
+
+    init(pool: DatabasePool, writer: StoreWriter, metrics: StoreMetrics, maxBodyBytes: Int) {
+        self.pool = pool
+        self.writer = writer
+        self.metrics = metrics
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// Enqueues `record` and returns at once. `completion` is called exactly once:
+    /// - on the writer thread, after the batch holding the record committed (`.success(id)`) or failed
+    ///   (`.failure(.sqlite(…))`, e.g. disk full: the log turns unhealthy until a later commit succeeds);
+    /// - or synchronously, before `append` returns, with `.failure(.queueFull)` or `.failure(.closed)`.
+    /// Bodies longer than `Configuration.maxBodyBytes` are truncated and flagged.
+    /// The completion must not block for long: it runs on the single writer thread.
+    public func append(_ record: RequestRecord, completion: @escaping @Sendable (Result<RecordID, StoreError>) -> Void) {
+        var r = record
+        let requestSize = r.requestBody.count
+        let responseSize = r.responseBody.count
+        if requestSize > maxBodyBytes { r.requestBody = Array(r.requestBody.prefix(maxBodyBytes)) }
+        if responseSize > maxBodyBytes { r.responseBody = Array(r.responseBody.prefix(maxBodyBytes)) }
+        writer.append(
+            StoreWriter.PendingRecord(
+                record: r, requestSize: requestSize, responseSize: responseSize,
+                requestTruncated: requestSize > maxBodyBytes, responseTruncated: responseSize > maxBodyBytes),
+            completion: completion)
+    }
+
+    /// Blocks until every record appended before this call is committed or failed.
+    public func flush() { writer.flush() }
+
+    /// False after a failed commit, until a later commit succeeds (`/readyz` 503).
+    public var isHealthy: Bool { metrics.healthy.load(ordering: .acquiring) }
+
+    // MARK: Queries (read connections; never wait for the writer under WAL)
+
+    /// Records newest first (by id, i.e. commit order), without bodies.
+    public func list(_ query: RecordQuery) throws(StoreError) -> RecordPage {
+        let limit = min(max(query.limit, 1), RecordQuery.maxLimit)
+        var after: Int64?
+        if let cursor = query.cursor {
+            guard let c = Cursor.decode(cursor) else {
+                throw .invalidQuery(parameter: "cursor", detail: "not a cursor returned by this server")
+            }
+            after = c
+        }
+        // The SQL is assembled from constant fragments only; every value is a bound parameter.
+        var sql = "SELECT " + RequestLog.summaryColumns + " FROM requests WHERE 1"
+        var values: [SQLValue] = []
+        if let d = query.device {
+            sql += " AND device = ?"
+            values.append(.text(d))
+        }
+        if let s = query.status {
+            sql += " AND status = ?"
+            values.append(.int(Int64(s)))
+        }
+        if let c = query.code {
+            sql += " AND id IN (SELECT request_id FROM request_codes WHERE code = ?)"
+            values.append(.text(c))
+        }
+        if let s = query.since {
+            sql += " AND received_at >= ?"
+            values.append(.int(s.millisecondsSinceEpoch))
+        }
+        if let u = query.until {
+            sql += " AND received_at <= ?"
+            values.append(.int(u.millisecondsSinceEpoch))
+        }
+        if let after {
+            sql += " AND id < ?"
+            values.append(.int(after))
+        }
+        sql += " ORDER BY id DESC LIMIT ?"
+        values.append(.int(Int64(limit + 1)))
+        let frozenSQL = sql
+        let frozenValues = values
+        var items = try pool.read { (db) throws(StoreError) -> [RecordSummary] in
+            try db.withStatement(frozenSQL) { (s) throws(StoreError) -> [RecordSummary] in
+                try s.bind(frozenValues)
+                var out: [RecordSummary] = []
+                while try s.step() { out.append(RequestLog.summary(s)) }
+                return out
+            }
+        }
+        var next: String?
+        if items.count > limit {
+            items.removeLast(items.count - limit)
+            next = items.last.map { Cursor.encode(after: $0.id.rawValue) }
+        }
+        return RecordPage(items: items, next: next)
+    }
+
+    /// One record with its bodies; nil when there is none (route: 404).
+    public func record(id: RecordID) throws(StoreError) -> RecordDetail? {
+        try pool.read { (db) throws(StoreError) -> RecordDetail? in
+            try db.withStatement(
+                "SELECT " + RequestLog.summaryColumns + ", b.request, b.response FROM requests "
+                    + "LEFT JOIN request_bodies b ON b.request_id = requests.id WHERE requests.id = ?"
+            ) { (s) throws(StoreError) -> RecordDetail? in
+                try s.bind([.int(id.rawValue)])
+                guard try s.step() else { return nil }
+                return RecordDetail(summary: RequestLog.summary(s), requestBody: s.blob(12), responseBody: s.blob(13))
+            }
+        }
+    }
+
+    /// Deletes every record (a write: it runs on the writer thread, after what was appended before it).
+    public func clear(completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        let writer = self.writer
+        let submitted = writer.submit { db in
+            do throws(StoreError) {
+                try db.transaction { () throws(StoreError) in
+                    try db.run("DELETE FROM request_codes")
+                    try db.run("DELETE FROM request_bodies")
+                    try db.run("DELETE FROM requests")
+                }
+                writer.resetRowCount(0)
+                completion(.success(()))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+        if !submitted { completion(.failure(.closed)) }
+    }
+
+    /// Blocking `clear`, for callers that may block.
+    public func clear() throws(StoreError) {
+        let done = OneShot<Result<Void, StoreError>>()
+        clear { done.fulfil($0) }
+        try done.wait().get()
+    }
+
+    /// The number of stored records (a read; for tests and `/metrics`).
+    public func count() throws(StoreError) -> Int {
+        try pool.read { (db) throws(StoreError) -> Int in Int(try db.scalarInt("SELECT count(*) FROM requests") ?? 0) }
+    }
+
+    // MARK: Rows
+
+    static let summaryColumns =
+        "requests.id, requests.received_at, requests.duration_us, requests.device, requests.status, requests.codes, "
+        + "requests.path, requests.engine_version, requests.request_size, requests.response_size, "
+        + "requests.request_truncated, requests.response_truncated"
+
+    static func summary(_ s: Statement) -> RecordSummary {
+        let codes = s.text(5) ?? ""
+        return RecordSummary(
+            id: RecordID(rawValue: s.int64(0)), receivedAt: Timestamp(millisecondsSinceEpoch: s.int64(1)),
+            durationMicros: s.int64(2), device: s.isNull(3) ? nil : s.text(3), status: s.int(4),
+            codes: codes.isEmpty ? [] : codes.split(separator: codeSeparator, omittingEmptySubsequences: false).map(String.init),
+            path: s.text(6) ?? "", engineVersion: s.text(7) ?? "", requestSize: s.int(8), responseSize: s.int(9),
+            requestTruncated: s.bool(10), responseTruncated: s.bool(11))
+    }
+
+    /// Inserts one record (writer thread, inside the batch transaction); returns its id.
+    static func insert(_ p: StoreWriter.PendingRecord, into db: Connection) throws(StoreError) -> Int64 {
+        let r = p.record
+        // A code containing the separator would split wrongly when read back: drop the separator.
+        let codes = r.codes.map { $0.contains(codeSeparator) ? $0.filter { $0 != codeSeparator } : $0 }
+        try db.run(
+            "INSERT INTO requests (received_at, duration_us, device, status, codes, path, engine_version, "
+                + "request_size, response_size, request_truncated, response_truncated) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            .int(r.receivedAt.millisecondsSinceEpoch), .int(r.durationMicros), .optional(r.device),
+            .int(Int64(r.status)), .text(codes.joined(separator: String(codeSeparator))), .text(r.path),
+            .text(r.engineVersion), .int(Int64(p.requestSize)), .int(Int64(p.responseSize)),
+            .int(p.requestTruncated ? 1 : 0), .int(p.responseTruncated ? 1 : 0))
+        let id = db.lastInsertRowID
+        try db.run(
+            "INSERT INTO request_bodies (request_id, request, response) VALUES (?, ?, ?)", .int(id),
+            .blob(r.requestBody), .blob(r.responseBody))
+        var seen: Set<String> = []
+        for code in codes where seen.insert(code).inserted {
+            try db.run("INSERT INTO request_codes (request_id, code) VALUES (?, ?)", .int(id), .text(code))
+        }
+        return id
+    }
+}

@@ -1,0 +1,124 @@
+import CSQLite
+
+/// The schema, as an append-only list of migrations. Each runs in its own `BEGIN IMMEDIATE` transaction
+/// together with its row in `schema_migrations`, so a crash leaves the database at a whole version.
+/// Never edit a released migration: add one.
+enum Schema {
+    /// `PRAGMA application_id` of a Hinge database ("HNGE"), so that a foreign SQLite file is recognised.
+    static let applicationID: Int64 = 0x484E_4745
+
+    struct Migration {
+        let version: Int
+        let name: String
+        let sql: String
+    }
+
+    static let migrations: [Migration] = [
+        Migration(
+            version: 1, name: "device profiles, request log",
+            sql: """
+                PRAGMA application_id = 1213089605;
+                CREATE TABLE meta (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                ) STRICT;
+                CREATE TABLE device_profiles (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    kind TEXT NOT NULL,
+                    built_in INTEGER NOT NULL,
+                    body TEXT NOT NULL,          -- the profile as canonical JSON (sorted keys)
+                    etag TEXT NOT NULL,          -- quoted strong entity tag of body
+                    updated_at INTEGER NOT NULL  -- ms since the Unix epoch
+                ) STRICT;
+                CREATE TABLE requests (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,  -- AUTOINCREMENT: ids are never reused after a clear
+                    received_at INTEGER NOT NULL,          -- ms since the Unix epoch, UTC
+                    duration_us INTEGER NOT NULL,
+                    device TEXT,
+                    status INTEGER NOT NULL,
+                    codes TEXT NOT NULL,                   -- diagnostic codes in reported order, U+001F-separated
+                    engine_version TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    request_size INTEGER NOT NULL,         -- sizes before truncation
+                    response_size INTEGER NOT NULL,
+                    request_truncated INTEGER NOT NULL,
+                    response_truncated INTEGER NOT NULL
+                ) STRICT;
+                CREATE INDEX requests_by_device ON requests (device, id);
+                CREATE INDEX requests_by_status ON requests (status, id);
+                CREATE INDEX requests_by_received_at ON requests (received_at);
+                -- One row per distinct code: "records with code X" is an index range, not a LIKE scan.
+                CREATE TABLE request_codes (
+                    request_id INTEGER NOT NULL REFERENCES requests (id) ON DELETE CASCADE,
+                    code TEXT NOT NULL,
+                    PRIMARY KEY (request_id, code)
+                ) WITHOUT ROWID, STRICT;
+                CREATE INDEX request_codes_by_code ON request_codes (code, request_id);
+                -- Bodies apart, so that listing and pruning never page through them.
+                CREATE TABLE request_bodies (
+                    request_id INTEGER PRIMARY KEY REFERENCES requests (id) ON DELETE CASCADE,
+                    request BLOB NOT NULL,
+                    response BLOB NOT NULL
+                ) STRICT;
+                """)
+    ]
+
+    static var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// Checks that the file is a Hinge database this binary may open, before anything writes to it.
+    /// A garbage file, a foreign SQLite database or a newer schema throws and leaves the file untouched.
+    static func validate(_ db: Connection, displayPath: String) throws(StoreError) -> Int {
+        let userTables: Int64
+        let hasMigrations: Bool
+        let appID: Int64
+        do {
+            // The first read of the header: garbage fails here with SQLITE_NOTADB.
+            appID = try db.scalarInt("PRAGMA application_id") ?? 0
+            userTables =
+                try db.scalarInt(
+                    "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite~_%' ESCAPE '~'") ?? 0
+            hasMigrations =
+                (try db.scalarInt(
+                    "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'") ?? 0) > 0
+        } catch {
+            if case .sqlite(let f) = error, f.primaryCode == SQLITE_NOTADB || f.primaryCode == SQLITE_CORRUPT {
+                throw .notADatabase(path: displayPath, detail: f.message)
+            }
+            throw error
+        }
+        if appID != 0 && appID != applicationID {
+            throw .foreignDatabase(path: displayPath, detail: "application_id is \(appID)")
+        }
+        guard hasMigrations else {
+            if userTables > 0 {
+                throw .foreignDatabase(path: displayPath, detail: "\(userTables) tables but no schema_migrations")
+            }
+            return 0
+        }
+        let current = Int(try db.scalarInt("SELECT max(version) FROM schema_migrations") ?? 0)
+        if current > latestVersion {
+            throw .schemaTooNew(path: displayPath, found: current, supported: latestVersion)
+        }
+        return current
+    }
+
+    /// Applies the migrations newer than `current`, each in its own transaction.
+    static func migrate(_ db: Connection, from current: Int, now: Timestamp) throws(StoreError) {
+        for m in migrations where m.version > current {
+            try db.transaction { () throws(StoreError) in
+                try db.execute(
+                    """
+                    CREATE TABLE IF NOT EXISTS schema_migrations (
+                        version INTEGER PRIMARY KEY NOT NULL,
+                        name TEXT NOT NULL,
+                        applied_at TEXT NOT NULL
+                    ) STRICT
+                    """)
+                try db.execute(m.sql)
+                try db.run(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                    .int(Int64(m.version)), .text(m.name), .text(now.iso8601))
+            }
+        }
+    }
+}

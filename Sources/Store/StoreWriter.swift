@@ -1,0 +1,267 @@
+import Synchronization
+
+/// The one thread that writes: it owns the writer connection (through `DatabasePool.write`) and
+/// group-commits the request records of every event loop.
+///
+/// Loop: wait until something is pending; take *everything* pending (one swap under the lock); commit
+/// consecutive records in one transaction; run the other jobs (device writes, clear, flush markers) each
+/// in its own transaction, in queue order; call the completions; start again at once. Producers never
+/// touch SQLite: `enqueue` is a lock, an array append and maybe a condition signal.
+final class StoreWriter: Sendable {
+    typealias RecordCompletion = @Sendable (Result<RecordID, StoreError>) -> Void
+
+    /// A job runs on the writer thread with the writer connection; it reports through its own closure.
+    typealias Job = @Sendable (Connection) -> Void
+
+    enum Item: Sendable {
+        case record(PendingRecord, RecordCompletion)
+        case job(Job)
+    }
+
+    struct PendingRecord: Sendable {
+        var record: RequestRecord
+        var requestSize: Int
+        var responseSize: Int
+        var requestTruncated: Bool
+        var responseTruncated: Bool
+    }
+
+    struct Limits: Sendable {
+        var queueCapacity: Int
+        var maxRecords: Int
+        /// Records allowed above `maxRecords` before a prune runs (amortises the DELETE).
+        var pruneSlack: Int
+    }
+
+    private let pool: DatabasePool
+    private let metrics: StoreMetrics
+    private let limits: Limits
+    private let queue: ConditionLock
+    private let state: QueueState
+    private let thread = Mutex<StoreThread?>(nil)
+    /// Rows in `requests`, as the writer knows it (only the writer thread touches it after start).
+    private let rowCount: Atomic<Int>
+
+    /// The mutable queue, guarded by `queue`.
+    private final class QueueState: @unchecked Sendable {
+        // Sendable proof: every access happens with the owning StoreWriter's `queue` lock held.
+        var pending: [Item] = []
+        var pendingRecords = 0
+        var closing = false
+    }
+
+    init(pool: DatabasePool, metrics: StoreMetrics, limits: Limits, initialRowCount: Int) {
+        self.pool = pool
+        self.metrics = metrics
+        self.limits = limits
+        self.queue = ConditionLock()
+        self.state = QueueState()
+        self.rowCount = Atomic(initialRowCount)
+    }
+
+    func start() throws(StoreError) {
+        let t = try StoreThread(name: "hinge-store-writer") { [self] in self.run() }
+        thread.withLock { $0 = t }
+    }
+
+    // MARK: Producers (any thread, never blocks on SQLite)
+
+    /// Enqueues a record. The completion is called exactly once: on the writer thread after the commit
+    /// (success or failure), or right here, before this returns, with `.queueFull` / `.closed`.
+    func append(_ record: PendingRecord, completion: @escaping RecordCompletion) {
+        queue.lock()
+        if state.closing {
+            queue.unlock()
+            metrics.recordsRejected.wrappingAdd(1, ordering: .relaxed)
+            completion(.failure(.closed))
+            return
+        }
+        if state.pendingRecords >= limits.queueCapacity {
+            queue.unlock()
+            metrics.recordsRejected.wrappingAdd(1, ordering: .relaxed)
+            completion(.failure(.queueFull(capacity: limits.queueCapacity)))
+            return
+        }
+        state.pending.append(.record(record, completion))
+        state.pendingRecords += 1
+        let wake = state.pending.count == 1
+        metrics.queueDepth.wrappingAdd(1, ordering: .relaxed)
+        queue.unlock()
+        // The writer only waits when the queue is empty, so only the first item needs to wake it.
+        if wake { queue.signal() }
+    }
+
+    /// Enqueues a job; false when the writer is closed (the job will not run).
+    @discardableResult
+    func submit(_ job: @escaping Job) -> Bool {
+        queue.lock()
+        if state.closing {
+            queue.unlock()
+            return false
+        }
+        state.pending.append(.job(job))
+        let wake = state.pending.count == 1
+        queue.unlock()
+        if wake { queue.signal() }
+        return true
+    }
+
+    /// Runs `body` on the writer thread and waits for its result: for callers that may block (tests, the
+    /// CLI, `flush`). Event loops use the completion-based APIs instead.
+    func perform<T: Sendable>(_ body: @escaping @Sendable (Connection) -> Result<T, StoreError>) -> Result<T, StoreError>
+    {
+        let done = OneShot<Result<T, StoreError>>()
+        guard submit({ db in done.fulfil(body(db)) }) else { return .failure(.closed) }
+        return done.wait()
+    }
+
+    /// Waits until everything enqueued before this call is committed (or failed).
+    func flush() {
+        _ = perform { _ in .success(()) }
+    }
+
+    /// Drains everything pending, commits it, stops the thread. Appends after this fail with `.closed`.
+    func close() {
+        queue.lock()
+        state.closing = true
+        queue.unlock()
+        queue.broadcast()
+        let t = thread.withLock { t -> StoreThread? in
+            let old = t
+            t = nil
+            return old
+        }
+        t?.join()
+    }
+
+    // MARK: The writer thread
+
+    private func run() {
+        var batch: [Item] = []
+        while true {
+            queue.lock()
+            while state.pending.isEmpty && !state.closing { queue.wait() }
+            if state.pending.isEmpty {
+                queue.unlock()
+                return  // closing, and everything drained
+            }
+            swap(&batch, &state.pending)
+            state.pendingRecords = 0
+            queue.unlock()
+            process(batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private func process(_ batch: [Item]) {
+        var records: [(PendingRecord, RecordCompletion)] = []
+        records.reserveCapacity(batch.count)
+        for item in batch {
+            switch item {
+            case .record(let r, let c):
+                records.append((r, c))
+            case .job(let job):
+                commit(records)
+                records.removeAll(keepingCapacity: true)
+                // A job's own errors go to its own completion; the pool lock is the only thing that can
+                // fail here (never: the writer lock is not fallible).
+                _ = try? pool.write { (db) throws(StoreError) in job(db) }
+            }
+        }
+        commit(records)
+    }
+
+    /// Commits `records` in transactions of at most `maxTransactionRecords`.
+    private func commit(_ records: [(PendingRecord, RecordCompletion)]) {
+        var start = records.startIndex
+        while start < records.endIndex {
+            let end = min(start + StoreWriter.maxTransactionRecords, records.endIndex)
+            commitOne(records[start..<end])
+            start = end
+        }
+    }
+
+    /// Records per transaction: big enough that a transaction's fixed cost vanishes, small enough that
+    /// the WAL stays small (checkpoints stay incremental) and the first completions of a huge backlog
+    /// don't wait for the whole backlog.
+    static let maxTransactionRecords = 1024
+
+    private func commitOne(_ records: ArraySlice<(PendingRecord, RecordCompletion)>) {
+        guard !records.isEmpty else { return }
+        var ids: [Int64] = []
+        ids.reserveCapacity(records.count)
+        let result: Result<Void, StoreError>
+        do {
+            try pool.write { (db) throws(StoreError) in
+                try db.transaction { () throws(StoreError) in
+                    for (r, _) in records { ids.append(try RequestLog.insert(r, into: db)) }
+                }
+            }
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        metrics.queueDepth.wrappingSubtract(records.count, ordering: .relaxed)
+        switch result {
+        case .success:
+            metrics.commits.wrappingAdd(1, ordering: .relaxed)
+            metrics.recordsWritten.wrappingAdd(records.count, ordering: .relaxed)
+            metrics.lastBatchSize.store(records.count, ordering: .relaxed)
+            if records.count > metrics.maxBatchSize.load(ordering: .relaxed) {
+                metrics.maxBatchSize.store(records.count, ordering: .relaxed)
+            }
+            metrics.healthy.store(true, ordering: .releasing)
+            for (i, (_, completion)) in zip(ids.indices, records) { completion(.success(RecordID(rawValue: ids[i]))) }
+            let rows = rowCount.wrappingAdd(records.count, ordering: .relaxed).newValue
+            if rows > limits.maxRecords + limits.pruneSlack { prune() }
+        case .failure(let error):
+            metrics.commitFailures.wrappingAdd(1, ordering: .relaxed)
+            metrics.recordsFailed.wrappingAdd(records.count, ordering: .relaxed)
+            metrics.healthy.store(false, ordering: .releasing)
+            for (_, completion) in records { completion(.failure(error)) }
+        }
+    }
+
+    /// Deletes the oldest records beyond `maxRecords`, in its own small transaction (children go by
+    /// `ON DELETE CASCADE`).
+    private func prune() {
+        do {
+            let deleted = try pool.write { (db) throws(StoreError) -> Int in
+                try db.transaction { () throws(StoreError) -> Int in
+                    try db.run(
+                        "DELETE FROM requests WHERE id <= (SELECT id FROM requests ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                        .int(Int64(limits.maxRecords)))
+                    return db.changes
+                }
+            }
+            metrics.recordsPruned.wrappingAdd(deleted, ordering: .relaxed)
+            rowCount.store(limits.maxRecords, ordering: .relaxed)
+        } catch {
+            metrics.pruneFailures.wrappingAdd(1, ordering: .relaxed)
+        }
+    }
+
+    /// Called by jobs that change the row count (clear).
+    func resetRowCount(_ n: Int) { rowCount.store(n, ordering: .relaxed) }
+}
+
+/// A value handed from one thread to one waiter.
+final class OneShot<T: Sendable>: @unchecked Sendable {
+    // Sendable proof: `value` is only read and written with `lock` held.
+    private let lock = ConditionLock()
+    private var value: T?
+
+    func fulfil(_ v: T) {
+        lock.withLock { value = v }
+        lock.broadcast()
+    }
+
+    func wait() -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            if let value { return value }
+            lock.wait()
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Dispatch
+import JSON
+import LayoutEngine
+import Synchronization
+import Testing
+
+@testable import Store
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A fresh temporary directory per test, removed (with its files) on deinit.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        var template = Array("/tmp/hinge-store-test-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        path = made.map { String(cString: $0) } ?? "/tmp/hinge-store-test-fallback-\(getpid())"
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    deinit {
+        if let dir = opendir(path) {
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+                }
+                if name != "." && name != ".." { unlink(path + "/" + name) }
+            }
+            closedir(dir)
+        }
+        rmdir(path)
+    }
+}
+
+func readFile(_ path: String) -> [UInt8]? {
+    guard let f = fopen(path, "rb") else { return nil }
+    defer { fclose(f) }
+    var out: [UInt8] = []
+    var buf = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = fread(&buf, 1, buf.count, f)
+        if n <= 0 { break }
+        out += buf[0..<n]
+    }
+    return out
+}
+
+func writeFile(_ path: String, _ bytes: [UInt8]) {
+    guard let f = fopen(path, "wb") else { return }
+    _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+    fclose(f)
+}
+
+func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+/// Counts completions and waits for an expected number with a deadline (no sleeps).
+final class CompletionCounter: Sendable {
+    private let group = DispatchGroup()
+    let successes = Mutex<[RecordID]>([])
+    let failures = Mutex<[StoreError]>([])
+
+    func expect(_ n: Int) { for _ in 0..<n { group.enter() } }
+
+    var completion: @Sendable (Result<RecordID, StoreError>) -> Void {
+        { [self] result in
+            switch result {
+            case .success(let id): successes.withLock { $0.append(id) }
+            case .failure(let e): failures.withLock { $0.append(e) }
+            }
+            group.leave()
+        }
+    }
+
+    /// True when every expected completion arrived before the deadline.
+    func wait(seconds: Int = 30) -> Bool { group.wait(timeout: .now() + .seconds(seconds)) == .success }
+}
+
+func record(
+    device: String? = "iphone-16", status: Int = 200, codes: [String] = [], at ms: Int64 = 1_738_314_307_042,
+    body: [UInt8] = Array(#"{"device":"iphone-16"}"#.utf8), response: [UInt8] = Array(#"{"ok":true}"#.utf8)
+) -> RequestRecord {
+    RequestRecord(
+        receivedAt: Timestamp(millisecondsSinceEpoch: ms), durationMicros: 123, device: device, status: status,
+        codes: codes, requestBody: body, responseBody: response, engineVersion: "test-1")
+}
+
+func customProfile(_ id: String = "my-phone", name: String = "My Phone", width: Double = 400) -> DeviceProfile {
+    DeviceProfile(
+        id: id, name: name, kind: .phone,
+        displays: [
+            Display(
+                id: "main", width: width, height: 800, scale: 3, cornerRadius: 40, safeArea: Insets(top: 50, bottom: 30),
+                landscapeSafeArea: Insets(leading: 50, bottom: 20, trailing: 50),
+                portraitSizeClass: SizeClassPair(horizontal: .compact, vertical: .regular),
+                landscapeSizeClass: SizeClassPair(horizontal: .compact, vertical: .compact))
+        ])
+}
+
+/// A raw connection to inspect or tamper with a database behind the Store's back.
+func rawConnection(_ path: String) throws -> Connection {
+    try Connection(path: path, readOnly: false, busyTimeoutMillis: 2000)
+}
