@@ -20,6 +20,7 @@ enum PopoverRules {
                 sheet, into: &p, env: env, constants: c, diagnostics: &d,
                 forcedRegion: env.separatingFold != nil ? region : nil)
             p.adaptedFrom = .popover
+            p.placement = nil  // a popover has no sheet placement; `region` says where the sheet went
             d.add(.popoverAdapted, .info, "", "the popover is shown as a sheet (medium and large detents) because the \(env.separatingFold != nil ? "anchor's region" : "window") is horizontally compact; set compactAdaptation to \"popover\" to keep a popover")
             return
         }
