@@ -90,6 +90,7 @@ struct WireframeModel {
         var dimsBackground: Bool
         var tapOutsideToDismiss: Bool
         var swipeToDismiss: Bool?
+        var backgroundInteractive: Bool?
         var dragIndicatorVisible: Bool
         var toolbarOrientation: String?
         var radii: Radii
@@ -176,6 +177,7 @@ struct WireframeModel {
                 dimsBackground: p["dimsBackground"]?.boolValue ?? false,
                 tapOutsideToDismiss: p["tapOutsideToDismiss"]?.boolValue ?? false,
                 swipeToDismiss: p["swipeToDismiss"]?.boolValue,
+                backgroundInteractive: p["backgroundInteractive"]?.boolValue,
                 dragIndicatorVisible: p["dragIndicatorVisible"]?.boolValue ?? false,
                 toolbarOrientation: p["toolbarOrientation"]?.stringValue, radii: radii,
                 transitionEdge: p["transitionEdge"]?.stringValue, arrowEdge: p["arrowEdge"]?.stringValue,
@@ -312,6 +314,8 @@ struct WireframeCanvas {
     static let legendSize = 11.5
     static let legendLine = 15.0
     static let sideLegendWidth = 300.0
+    /// The row above the window that names the regions of a separating fold.
+    static let regionRow = 18.0
     /// Average advance of a sans-serif character, in ems (for wrapping and truncation).
     static let charWidth = 0.56
 
@@ -333,7 +337,9 @@ struct WireframeCanvas {
 
     mutating func document() -> String {
         let W = m.window.width, H = m.window.height
-        let headerPx = Self.margin + Self.titleSize + 6 + Self.textSize + 14 + (title == nil ? 0 : Self.titleSize + 4)
+        let headerPx =
+            Self.margin + Self.titleSize + 6 + Self.textSize + 14 + (title == nil ? 0 : Self.titleSize + 4)
+            + (separating ? Self.regionRow : 0)
         let M = Self.margin
         // Side legend (right of the window) or bottom legend: whichever draws the window larger.
         let sideChars = Int((Self.sideLegendWidth - M) / (Self.legendSize * Self.charWidth))
@@ -390,7 +396,9 @@ struct WireframeCanvas {
         windowAndSafeArea()
         foldAndRegions()
         arrangement()
+        foldBand()
         placements()
+        overlayLabels()
         out += "</g>\n"
         if side {
             legend(lines, x: ox + W + M * u, y: oy)
@@ -404,6 +412,11 @@ struct WireframeCanvas {
     private func f(_ d: Double) -> String { SVGNumber.format(d) }
 
     // MARK: Header
+
+    var separating: Bool { m.fold?.separating == true && m.regions.count > 1 }
+    /// Two regions side by side are both named above the window, where nothing covers their names; of a
+    /// top and a bottom region, the top one is named there and the bottom one on a label under the fold.
+    var regionLabelsAbove: Bool { separating && m.fold?.orientation == "vertical" }
 
     var titleLine: String {
         var parts: [String] = []
@@ -433,18 +446,12 @@ struct WireframeCanvas {
             y += 4 * u
         }
         y += Self.titleSize * u
-        text(x, y, titleLine, size: Self.titleSize, weight: "bold", fill: "#111827", cls: "title")
+        // Under a scene title the environment line steps back a little.
+        text(
+            x, y, titleLine, size: title == nil ? Self.titleSize : Self.titleSize - 1.5, weight: title == nil ? "bold" : nil,
+            fill: "#111827", cls: "title")
         y += (6 + Self.textSize) * u
         text(x, y, subtitleLine, size: Self.textSize, fill: "#4b5563", cls: "subtitle")
-        if m.rtl {  // RTL badge at the window's top-right corner, above it
-            let bw = 74 * u, bh = 18 * u
-            let bx = x + m.window.width - bw
-            let by = y + 4 * u
-            out += "<g class=\"rtl\"><rect x=\"\(f(bx))\" y=\"\(f(by))\" width=\"\(f(bw))\" height=\"\(f(bh))\" "
-            out += "rx=\"\(f(9 * u))\" fill=\"#b91c1c\"/>"
-            out += "<text x=\"\(f(bx + bw / 2))\" y=\"\(f(by + 13 * u))\" font-size=\"\(f(Self.smallSize * u))\" "
-            out += "font-weight=\"bold\" fill=\"#ffffff\" text-anchor=\"middle\">← RTL</text></g>\n"
-        }
     }
 
     // MARK: Window
@@ -458,73 +465,126 @@ struct WireframeCanvas {
             out += "<rect class=\"safe-area\" x=\"\(f(m.safeLeft))\" y=\"\(f(m.safeTop))\" width=\"\(f(sw))\" "
             out += "height=\"\(f(sh))\" fill=\"none\" stroke=\"#9ca3af\" stroke-width=\"\(f(1 * u))\" "
             out += "stroke-dasharray=\"\(f(5 * u)) \(f(4 * u))\"/>\n"
-            text(
-                W - m.safeRight - 4 * u, m.safeTop - 4 * u < 10 * u ? m.safeTop + 11 * u : m.safeTop - 4 * u,
-                "safe area", size: Self.smallSize - 1, fill: "#9ca3af", anchor: "end", cls: "safe-area-label")
+            // Named in the legend's key: a label here would collide with detent labels near the top.
         }
     }
 
     mutating func foldAndRegions() {
-        let separating = m.fold?.separating == true && m.regions.count > 1
         if separating {
             for (i, r) in m.regions.enumerated() {
-                let fill = i == 0 ? "#eef6ff" : "#f3f0ff"
+                let fill = i == 0 ? "#eaf2fd" : "#f1edfd"
                 out += "<rect class=\"region\" x=\"\(f(r.frame.x))\" y=\"\(f(r.frame.y))\" width=\"\(f(r.frame.width))\" "
                 out += "height=\"\(f(r.frame.height))\" fill=\"\(fill)\"/>\n"
             }
         }
+    }
+
+    /// The hinge band, over the arrangement's views and under the placements.
+    mutating func foldBand() {
         if let fold = m.fold {
-            var b = fold.bounds
-            let vertical = fold.orientation == "vertical"
-            let minBand = 8 * u  // a seamless fold has a 0-wide band: draw it visibly anyway
-            if vertical, b.width < minBand {
-                b = Rect(x: b.midX - minBand / 2, y: b.y, width: minBand, height: b.height)
-            } else if !vertical, b.height < minBand {
-                b = Rect(x: b.x, y: b.midY - minBand / 2, width: b.width, height: minBand)
-            }
-            let opacity = fold.separating ? "0.55" : "0.2"
+            let b = foldBand(fold)
+            let opacity = fold.separating ? "0.6" : "0.25"
             out += "<rect class=\"fold\" x=\"\(f(b.x))\" y=\"\(f(b.y))\" width=\"\(f(b.width))\" height=\"\(f(b.height))\" "
             out += "fill=\"url(#hatch)\" fill-opacity=\"\(opacity)\" stroke=\"#6b7280\" stroke-width=\"\(f(0.75 * u))\"/>\n"
-            let label = "fold · \(fold.state)" + (fold.separating ? "" : " · not separating")
-            if vertical {
-                let x = fold.bounds.midX + 8 * u, y = m.window.height - m.safeBottom - 8 * u
-                text(x, y, label, size: Self.smallSize, fill: "#374151", cls: "fold-label", rotate: -90)
-            } else {
-                text(m.safeLeft + 6 * u, b.y - 5 * u, label, size: Self.smallSize, fill: "#374151", cls: "fold-label")
-            }
         }
+    }
+
+    /// The fold's band, at least 8 px wide so that a seamless fold (a 0-wide band) shows.
+    func foldBand(_ fold: WireframeModel.FoldBand) -> Rect {
+        let b = fold.bounds
+        let minBand = 8 * u
+        if fold.orientation == "vertical", b.width < minBand {
+            return Rect(x: b.midX - minBand / 2, y: b.y, width: minBand, height: b.height)
+        } else if fold.orientation != "vertical", b.height < minBand {
+            return Rect(x: b.x, y: b.midY - minBand / 2, width: b.width, height: minBand)
+        }
+        return b
+    }
+
+    /// Names of regions and fold and the RTL badge, drawn over everything so that no placement hides them.
+    mutating func overlayLabels() {
         if separating {
-            for r in m.regions {
+            for (i, r) in m.regions.enumerated() {
                 let name = "\(r.side ?? "?") region" + (r.sizeClass.map { " · \($0)" } ?? "")
-                let y = max(r.frame.y, m.safeTop) + 16 * u
-                text(r.frame.x + 8 * u, y, name, size: Self.textSize, weight: "bold", fill: "#4338ca", cls: "region-label")
+                if regionLabelsAbove {
+                    let chars = Int((r.frame.width - 6 * u) / (Self.textSize * Self.charWidth * u))
+                    text(
+                        r.frame.x + 2 * u, -6 * u, SVGText.truncate(name, chars), size: Self.textSize, weight: "bold",
+                        fill: "#4338ca", cls: "region-label")
+                } else if i == 0 {
+                    text(r.frame.minX, -6 * u, name, size: Self.textSize, weight: "bold", fill: "#4338ca", cls: "region-label")
+                } else {
+                    pill(r.frame.maxX - 6 * u, r.frame.y + 6 * u, name, anchorEnd: true, fill: "#4338ca", cls: "region-label")
+                }
             }
         }
+        if let fold = m.fold {
+            let b = foldBand(fold)
+            let thickness = fold.orientation == "vertical" ? fold.bounds.width : fold.bounds.height
+            let label =
+                "fold · \(fold.state)" + (thickness > 0 ? " · hinge \(f(thickness)) pt" : "")
+                + (fold.separating ? "" : " · not separating")
+            if fold.orientation == "vertical" {
+                // Along the band, reading bottom to top, near the bottom of the window.
+                let x = b.midX, y = m.window.height - m.safeBottom - 10 * u
+                out += "<g transform=\"rotate(-90 \(f(x)) \(f(y)))\">"
+                pill(x, y - 8 * u, label, anchorEnd: false, fill: "#374151", cls: "fold-label")
+                out += "</g>\n"
+            } else {
+                pill(m.window.width - 6 * u, b.maxY + 4 * u, label, anchorEnd: true, fill: "#374151", cls: "fold-label", dy: -b.height - 22 * u)
+            }
+        }
+        if m.rtl {  // At the window's top-right corner, in the status-bar area when there is one.
+            let bw = 64 * u, bh = 18 * u
+            let bx = m.window.width - bw - 6 * u, by = 6 * u
+            out += "<g class=\"rtl\"><rect x=\"\(f(bx))\" y=\"\(f(by))\" width=\"\(f(bw))\" height=\"\(f(bh))\" "
+            out += "rx=\"\(f(9 * u))\" fill=\"#b91c1c\"/>"
+            out += "<text x=\"\(f(bx + bw / 2))\" y=\"\(f(by + 13 * u))\" font-size=\"\(f(Self.smallSize * u))\" "
+            out += "font-weight=\"bold\" fill=\"#ffffff\" text-anchor=\"middle\">← RTL</text></g>\n"
+        }
+    }
+
+    /// A label on a white rounded background; (x, y) is its top-left (or top-right with `anchorEnd`).
+    mutating func pill(
+        _ x: Double, _ y: Double, _ s: String, anchorEnd: Bool, fill: String, cls: String, dy: Double = 0
+    ) {
+        // Bold text is wider than the average advance.
+        let w = (Double(s.count) * Self.smallSize * (Self.charWidth + 0.06) + 10) * u, h = (Self.smallSize + 7) * u
+        let left = anchorEnd ? x - w : x
+        let top = y + dy
+        out += "<rect class=\"\(cls)-background\" x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(w))\" height=\"\(f(h))\" "
+        out += "rx=\"\(f(h / 2))\" fill=\"#ffffff\" fill-opacity=\"0.92\" stroke=\"\(fill)\" stroke-width=\"\(f(0.75 * u))\"/>\n"
+        text(left + 5 * u, top + (Self.smallSize + 2) * u, s, size: Self.smallSize, weight: "bold", fill: fill, cls: cls)
     }
 
     mutating func arrangement() {
         guard let a = m.arrangement else { return }
         // Back to front: the higher zIndex last.
         var views: [(name: String, view: WireframeModel.View, fill: String, stroke: String)] = [
-            ("primary", a.primary, "#e0ecdf", "#5b8a57"), ("secondary", a.secondary, "#f5ecd7", "#a07a2c"),
+            ("primary", a.primary, "#e6f2e4", "#3f7a3a"), ("secondary", a.secondary, "#fbf1dc", "#8a6416"),
         ]
         if (a.secondary.zIndex ?? 0) < (a.primary.zIndex ?? 0) { views.reverse() }
-        var labelLine = 0.0
+        let overlaid = a.style == "overlay" && !a.separated
         for v in views {
             guard v.view.visible, let fr = v.view.frame else { continue }
             out += "<rect class=\"arranged\" data-view=\"\(v.name)\" x=\"\(f(fr.x))\" y=\"\(f(fr.y))\" "
-            out += "width=\"\(f(fr.width))\" height=\"\(f(fr.height))\" fill=\"\(v.fill)\" fill-opacity=\"0.7\" "
-            out += "stroke=\"\(v.stroke)\" stroke-width=\"\(f(1.25 * u))\"/>\n"
-            let overlaid = a.style == "overlay" && !a.separated
+            out += "width=\"\(f(fr.width))\" height=\"\(f(fr.height))\" fill=\"\(v.fill)\" fill-opacity=\"\(overlaid ? "0.6" : "1")\" "
+            out += "stroke=\"\(v.stroke)\" stroke-width=\"\(f(1.25 * u))\" stroke-dasharray=\"\(f(2 * u)) \(f(2 * u))\"/>\n"
+        }
+        // Labels at the top-left of each view, under the safe area (stacked when the views overlap).
+        var line = 0.0
+        for v in views.reversed() {
+            guard v.view.visible, let fr = v.view.frame else { continue }
             let z = v.view.zIndex.map { " · z\(f($0))" } ?? ""
-            let label = "\(v.name) · \(f(fr.width))×\(f(fr.height))\(z)"
-            let bottom = min(fr.maxY, m.window.height - m.safeBottom) - 8 * u - labelLine
-            text(fr.x + 8 * u, bottom, label, size: Self.textSize, weight: "bold", fill: v.stroke, cls: "arranged-label")
-            if overlaid { labelLine += (Self.textSize + 4) * u }
+            let y = max(fr.y, m.safeTop) + (8 + Self.textSize) * u + line
+            text(
+                max(fr.x, m.safeLeft) + 8 * u, y, "\(v.name) · \(f(fr.width))×\(f(fr.height))\(z)", size: Self.textSize,
+                weight: "bold", fill: v.stroke, cls: "arranged-label")
+            if overlaid { line += (Self.textSize + 4) * u }
         }
         if !a.secondary.visible {
-            let y = m.window.height - m.safeBottom - 8 * u - (Self.textSize + 4) * u
-            text(8 * u + m.safeLeft, y, "secondary hidden", size: Self.textSize, style: "italic", fill: "#a07a2c", cls: "arranged-label")
+            let y = max(0, m.safeTop) + (8 + Self.textSize) * u + (Self.textSize + 4) * u
+            text(m.safeLeft + 8 * u, y, "secondary hidden", size: Self.textSize, style: "italic", fill: "#8a6416", cls: "arranged-label")
         }
     }
 
@@ -536,7 +596,7 @@ struct WireframeCanvas {
             let colour = Self.palette[item.index % Self.palette.count]
             if item.dimsBackground || (item.kind == "adaptivePanel" && item.tapOutsideToDismiss) {
                 out += "<rect class=\"scrim\" data-for=\"\(SVGText.escape(item.id))\" x=\"0\" y=\"0\" "
-                out += "width=\"\(f(m.window.width))\" height=\"\(f(m.window.height))\" fill=\"#111827\" fill-opacity=\"0.28\"/>\n"
+                out += "width=\"\(f(m.window.width))\" height=\"\(f(m.window.height))\" fill=\"#111827\" fill-opacity=\"0.24\"/>\n"
             }
             out += "<g class=\"presentation\" data-id=\"\(SVGText.escape(item.id))\">\n"
             shape(fr, radii: item.radii, fill: colour.fill, stroke: colour.stroke)
@@ -548,7 +608,7 @@ struct WireframeCanvas {
                 let w = min(36.0, fr.width / 3), h = 5.0
                 out += "<rect class=\"drag-indicator\" x=\"\(f(fr.midX - w / 2))\" y=\"\(f(fr.y + 5))\" width=\"\(f(w))\" "
                 out += "height=\"\(f(h))\" rx=\"\(f(h / 2))\" fill=\"#9ca3af\"/>\n"
-                top += 12
+                top += 14
             }
             var left = fr.x, right = fr.maxX
             switch item.toolbarOrientation {
@@ -591,9 +651,10 @@ struct WireframeCanvas {
 
     func behaviour(_ item: WireframeModel.Item) -> String {
         var parts: [String] = []
-        parts.append(item.dimsBackground ? "dims" : "no dimming")
-        if let s = item.swipeToDismiss { parts.append(s ? "swipe to dismiss" : "no swipe") }
-        if item.tapOutsideToDismiss { parts.append("tap outside dismisses") }
+        parts.append(item.dimsBackground ? "dims" : "no dim")
+        if let s = item.swipeToDismiss { parts.append(s ? "swipe" : "no swipe") }
+        if item.tapOutsideToDismiss { parts.append("tap out") }
+        if item.backgroundInteractive == true { parts.append("bg interactive") }
         if let e = item.transitionEdge { parts.append("from \(e)") }
         return parts.joined(separator: " · ")
     }
@@ -619,7 +680,7 @@ struct WireframeCanvas {
 
     /// SPEC §3.4: `arrowEdge` is the popover's edge that carries the arrow, pointing at the anchor.
     mutating func arrow(_ r: Rect, edge: String, fill: String, stroke: String) {
-        let a = 10.0
+        let a = max(10.0, 9 * u)
         var physical = edge
         if edge == "leading" { physical = m.rtl ? "right" : "left" }
         if edge == "trailing" { physical = m.rtl ? "left" : "right" }
@@ -645,11 +706,13 @@ struct WireframeCanvas {
             out += "<line class=\"detent\" data-detent=\"\(SVGText.escape(d.name))\" x1=\"\(f(fr.x))\" y1=\"\(f(y))\" "
             out += "x2=\"\(f(fr.maxX))\" y2=\"\(f(y))\" stroke=\"\(stroke)\" stroke-width=\"\(f((selected ? 1.75 : 1.25) * u))\" "
             out += "stroke-dasharray=\"\(f(7 * u)) \(f(4 * u))\"/>\n"
-            // Labels below the line, right-aligned; skip one that would overlap the previous.
-            let ly = y + (Self.smallSize + 3) * u
+            // Labels just above the line, right-aligned; skip one that would overlap the previous.
+            // (below it when there is no room above).
+            let ly = y - 4 * u - (Self.smallSize + 1) * u < 0 ? y + (Self.smallSize + 3) * u : y - 4 * u
             guard lastY - ly >= (Self.smallSize + 2) * u || lastY == .infinity else { continue }
             lastY = ly
-            let label = "\(d.name) · \(f(d.height))" + (selected ? " · selected" : "")
+            // A `{"height"}` detent's name already is its height.
+            let label = (d.name.hasSuffix("pt") ? d.name : "\(d.name) · \(f(d.height))") + (selected ? " · selected" : "")
             text(right - 8 * u, ly, label, size: Self.smallSize, weight: selected ? "bold" : nil, fill: stroke, anchor: "end", cls: "detent-label")
         }
     }
@@ -669,12 +732,18 @@ struct WireframeCanvas {
         for item in m.items {
             if item.presented {
                 let size = item.frame.map { "\(f($0.width))×\($0.height == 0 ? "0" : f($0.height))" } ?? "no frame"
-                add("\(item.index + 1). \(item.id) — \(item.kind) → \(item.style ?? "?"), \(size)")
+                let region = item.region.map { " in the \($0) region" } ?? ""
+                add("\(item.index + 1). \(item.id) — \(item.kind) → \(item.style ?? "?")\(region), \(size)")
             } else {
                 let why = m.notes.first { $0.presentation == item.id && $0.code == "concurrent-presentation" }
                 add("\(item.index + 1). \(item.id) — \(item.kind) IGNORED, not drawn" + (why != nil ? " (concurrent-presentation)" : ""))
             }
         }
+        lines.append("")
+        lines.append("#Key")
+        add(
+            "dashed grey: safe area · hatched: fold · grey wash: dimmed background · dashed coloured lines: "
+                + "detents, from the sheet's bottom")
         if let a = m.arrangement {
             lines.append("")
             lines.append("#Arrangement")

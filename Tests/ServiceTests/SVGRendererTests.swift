@@ -109,6 +109,15 @@ enum SVGFixtures {
         ),
     ]
 
+    static let titles: [String: String] = [
+        "phone-bottom-sheet": "Filters: a bottom sheet with three detents on a phone",
+        "ipad-trailing-card": "Inspector: a sheet docked trailing on an iPad",
+        "duo-half-opened": "Compose on an iPhone Duo, half-opened, over a split arrangement",
+        "hostile-rtl": "Hostile ids, right-to-left",
+        "tablet-popover-panel-hidden-secondary": "A modal side panel and a popover; the split's secondary is hidden",
+        "no-device-horizontal-fold-overlay": "A window with a hinge: overlay separated by the fold",
+    ]
+
     static func resolution(_ json: String) throws -> Resolution {
         let value = try JSONParser.parse(json)
         let decoded = Scene.decode(value, catalog: catalog)
@@ -471,7 +480,7 @@ struct SVGRealRendererTests {
         let names = dump == nil ? ["phone-bottom-sheet", "ipad-trailing-card", "duo-half-opened"] : SVGFixtures.scenes.map(\.name)
         for name in names {
             let json = try #require(SVGFixtures.scenes.first { $0.name == name }).json
-            let svg = SVGRenderer.render(try SVGFixtures.resolution(json))
+            let svg = SVGRenderer.render(try SVGFixtures.resolution(json), title: SVGFixtures.titles[name])
             let root = try #require(SVGRendererTests.rootAttributes(svg))
             let w = try #require(root["width"].flatMap(Double.init))
             let h = try #require(root["height"].flatMap(Double.init))
