@@ -21,7 +21,11 @@ let package = Package(
         .target(name: "CLinux"),
         .target(name: "Store", dependencies: ["CSQLite", "LayoutEngine", "JSON"]),
         .target(name: "HTTPServer", dependencies: ["CLinux"]),
-        .target(name: "Service", dependencies: ["HTTPServer", "Store", "LayoutEngine", "JSON"]),
+        .target(
+            name: "Service", dependencies: ["HTTPServer", "Store", "LayoutEngine", "JSON"],
+            // openapi.yaml (the repository root's, through a symlink) is compiled into the binary for GET /openapi.yaml.
+            resources: [.embedInCode("Resources/openapi.yaml")]
+        ),
         .executableTarget(name: "hinge", dependencies: ["Service"]),
         .executableTarget(
             name: "hinge-bench",

@@ -1,18 +1,51 @@
 import HTTPServer
+import LayoutEngine
+import Store
+import Synchronization
 
 /// The version reported by `hinge --version` and in the `Server` header.
 public let hingeVersion = "0.1.0"
 
-/// Wires the HTTP server for `hinge serve`: configuration from `ServeOptions`, routes, readiness.
+/// What every route shares: the device catalog, the store (nil in tests that need none), the recorder,
+/// write authorization and metrics.
+final class ServiceContext: Sendable {
+    let catalog: any DeviceCatalog
+    let store: Store?
+    let recorder: Recorder
+    let authorization: WriteAuthorization
+    let metrics: ServiceMetrics
+    /// The server's connection counters, known once the server exists (the router is built first).
+    let serverMetrics = Mutex<ServerMetrics?>(nil)
+
+    init(catalog: any DeviceCatalog, store: Store?, record: Bool, apiKey: String?) {
+        self.catalog = catalog
+        self.store = store
+        self.metrics = ServiceMetrics()
+        self.recorder = Recorder(log: record ? store?.requestLog : nil, metrics: metrics)
+        self.authorization = WriteAuthorization(apiKey: apiKey)
+    }
+}
+
+/// Wires `hinge serve`: configuration from `ServeOptions`, the store, every route, readiness.
 public struct ServiceApp: Sendable {
     public var options: ServeOptions
-    /// Whether the store is usable; `/readyz` answers 503 while it returns false. The Store issue
-    /// plugs the real check in.
-    public var readiness: @Sendable () -> Bool
+    public let store: Store?
+    let context: ServiceContext
 
-    public init(options: ServeOptions, readiness: @escaping @Sendable () -> Bool = { true }) {
+    /// `store` nil serves the API without devices or the request log (resolving then knows only the
+    /// built-in profiles) — for tests of the HTTP layer.
+    public init(options: ServeOptions, store: Store?) {
         self.options = options
-        self.readiness = readiness
+        self.store = store
+        self.context = ServiceContext(
+            catalog: store ?? StaticDeviceCatalog(BuiltInDevices.all), store: store, record: !options.noRecord,
+            apiKey: options.apiKey)
+    }
+
+    /// Opens the store named by `--db` (creating and migrating it as needed).
+    public static func open(options: ServeOptions) throws(StoreError) -> ServiceApp {
+        let store = try Store.open(Store.Configuration(path: options.db, maxRecords: options.maxRecords))
+        return ServiceApp(options: options, store: store)
     }
 
     /// Server configuration from the options (every other limit keeps its documented default).
@@ -28,14 +61,34 @@ public struct ServiceApp: Sendable {
         return c
     }
 
-    /// Every route of the service. Later issues add theirs here.
-    public func makeRouter() -> Router {
-        var router = Router()
-        HealthRoutes.register(on: &router, readiness: readiness)
+    /// Readiness: the store is open and its last commit succeeded (SPEC §9 `/readyz`).
+    public var isReady: Bool { store?.isHealthy ?? true }
+
+    func makeServiceRouter() -> ServiceRouter {
+        var router = ServiceRouter(metrics: context.metrics)
+        let store = self.store
+        HealthRoutes.register(on: &router, readiness: { store?.isHealthy ?? true })
+        ResolveRoutes.register(on: &router, context: context)
+        DeviceRoutes.register(on: &router, context: context)
+        RequestRoutes.register(on: &router, context: context)
+        let context = self.context
+        OperationsRoutes.register(on: &router, context: context, server: { context.serverMetrics.withLock { $0 } })
         return router
     }
 
+    /// Every `METHOD /pattern` the service answers (the contract test compares them with openapi.yaml).
+    public var routes: [String] { makeServiceRouter().registered }
+
+    public func makeRouter() -> Router { makeServiceRouter().router }
+
+    /// The server, with the store's flush and close as shutdown hooks (after in-flight requests finish).
     public func makeServer() -> HTTPServer {
-        HTTPServer(configuration: configuration, router: makeRouter())
+        let server = HTTPServer(configuration: configuration, router: makeRouter())
+        let metrics = server.metrics
+        context.serverMetrics.withLock { $0 = metrics }
+        if let store {
+            server.onShutdown { store.close() }
+        }
+        return server
     }
 }

@@ -9,7 +9,14 @@ enum ServeCommand: Subcommand {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try ServeOptions.parse(arguments, environment: environmentValue)
-        let app = ServiceApp(options: options)
+        let app: ServiceApp
+        do {
+            app = try ServiceApp.open(options: options)
+        } catch {
+            printErr("hinge serve: cannot open the database: \(error)")
+            return 1
+        }
+        for warning in app.store?.warnings ?? [] { printErr("hinge serve: warning: \(warning)") }
         let server = app.makeServer()
         do {
             try server.start()

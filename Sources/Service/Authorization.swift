@@ -1,0 +1,39 @@
+import HTTPServer
+
+/// Writes (`PUT`, `DELETE`) need `Authorization: Bearer <key>` when the server has an API key (SPEC §9).
+/// Reads stay open.
+struct WriteAuthorization: Sendable {
+    let key: [UInt8]?
+
+    init(apiKey: String?) { key = apiKey.map { Array($0.utf8) } }
+
+    /// nil when the request may write; otherwise the 401 to send.
+    func refusal(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let key else { return nil }
+        if let header = request.headers["Authorization"], header.count > 7,
+            header.prefix(7).lowercased() == "bearer ",
+            WriteAuthorization.constantTimeEquals(Array(header.utf8.dropFirst(7)), key)
+        {
+            return nil
+        }
+        return Problem.response(
+            status: 401,
+            detail: "This server requires 'Authorization: Bearer <key>' for writes (the key given with --api-key).",
+            headers: ["WWW-Authenticate": "Bearer realm=\"hinge\""])
+    }
+
+    /// Compares every byte whatever the first difference, so the time taken does not tell how much of a
+    /// guessed key was right. (The length is not secret: it only bounds the loop.)
+    static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var diff = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        let n = max(a.count, b.count)
+        var i = 0
+        while i < n {
+            let x = i < a.count ? a[i] : 0
+            let y = i < b.count ? b[i] : 0
+            diff |= x ^ y
+            i += 1
+        }
+        return diff == 0 && a.count == b.count
+    }
+}

@@ -1,0 +1,104 @@
+import HTTPServer
+import JSON
+import LayoutEngine
+import Store
+
+/// `GET /v1/devices`, `GET/PUT/DELETE /v1/devices/{id}` (SPEC §8, §9).
+enum DeviceRoutes {
+    static func register(on router: inout ServiceRouter, context: ServiceContext) {
+        guard let store = context.store else { return }
+        let devices = store.devices
+        router.add(.GET, "/v1/devices", sync: { request in
+            var kind: DeviceProfile.Kind?
+            if let k = request.queryParameter("kind") {
+                guard let parsed = DeviceProfile.Kind(rawValue: k) else {
+                    let allowed = DeviceProfile.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+                    return Problem.response(status: 400, detail: "kind must be one of \(allowed), not \"\(k)\"")
+                }
+                kind = parsed
+            }
+            let items = devices.list(kind: kind).map { $0.profile.json }
+            return .json(JSONWriter.encode(.object(["items": .array(items)])))
+        })
+        router.add(.GET, "/v1/devices/{id}", sync: { request in
+            let id = request.pathParameters["id"] ?? ""
+            guard let stored = devices.stored(id: id) else { return notFound(id) }
+            if let inm = request.headers["If-None-Match"], EntityTag.ifNoneMatch(inm, current: stored.etag) {
+                return HTTPResponse(status: 304, headers: ["ETag": stored.etag])
+            }
+            return .json(JSONWriter.encode(stored.profile.json), headers: ["ETag": stored.etag])
+        })
+        router.add(.PUT, "/v1/devices/{id}") { request, reply in
+            if let refused = context.authorization.refusal(request) { return reply.send(refused) }
+            if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
+            let id = request.pathParameters["id"] ?? ""
+            // A built-in is read-only whatever the body says (checked again, atomically, by the writer).
+            if devices.stored(id: id)?.profile.builtIn == true {
+                return reply.send(problem(for: .builtInReadOnly(id: id), id: id))
+            }
+            let value: JSONValue
+            do throws(JSONParseError) { value = try JSONParser.parse(request.body) } catch {
+                return reply.send(Problem.notJSON(error))
+            }
+            // The id in the path names the profile; a body may repeat it but not contradict it.
+            var body = value
+            if case .object(var o) = value {
+                if let bodyID = o["id"], bodyID != .string(id) {
+                    return reply.send(
+                        Problem.invalid(
+                            [JSONIssue(path: JSONPointer(["id"]), message: "must equal the id in the path (\"\(id)\")")],
+                            what: "device profile"))
+                }
+                o["id"] = .string(id)
+                body = .object(o)
+            }
+            let mapper = JSONMapper()
+            guard let profile = DeviceProfile.decode(body, mapper: mapper) else {
+                return reply.send(Problem.invalid(mapper.errors, what: "device profile"))
+            }
+            devices.put(profile, ifMatch: request.headers["If-Match"]) { result in
+                switch result {
+                case .success(let put):
+                    reply.send(
+                        .json(
+                            JSONWriter.encode(put.stored.profile.json), status: put.created ? 201 : 200,
+                            headers: ["ETag": put.stored.etag]))
+                case .failure(let error): reply.send(problem(for: error, id: id))
+                }
+            }
+        }
+        router.add(.DELETE, "/v1/devices/{id}") { request, reply in
+            if let refused = context.authorization.refusal(request) { return reply.send(refused) }
+            let id = request.pathParameters["id"] ?? ""
+            devices.delete(id: id, ifMatch: request.headers["If-Match"]) { result in
+                switch result {
+                case .success: reply.send(HTTPResponse(status: 204))
+                case .failure(let error): reply.send(problem(for: error, id: id))
+                }
+            }
+        }
+    }
+
+    static func notFound(_ id: String) -> HTTPResponse {
+        Problem.response(status: 404, detail: "No device profile has the id \"\(id)\" (GET /v1/devices lists them).")
+    }
+
+    /// StoreError → HTTP (docs/store.md).
+    static func problem(for error: StoreError, id: String) -> HTTPResponse {
+        switch error {
+        case .builtInReadOnly:
+            return Problem.response(
+                status: 403, detail: "\"\(id)\" is a built-in profile and read-only: PUT a profile with another id.")
+        case .notFound: return notFound(id)
+        case .preconditionFailed(_, let current):
+            return Problem.response(
+                status: 412,
+                detail: "If-Match does not match the profile's current ETag"
+                    + (current.map { " (\($0))" } ?? " (the profile does not exist)") + ": GET it again and retry.")
+        case .closed:
+            return Problem.response(status: 503, detail: "The store is shutting down.")
+        default:
+            return Problem.response(status: 503, detail: "The store could not complete the write: \(error)")
+        }
+    }
+}

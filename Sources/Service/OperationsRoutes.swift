@@ -1,0 +1,84 @@
+import HTTPServer
+import Store
+
+/// `GET /metrics` (Prometheus text format 0.0.4) and `GET /openapi.yaml` (the contract, compiled in).
+enum OperationsRoutes {
+    static func register(on router: inout ServiceRouter, context: ServiceContext, server: @escaping @Sendable () -> ServerMetrics?) {
+        let openapi = PackageResources.openapi_yaml
+        router.add(.GET, "/openapi.yaml", sync: { _ in
+            HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: openapi)
+        })
+        router.add(.GET, "/metrics", sync: { _ in
+            HTTPResponse(
+                status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
+                body: Array(MetricsText.render(context: context, server: server()).utf8))
+        })
+    }
+}
+
+/// The Prometheus exposition text. Names follow Prometheus conventions (`_total` counters, base units).
+enum MetricsText {
+    static func render(context: ServiceContext, server: ServerMetrics?) -> String {
+        var out = ""
+        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+            for s in samples { out += "\(name)\(s.labels) \(s.value)\n" }
+        }
+        let routes = context.metrics.snapshot().sorted { $0.key < $1.key }
+        var requestSamples: [(String, String)] = []
+        for (route, state) in routes {
+            for (status, n) in state.byStatus.sorted(by: { $0.key < $1.key }) {
+                requestSamples.append(("{route=\"\(escape(route))\",status=\"\(status)\"}", String(n)))
+            }
+        }
+        metric("hinge_http_requests_total", "counter", "Requests answered, by route and status.", requestSamples)
+        out += "# HELP hinge_http_request_duration_seconds Time from routing to the response being handed to the server (includes the request-log commit).\n"
+        out += "# TYPE hinge_http_request_duration_seconds histogram\n"
+        for (route, state) in routes {
+            let r = escape(route)
+            var cumulative = 0
+            for (i, bound) in ServiceMetrics.bucketBounds.enumerated() {
+                cumulative += state.buckets[i]
+                out += "hinge_http_request_duration_seconds_bucket{route=\"\(r)\",le=\"\(bound)\"} \(cumulative)\n"
+            }
+            out += "hinge_http_request_duration_seconds_bucket{route=\"\(r)\",le=\"+Inf\"} \(state.count)\n"
+            out += "hinge_http_request_duration_seconds_sum{route=\"\(r)\"} \(state.sumSeconds)\n"
+            out += "hinge_http_request_duration_seconds_count{route=\"\(r)\"} \(state.count)\n"
+        }
+        if let s = server {
+            metric("hinge_open_connections", "gauge", "Connections open now.", [("", String(s.openConnections.load(ordering: .relaxed)))])
+            metric("hinge_connections_accepted_total", "counter", "Connections accepted.", [("", String(s.acceptedConnections.load(ordering: .relaxed)))])
+            metric("hinge_connections_refused_total", "counter", "Connections refused at the cap (503).", [("", String(s.refusedConnections.load(ordering: .relaxed)))])
+            metric("hinge_parse_errors_total", "counter", "Requests refused by the HTTP parser.", [("", String(s.parseErrors.load(ordering: .relaxed)))])
+            metric("hinge_timeouts_total", "counter", "Connections closed by a read or idle timeout.", [("", String(s.timeouts.load(ordering: .relaxed)))])
+        }
+        metric(
+            "hinge_record_failures_total", "counter", "Resolutions answered whose record could not be written.",
+            [("", String(context.metrics.recordFailures.load(ordering: .relaxed)))])
+        if let store = context.store {
+            let c = store.counters
+            metric("hinge_request_log_queue_depth", "gauge", "Records waiting for the writer.", [("", String(c.queueDepth))])
+            metric("hinge_request_log_commits_total", "counter", "Request-log transactions committed.", [("", String(c.commits))])
+            metric("hinge_request_log_commit_failures_total", "counter", "Request-log transactions that failed.", [("", String(c.commitFailures))])
+            metric("hinge_request_log_records_written_total", "counter", "Records committed.", [("", String(c.recordsWritten))])
+            metric("hinge_request_log_records_rejected_total", "counter", "Records refused (queue full or closed).", [("", String(c.recordsRejected))])
+            metric("hinge_request_log_records_pruned_total", "counter", "Oldest records deleted to honour --max-records.", [("", String(c.recordsPruned))])
+            metric("hinge_device_cache_size", "gauge", "Device profiles in the in-memory catalog.", [("", String(c.deviceCacheSize))])
+            metric("hinge_store_healthy", "gauge", "1 when the last request-log commit succeeded.", [("", store.isHealthy ? "1" : "0")])
+        }
+        return out
+    }
+
+    static func escape(_ s: String) -> String {
+        var o = ""
+        for ch in s {
+            switch ch {
+            case "\\": o += "\\\\"
+            case "\"": o += "\\\""
+            case "\n": o += "\\n"
+            default: o.append(ch)
+            }
+        }
+        return o
+    }
+}

@@ -1,0 +1,67 @@
+import HTTPServer
+import JSON
+
+/// RFC 9457 problem details as `application/problem+json`, written by the deterministic JSON writer.
+/// Extension members: `errors` (every violation with its JSON pointer, for 422), `line`/`column`/`offset`
+/// (where a body stopped being JSON, for 400).
+enum Problem {
+    static func response(
+        status: Int, detail: String, title: String? = nil, extra: [JSONMember] = [], headers: HTTPHeaders = [:]
+    ) -> HTTPResponse {
+        var o = JSONObject([
+            JSONMember("type", "about:blank"),
+            JSONMember("title", .string(title ?? HTTPStatus.reasonPhrase(status))),
+            JSONMember("status", .number(Double(status))),
+            JSONMember("detail", .string(detail)),
+        ])
+        o.members.append(contentsOf: extra)
+        var h = headers
+        h.set("Content-Type", "application/problem+json")
+        return HTTPResponse(status: status, headers: h, body: JSONWriter.encode(.object(o)))
+    }
+
+    /// 422 listing every violation (SPEC §6).
+    static func invalid(_ errors: [JSONIssue], what: String = "scene") -> HTTPResponse {
+        response(
+            status: 422,
+            detail: "The \(what) is valid JSON but breaks \(errors.count) rule\(errors.count == 1 ? "" : "s"): "
+                + "see errors, each with the JSON pointer of the offending value.",
+            extra: [JSONMember("errors", issuesJSON(errors))])
+    }
+
+    static func issuesJSON(_ errors: [JSONIssue]) -> JSONValue {
+        .array(errors.map { .object(["path": .string($0.path.description), "message": .string($0.message)]) })
+    }
+
+    /// 400 for a body that is not JSON, saying where it broke.
+    static func notJSON(_ error: JSONParseError) -> HTTPResponse {
+        response(
+            status: 400, detail: "The body is not valid JSON: \(error.message)",
+            extra: [
+                JSONMember("line", .number(Double(error.line))), JSONMember("column", .number(Double(error.column))),
+                JSONMember("offset", .number(Double(error.offset))),
+            ])
+    }
+
+    /// SPEC §6: any content type is accepted when the body is JSON, except explicitly non-JSON ones.
+    static func unsupportedMediaType(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let raw = request.headers["Content-Type"] else { return nil }
+        let type = raw.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIISpaces().lowercased() } ?? ""
+        if type.hasPrefix("multipart/") || type == "application/xml" || type == "text/xml" || type.hasSuffix("+xml") {
+            return response(
+                status: 415,
+                detail: "Content-Type \(type) is not JSON: send the scene as JSON (any other content type is accepted, "
+                    + "so plain `curl -d @scene.json` works).")
+        }
+        return nil
+    }
+}
+
+extension Substring {
+    func trimmingASCIISpaces() -> String {
+        var s = self[...]
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return String(s)
+    }
+}

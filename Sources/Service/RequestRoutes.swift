@@ -1,0 +1,158 @@
+import HTTPServer
+import JSON
+import LayoutEngine
+import Store
+
+/// The request log (SPEC §9): list, one record, its picture, replay, clear.
+enum RequestRoutes {
+    static func register(on router: inout ServiceRouter, context: ServiceContext) {
+        guard let store = context.store else { return }
+        let log = store.requestLog
+        router.add(.GET, "/v1/requests", sync: { request in
+            do throws(StoreError) {
+                let query = try RecordQuery(queryItems: queryItems(request.query))
+                return .json(JSONWriter.encode(try log.list(query).json))
+            } catch {
+                return storeProblem(error)
+            }
+        })
+        router.add(.GET, "/v1/requests/{id}", sync: { request in
+            switch detail(request, log) {
+            case .failure(let p): return p.response
+            case .success(let d):
+                var o = d.summary.json.objectValue ?? JSONObject()
+                o["request"] = bodyJSON(d.requestBody, truncated: d.summary.requestTruncated)
+                o["response"] = bodyJSON(d.responseBody, truncated: d.summary.responseTruncated)
+                return .json(JSONWriter.encode(.object(o)))
+            }
+        })
+        router.add(.GET, "/v1/requests/{id}/svg", sync: { request in
+            switch detail(request, log) {
+            case .failure(let p): return p.response
+            case .success(let d):
+                guard !d.summary.responseTruncated, let value = try? JSONParser.parse(d.responseBody),
+                    let svg = SVGRenderer.render(resolutionJSON: value, title: "request \(d.summary.id)")
+                else {
+                    return Problem.response(
+                        status: 409,
+                        detail: "Record \(d.summary.id) holds no picturable resolution (status \(d.summary.status), "
+                            + "path \(d.summary.path)\(d.summary.responseTruncated ? ", response truncated" : "")).")
+                }
+                return ResolveRoutes.svgResponse(svg)
+            }
+        })
+        router.add(.POST, "/v1/requests/{id}/replay", sync: { request in
+            switch detail(request, log) {
+            case .failure(let p): return p.response
+            case .success(let d):
+                if d.summary.requestTruncated || d.summary.responseTruncated {
+                    return Problem.response(
+                        status: 409,
+                        detail: "Record \(d.summary.id) was stored truncated (bodies are capped): it cannot be replayed.")
+                }
+                let replayed = Replay.run(path: d.summary.path, requestBody: d.requestBody, catalog: context.catalog)
+                let before = (try? JSONParser.parse(d.responseBody)) ?? .string(String(decoding: d.responseBody, as: UTF8.self))
+                let after = (try? JSONParser.parse(replayed.json)) ?? .null
+                let differences = Replay.differences(before, after)
+                return .json(
+                    JSONWriter.encode(
+                        .object([
+                            "unchanged": .bool(differences.isEmpty),
+                            "differences": .array(
+                                differences.map {
+                                    .object(["path": .string($0.path.description), "before": $0.before, "after": $0.after])
+                                }),
+                        ])))
+            }
+        })
+        router.add(.DELETE, "/v1/requests") { request, reply in
+            if let refused = context.authorization.refusal(request) { return reply.send(refused) }
+            log.clear { result in
+                switch result {
+                case .success: reply.send(HTTPResponse(status: 204))
+                case .failure(let e): reply.send(storeProblem(e))
+                }
+            }
+        }
+    }
+
+    struct RouteProblem: Error { let response: HTTPResponse }
+
+    static func detail(_ request: HTTPRequest, _ log: RequestLog) -> Result<RecordDetail, RouteProblem> {
+        let text = request.pathParameters["id"] ?? ""
+        let missing = RouteProblem(
+            response: Problem.response(status: 404, detail: "No recorded request has the id \"\(text)\"."))
+        guard let id = RecordID(text) else { return .failure(missing) }
+        do throws(StoreError) {
+            guard let d = try log.record(id: id) else { return .failure(missing) }
+            return .success(d)
+        } catch {
+            return .failure(RouteProblem(response: storeProblem(error)))
+        }
+    }
+
+    /// A stored body as JSON when it parses (the usual case), else as a string; truncated bodies are strings.
+    static func bodyJSON(_ bytes: [UInt8], truncated: Bool) -> JSONValue {
+        if !truncated, let v = try? JSONParser.parse(bytes) { return v }
+        return .string(String(decoding: bytes, as: UTF8.self))
+    }
+
+    static func storeProblem(_ error: StoreError) -> HTTPResponse {
+        switch error {
+        case .invalidQuery(let parameter, let detail):
+            return Problem.response(status: 400, detail: "Query parameter \(parameter): \(detail)")
+        case .closed: return Problem.response(status: 503, detail: "The store is shutting down.")
+        default: return Problem.response(status: 503, detail: "The request log could not be read: \(error)")
+        }
+    }
+
+    /// Decoded `name=value` pairs of a query string.
+    static func queryItems(_ query: String?) -> [(name: String, value: String)] {
+        guard let query else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (percentDecode(String(kv[0])), kv.count > 1 ? percentDecode(String(kv[1])) : "")
+        }
+    }
+}
+
+/// Replaying a recorded request with today's engine and catalog, and comparing the answers.
+public enum Replay {
+    public struct Difference: Sendable, Equatable {
+        public var path: JSONPointer
+        public var before: JSONValue
+        public var after: JSONValue
+    }
+
+    /// At most this many differences are listed (a changed device table can touch every number).
+    public static let maxDifferences = 1000
+
+    public static func run(path: String, requestBody: [UInt8], catalog: any DeviceCatalog) -> ResolveOutput {
+        path == "/v1/resolve/matrix"
+            ? Matrix.resolve(body: requestBody, catalog: catalog)
+            : Resolver.resolve(body: requestBody, catalog: catalog)
+    }
+
+    /// Every leaf where `before` and `after` differ, by JSON pointer; a member or element present on one
+    /// side only shows `null` on the other.
+    public static func differences(_ before: JSONValue, _ after: JSONValue) -> [Difference] {
+        var out: [Difference] = []
+        diff(before, after, at: .root, into: &out)
+        return out
+    }
+
+    private static func diff(_ a: JSONValue, _ b: JSONValue, at path: JSONPointer, into out: inout [Difference]) {
+        if out.count >= maxDifferences || a == b { return }
+        switch (a, b) {
+        case (.object(let x), .object(let y)):
+            let keys = Set(x.keys).union(y.keys).sorted()
+            for k in keys { diff(x[k] ?? .null, y[k] ?? .null, at: path.appending(k), into: &out) }
+        case (.array(let x), .array(let y)):
+            for i in 0..<max(x.count, y.count) {
+                diff(i < x.count ? x[i] : .null, i < y.count ? y[i] : .null, at: path.appending(i), into: &out)
+            }
+        default:
+            out.append(Difference(path: path, before: a, after: b))
+        }
+    }
+}

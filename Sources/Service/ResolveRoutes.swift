@@ -1,0 +1,71 @@
+import HTTPServer
+import JSON
+import LayoutEngine
+import Store
+
+/// `POST /v1/resolve`, `POST /v1/resolve/matrix`, `GET /v1/constants` (SPEC §5–§7, §9).
+enum ResolveRoutes {
+    static func register(on router: inout ServiceRouter, context: ServiceContext) {
+        router.add(.POST, "/v1/resolve") { request, reply in
+            if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
+            let receivedAt = Timestamp.now()
+            let out = Resolver.resolve(body: request.body, catalog: context.catalog)
+            var response = HTTPResponse.json(out.json, status: out.status)
+            if out.isProblem {
+                response.headers.set("Content-Type", "application/problem+json")
+            } else if let resolution = out.resolution, wantsSVG(request) {
+                response = svgResponse(SVGRenderer.render(resolution))
+            }
+            context.recorder.record(
+                path: "/v1/resolve", receivedAt: receivedAt, request: request, output: out, reply: reply,
+                response: response)
+        }
+        router.add(.POST, "/v1/resolve/matrix") { request, reply in
+            if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
+            let receivedAt = Timestamp.now()
+            let out = Matrix.resolve(body: request.body, catalog: context.catalog)
+            var response = HTTPResponse.json(out.json, status: out.status)
+            if out.isProblem { response.headers.set("Content-Type", "application/problem+json") }
+            context.recorder.record(
+                path: "/v1/resolve/matrix", receivedAt: receivedAt, request: request, output: out, reply: reply,
+                response: response)
+        }
+        let constants = JSONWriter.encode(Constants.json)
+        router.add(.GET, "/v1/constants", sync: { _ in .json(constants) })
+    }
+
+    /// SVG when asked with `?format=svg` or an `Accept` that names `image/svg+xml` (SPEC §9).
+    static func wantsSVG(_ request: HTTPRequest) -> Bool {
+        if let f = request.queryParameter("format") { return f.lowercased() == "svg" }
+        return request.headers["Accept"]?.lowercased().contains("image/svg+xml") ?? false
+    }
+
+    static func svgResponse(_ svg: String) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: ["Content-Type": "image/svg+xml; charset=utf-8"], body: Array(svg.utf8))
+    }
+}
+
+/// Sends a resolution only after its record is committed (issue #4: no acknowledged request is lost).
+/// With `--no-record` or without a store the response leaves at once.
+struct Recorder: Sendable {
+    let log: RequestLog?
+    let metrics: ServiceMetrics
+
+    func record(
+        path: String, receivedAt: Timestamp, request: HTTPRequest, output: ResolveOutput, reply: Reply,
+        response: HTTPResponse
+    ) {
+        guard let log else { return reply.send(response) }
+        let record = RequestRecord(
+            receivedAt: receivedAt, durationMicros: reply.elapsedMicros, device: output.device, status: output.status,
+            codes: output.codes, path: path, requestBody: request.body, responseBody: output.json,
+            engineVersion: LayoutEngine.version)
+        let metrics = self.metrics
+        log.append(record) { result in
+            // On the writer thread, after the commit. A failed commit is counted and shows in /readyz and
+            // /metrics; the client still gets its result.
+            if case .failure = result { metrics.recordFailures.add(1, ordering: .relaxed) }
+            reply.send(response)
+        }
+    }
+}
