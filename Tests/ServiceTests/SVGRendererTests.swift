@@ -217,7 +217,9 @@ enum XMLCheck {
                     if !attributes.insert(attr).inserted { return "duplicate attribute \(attr) in <\(name)>" }
                     guard i < s.count, s[i] == "=" else { return "attribute \(attr) without = in <\(name)>" }
                     i += 1
-                    guard i < s.count, s[i] == "\"" || s[i] == "'" else { return "unquoted attribute \(attr) in <\(name)>" }
+                    guard i < s.count, s[i] == "\"" || s[i] == "'" else {
+                        return "unquoted attribute \(attr) in <\(name)>"
+                    }
                     let q = s[i]
                     i += 1
                     while i < s.count, s[i] != q {
@@ -393,10 +395,14 @@ struct SVGRendererTests {
     @Test("a body that is not a resolution has no picture")
     func notAResolution() throws {
         #expect(SVGRenderer.render(resolutionJSON: ["type": "about:blank", "status": 422]) == nil)
-        #expect(SVGRenderer.render(resolutionJSON: ["environment": ["window": ["x": 0, "y": 0, "width": 0, "height": 10]]]) == nil)
+        #expect(
+            SVGRenderer.render(resolutionJSON: ["environment": ["window": ["x": 0, "y": 0, "width": 0, "height": 10]]])
+                == nil)
         // Minimal: a window only.
         let minimal = try #require(
-            SVGRenderer.render(resolutionJSON: ["environment": ["window": ["x": 0, "y": 0, "width": 300, "height": 200]]]))
+            SVGRenderer.render(resolutionJSON: [
+                "environment": ["window": ["x": 0, "y": 0, "width": 300, "height": 200]]
+            ]))
         #expect(XMLCheck.problem(minimal) == nil)
     }
 
@@ -428,7 +434,9 @@ struct SVGRendererTests {
     }
 
     static func rootAttributes(_ svg: String) -> [String: String]? {
-        guard let start = svg.range(of: "<svg "), let end = svg[start.upperBound...].firstIndex(of: ">") else { return nil }
+        guard let start = svg.range(of: "<svg "), let end = svg[start.upperBound...].firstIndex(of: ">") else {
+            return nil
+        }
         var attrs: [String: String] = [:]
         for m in svg[start.upperBound..<end].split(separator: "\" ") {
             let kv = m.split(separator: "=", maxSplits: 1)
@@ -466,7 +474,9 @@ struct SVGRealRendererTests {
     func rsvgRenders() throws {
         guard let rsvg = Self.which("rsvg-convert") else {
             if ProcessInfo.processInfo.environment["CI"] != nil {
-                Issue.record("rsvg-convert is not on PATH: install it (apt-get install -y librsvg2-bin) so the SVG is checked by a real renderer")
+                Issue.record(
+                    "rsvg-convert is not on PATH: install it (apt-get install -y librsvg2-bin) so the SVG is checked by a real renderer"
+                )
             } else {
                 print("skipped: rsvg-convert not on PATH (apt-get install -y librsvg2-bin)")
             }
@@ -477,7 +487,9 @@ struct SVGRealRendererTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var pngs: [[UInt8]] = []
-        let names = dump == nil ? ["phone-bottom-sheet", "ipad-trailing-card", "duo-half-opened"] : SVGFixtures.scenes.map(\.name)
+        let names =
+            dump == nil
+            ? ["phone-bottom-sheet", "ipad-trailing-card", "duo-half-opened"] : SVGFixtures.scenes.map(\.name)
         for name in names {
             let json = try #require(SVGFixtures.scenes.first { $0.name == name }).json
             let svg = SVGRenderer.render(try SVGFixtures.resolution(json), title: SVGFixtures.titles[name])
