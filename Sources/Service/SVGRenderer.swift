@@ -860,7 +860,9 @@ struct WireframeCanvas {
         if let anchor { out += " text-anchor=\"\(anchor)\"" }
         if let rotate { out += " transform=\"rotate(\(f(rotate)) \(f(x)) \(f(y)))\"" }
         // A white outline under the glyphs keeps a label legible where it crosses lines.
-        if halo { out += " stroke=\"#ffffff\" stroke-width=\"\(f(3 * u))\" stroke-linejoin=\"round\" paint-order=\"stroke\"" }
+        if halo {
+            out += " stroke=\"#ffffff\" stroke-width=\"\(f(3 * u))\" stroke-linejoin=\"round\" paint-order=\"stroke\""
+        }
         out += " fill=\"\(fill)\">\(SVGText.escape(s))</text>\n"
     }
 }

@@ -77,7 +77,9 @@ enum SVGFixtures {
             .appendingPathComponent("LayoutEngineTests/Scenes")
         let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         return files.filter { $0.hasSuffix(".scene.json") }.sorted().compactMap { name in
-            guard let text = try? String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8) else { return nil }
+            guard let text = try? String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8) else {
+                return nil
+            }
             return (String(name.dropLast(".scene.json".count)), text)
         }
     }
@@ -493,7 +495,8 @@ struct SVGGoldenSceneTests {
             let svg = SVGRenderer.render(resolution, title: name)
             #expect(XMLCheck.problem(svg) == nil, "\(name): \(XMLCheck.problem(svg) ?? "")")
             let root = try #require(SVGRendererTests.rootAttributes(svg))
-            let w = try #require(root["width"].flatMap(Double.init)), h = try #require(root["height"].flatMap(Double.init))
+            let w = try #require(root["width"].flatMap(Double.init))
+            let h = try #require(root["height"].flatMap(Double.init))
             #expect(max(w, h) == 800, "\(name)")
             let rects = XMLCheck.elements(svg, tag: "rect", cls: "placement")
             let frames = resolution.placements.compactMap { $0.status == .presented ? $0.frame : nil }
@@ -502,7 +505,9 @@ struct SVGGoldenSceneTests {
                 #expect(abs((r["x"].flatMap(Double.init) ?? .nan) - frame.x) <= 0.005, "\(name)")
                 #expect(abs((r["height"].flatMap(Double.init) ?? .nan) - frame.height) <= 0.005, "\(name)")
             }
-            if let dump { try? Data(svg.utf8).write(to: URL(fileURLWithPath: dump).appendingPathComponent("golden-\(name).svg")) }
+            if let dump {
+                try? Data(svg.utf8).write(to: URL(fileURLWithPath: dump).appendingPathComponent("golden-\(name).svg"))
+            }
         }
     }
 }
