@@ -347,7 +347,10 @@ struct WireframeCanvas {
         let margin = Self.margin
         // Side legend (right of the window) or bottom legend: whichever draws the window larger.
         let sideChars = Int((Self.sideLegendWidth - margin) / (Self.legendSize * Self.charWidth))
-        let sideLines = legendLines(width: sideChars)
+        // A legend beside the window holds what fits in its height; one under it leaves the window at
+        // least half of the picture. The rest is in the JSON.
+        let sideLines = Self.capped(
+            legendLines(width: sideChars), Int((SVGRenderer.longerSide - headerPx - margin) / Self.legendLine))
         let sideFixedW = 2 * margin + Self.sideLegendWidth
         let sideFixedH = headerPx + margin
         let sideNeededH = headerPx + Double(sideLines.count) * Self.legendLine + margin
@@ -355,17 +358,19 @@ struct WireframeCanvas {
         if sideNeededH > SVGRenderer.longerSide { sideScale = 0 }  // the legend would not fit beside it
 
         var bottomChars = 110
-        var bottomLines = legendLines(width: bottomChars)
+        let bottomMax = Int((SVGRenderer.longerSide / 2 - headerPx - margin) / Self.legendLine)
+        var bottomLines = Self.capped(legendLines(width: bottomChars), bottomMax)
         var bottomScale = 0.0
         for _ in 0..<3 {  // the wrap width depends on the scale, which depends on the line count
             let fixedH = headerPx + 10 + Double(bottomLines.count) * Self.legendLine + margin
             bottomScale = min((SVGRenderer.longerSide - 2 * margin) / winW, (SVGRenderer.longerSide - fixedH) / winH)
             let canvasW = max(winW * bottomScale + 2 * margin, 420)
             bottomChars = Int((canvasW - 2 * margin) / (Self.legendSize * Self.charWidth))
-            bottomLines = legendLines(width: bottomChars)
+            bottomLines = Self.capped(legendLines(width: bottomChars), bottomMax)
         }
         let side = sideScale >= bottomScale
-        let s = max(side ? sideScale : bottomScale, 0.01)
+        // Positive: scene sizes are finite and the legend is capped (the floor only guards a division).
+        let s = max(side ? sideScale : bottomScale, 1e-9)
         let lines = side ? sideLines : bottomLines
         var wpx: Double
         var hpx: Double
@@ -781,6 +786,12 @@ struct WireframeCanvas {
     }
 
     // MARK: Legend
+
+    /// At most `limit` lines, the last one saying how many were left out.
+    static func capped(_ lines: [String], _ limit: Int) -> [String] {
+        guard lines.count > limit, limit > 1 else { return lines }
+        return lines.prefix(limit - 1) + ["… \(lines.count - limit + 1) more lines: see the JSON"]
+    }
 
     /// Lines of the legend (not yet escaped); a line starting with "#" is a heading.
     func legendLines(width: Int) -> [String] {

@@ -144,6 +144,15 @@ enum SVGFixtures {
         ),
     ]
 
+    /// Forty sheets: thirty-nine are ignored, each with a diagnostic — a legend longer than the picture.
+    static let crowded: (name: String, json: String) = (
+        "crowded",
+        #"{"device": "phone", "orientation": "landscape", "presentations": ["#
+            + (0..<40).map { #"{"id": "sheet-\#($0)", "kind": "sheet"}"# }.joined(separator: ", ") + "]}"
+    )
+
+    static var all: [(name: String, json: String)] { scenes + [crowded] }
+
     static let titles: [String: String] = [
         "phone-bottom-sheet": "Filters: a bottom sheet with three detents on a phone",
         "ipad-trailing-card": "Inspector: a sheet docked trailing on an iPad",
@@ -328,16 +337,19 @@ struct SVGRendererTests {
         #expect(XMLCheck.problem("<?xml version=\"1.0\"?>\n<svg a=\"&amp;\"><t>&lt;&#38;</t></svg>\n") == nil)
     }
 
-    @Test("well-formed XML for every scene, hostile ids escaped", arguments: SVGFixtures.scenes.map(\.name))
+    @Test("well-formed XML for every scene, hostile ids escaped", arguments: SVGFixtures.all.map(\.name))
     func wellFormed(name: String) throws {
-        let json = try #require(SVGFixtures.scenes.first { $0.name == name }).json
+        let json = try #require(SVGFixtures.all.first { $0.name == name }).json
         let resolution = try SVGFixtures.resolution(json)
         let svg = SVGRenderer.render(resolution, title: "scene \(name) <&>")
         #expect(XMLCheck.problem(svg) == nil, "\(XMLCheck.problem(svg) ?? "")")
         #expect(svg.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""))
         #expect(svg.contains("font-family=\"sans-serif\""))
-        // Every id appears escaped in the placements (presented) or in the legend (ignored).
-        for p in resolution.placements {
+        // Every id appears escaped in the placements (presented) or in the legend (ignored), unless the
+        // legend was too long for the picture and says so.
+        let capped = svg.contains("more lines: see the JSON")
+        #expect(capped == (name == "crowded"))
+        for p in resolution.placements where !capped || p.status == .presented {
             let escaped = SVGText.escape(p.id)
             #expect(svg.contains(escaped), "id \(p.id) missing")
         }
@@ -355,9 +367,9 @@ struct SVGRendererTests {
         #expect(svg.contains("class=\"rtl\""))
     }
 
-    @Test("placement rectangles are the resolution's frames", arguments: SVGFixtures.scenes.map(\.name))
+    @Test("placement rectangles are the resolution's frames", arguments: SVGFixtures.all.map(\.name))
     func framesParseBack(name: String) throws {
-        let json = try #require(SVGFixtures.scenes.first { $0.name == name }).json
+        let json = try #require(SVGFixtures.all.first { $0.name == name }).json
         let resolution = try SVGFixtures.resolution(json)
         let svg = SVGRenderer.render(resolution)
         let rects = XMLCheck.elements(svg, tag: "rect", cls: "placement")
@@ -416,7 +428,7 @@ struct SVGRendererTests {
 
     @Test("deterministic: same resolution, same bytes; stored JSON gives the same picture")
     func deterministic() throws {
-        for (_, json) in SVGFixtures.scenes {
+        for (_, json) in SVGFixtures.all {
             let a = SVGRenderer.render(try SVGFixtures.resolution(json))
             let b = SVGRenderer.render(try SVGFixtures.resolution(json))
             #expect(a == b)
@@ -453,9 +465,9 @@ struct SVGRendererTests {
         #expect(SVGNumber.format(.nan) == "0")
     }
 
-    @Test("scaled so that the longer side is 800 px", arguments: SVGFixtures.scenes.map(\.name))
+    @Test("scaled so that the longer side is 800 px", arguments: SVGFixtures.all.map(\.name))
     func scaling(name: String) throws {
-        let json = try #require(SVGFixtures.scenes.first { $0.name == name }).json
+        let json = try #require(SVGFixtures.all.first { $0.name == name }).json
         let svg = SVGRenderer.render(try SVGFixtures.resolution(json))
         let root = try #require(Self.rootAttributes(svg))
         let w = try #require(root["width"].flatMap(Double.init))
@@ -555,9 +567,9 @@ struct SVGRealRendererTests {
         var pngs: [[UInt8]] = []
         let names =
             dump == nil
-            ? ["phone-bottom-sheet", "ipad-trailing-card", "duo-half-opened"] : SVGFixtures.scenes.map(\.name)
+            ? ["phone-bottom-sheet", "ipad-trailing-card", "duo-half-opened"] : SVGFixtures.all.map(\.name)
         for name in names {
-            let json = try #require(SVGFixtures.scenes.first { $0.name == name }).json
+            let json = try #require(SVGFixtures.all.first { $0.name == name }).json
             let svg = SVGRenderer.render(try SVGFixtures.resolution(json), title: SVGFixtures.titles[name])
             let root = try #require(SVGRendererTests.rootAttributes(svg))
             let w = try #require(root["width"].flatMap(Double.init))
