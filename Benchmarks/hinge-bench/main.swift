@@ -1,1 +1,301 @@
+// hinge-bench: in-process benchmark of the layout engine (ENGINEERING.md "Performance").
+//
+//   swift run -c release hinge-bench
+//
+// Prints ns/op for resolve alone and for decode + resolve + encode (bytes in, bytes out) on a small, a
+// typical and a large scene, and — in the same run — Foundation's JSONDecoder + JSONEncoder on the typical
+// scene through equivalent Codable structs. Ratios within one run are what to compare; absolute numbers on
+// shared machines are noisy. Each figure is the best of 7 rounds.
+import Foundation
+import JSON
 import LayoutEngine
+
+// MARK: - Devices (the Store's built-ins these scenes name; numbers as in Sources/Store/BuiltInDevices.swift)
+
+let phonePortrait = SizeClassPair(horizontal: .compact, vertical: .regular)
+let phoneLandscape = SizeClassPair(horizontal: .compact, vertical: .compact)
+let regular = SizeClassPair(horizontal: .regular, vertical: .regular)
+let catalog = StaticDeviceCatalog([
+    DeviceProfile(
+        id: "iphone-16", name: "iPhone 16", kind: .phone,
+        displays: [
+            Display(
+                id: "main", width: 393, height: 852, scale: 3, cornerRadius: 55, safeArea: Insets(top: 59, bottom: 34),
+                landscapeSafeArea: Insets(leading: 59, bottom: 21, trailing: 59), portraitSizeClass: phonePortrait,
+                landscapeSizeClass: phoneLandscape)
+        ]),
+    DeviceProfile(
+        id: "iphone-duo", name: "iPhone Duo (illustrative)", kind: .foldable,
+        displays: [
+            Display(
+                id: "outer", width: 376, height: 832, scale: 3, cornerRadius: 52, safeArea: Insets(top: 59, bottom: 34),
+                landscapeSafeArea: Insets(leading: 59, bottom: 21, trailing: 59), portraitSizeClass: phonePortrait,
+                landscapeSizeClass: phoneLandscape),
+            Display(
+                id: "inner", width: 752, height: 832, scale: 2, cornerRadius: 24, safeArea: Insets(top: 24, bottom: 20),
+                landscapeSafeArea: Insets(top: 24, bottom: 20), fold: Fold(orientation: .vertical, position: 376),
+                portraitSizeClass: regular, landscapeSizeClass: regular),
+        ], illustrative: true),
+])
+
+// MARK: - Scenes
+
+let small = #"{"device":"iphone-16","presentations":[{"id":"sheet","kind":"sheet","detents":["medium","large"]}]}"#
+
+/// Benchmarks/scenes/typical.json (the HTTP load test posts the same file).
+let typical = #"""
+    {"device": "iphone-duo", "posture": "halfOpened",
+     "presentations": [
+       {"id": "tools", "kind": "adaptivePanel"},
+       {"id": "editor", "kind": "sheet", "placement": "trailing", "detents": ["medium", "large"],
+        "backgroundInteraction": {"upThrough": "medium"},
+        "toolbar": [{"title": "Cancel", "placement": "cancellationAction", "systemImage": "xmark"},
+                    {"title": "Save", "placement": "confirmationAction", "systemImage": "checkmark"}]},
+       {"id": "help", "kind": "popover", "presentedFrom": "editor", "anchor": {"x": 120, "y": 200, "width": 44, "height": 44}}
+     ],
+     "arrangement": {"style": "split", "secondary": {"ratio": 0.35}}}
+    """#
+
+/// 50 presentations of every kind, each presented from the one before it (a deep chain), on the iPhone Duo.
+let large: String = {
+    var items: [String] = []
+    for i in 0..<50 {
+        let from = i == 0 ? "" : #","presentedFrom":"p\#(i - 1)""#
+        switch i % 4 {
+        case 0: items.append(#"{"id":"p\#(i)","kind":"sheet","placement":"trailing","detents":["medium","large",{"height":300}]\#(from)}"#)
+        case 1: items.append(#"{"id":"p\#(i)","kind":"popover","anchor":{"x":\#(i * 13 % 700),"y":\#(i * 29 % 800),"width":44,"height":44},"compactAdaptation":"popover"\#(from)}"#)
+        case 2: items.append(#"{"id":"p\#(i)","kind":"adaptivePanel","modal":true\#(from)}"#)
+        default: items.append(#"{"id":"p\#(i)","kind":"fullScreenCover"\#(from)}"#)
+        }
+    }
+    return #"{"device":"iphone-duo","posture":"halfOpened","presentations":[\#(items.joined(separator: ","))],"arrangement":{"style":"overlay"}}"#
+}()
+
+// MARK: - Harness
+
+@inline(never)
+func consume<T>(_ x: T) { withExtendedLifetime(x) {} }
+
+/// Best of `rounds` timings of `iterations` calls, in ns per call.
+func measure(iterations: Int, rounds: Int = 7, _ body: () -> Int) -> Double {
+    var best = Double.infinity
+    var sink = 0
+    let clock = ContinuousClock()
+    for _ in 0..<rounds {
+        let start = clock.now
+        for _ in 0..<iterations { sink &+= body() }
+        let d = clock.now - start
+        let ns = Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9
+        best = min(best, ns / Double(iterations))
+    }
+    consume(sink)
+    return best
+}
+
+func decodeScene(_ bytes: [UInt8]) -> Scene {
+    guard let value = try? JSONParser.parse(bytes), let scene = Scene.decode(value, catalog: catalog).scene else {
+        print("benchmark scene does not decode")
+        exit(1)
+    }
+    return scene
+}
+
+/// Bytes in, bytes out: what POST /v1/resolve does apart from HTTP.
+@inline(never)
+func pipeline(_ bytes: [UInt8]) -> Int {
+    guard let value = try? JSONParser.parse(bytes), case .scene(let scene) = Scene.decode(value, catalog: catalog) else { return -1 }
+    return LayoutEngine.resolve(scene).encoded.count
+}
+
+// MARK: - Foundation equivalent (Codable structs for the same request and response)
+
+struct RectDTO: Codable { var x: Double, y: Double, width: Double, height: Double }
+struct SizeDTO: Codable { var width: Double, height: Double }
+struct ToolbarItemDTO: Codable { var title: String?, systemImage: String?, placement: String? }
+enum DetentDTO: Codable {
+    case named(String)
+    case height(Double)
+    case fraction(Double)
+    private enum Keys: String, CodingKey { case height, fraction }
+    init(from decoder: Decoder) throws {
+        if let s = try? decoder.singleValueContainer().decode(String.self) {
+            self = .named(s)
+            return
+        }
+        let c = try decoder.container(keyedBy: Keys.self)
+        if let h = try c.decodeIfPresent(Double.self, forKey: .height) { self = .height(h) } else {
+            self = .fraction(try c.decode(Double.self, forKey: .fraction))
+        }
+    }
+    func encode(to encoder: Encoder) throws {
+        switch self {
+        case .named(let s):
+            var c = encoder.singleValueContainer()
+            try c.encode(s)
+        case .height(let h):
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(h, forKey: .height)
+        case .fraction(let f):
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(f, forKey: .fraction)
+        }
+    }
+}
+enum InteractionDTO: Codable {
+    case mode(String)
+    case upThrough(DetentDTO)
+    private enum Keys: String, CodingKey { case upThrough }
+    init(from decoder: Decoder) throws {
+        if let s = try? decoder.singleValueContainer().decode(String.self) {
+            self = .mode(s)
+            return
+        }
+        self = .upThrough(try decoder.container(keyedBy: Keys.self).decode(DetentDTO.self, forKey: .upThrough))
+    }
+    func encode(to encoder: Encoder) throws {}
+}
+struct IntentDTO: Codable { var hasDecision: Bool?, abandonableWithoutCost: Bool? }
+struct PresentationDTO: Codable {
+    var id: String
+    var kind: String
+    var presentedFrom: String?
+    var placement: String?
+    var sizing: String?
+    var detents: [DetentDTO]?
+    var selectedDetent: DetentDTO?
+    var contentSize: SizeDTO?
+    var backgroundInteraction: InteractionDTO?
+    var interactiveDismissDisabled: Bool?
+    var hasUnsavedChanges: Bool?
+    var dragIndicator: String?
+    var cornerRadius: Double?
+    var toolbar: [ToolbarItemDTO]?
+    var anchor: RectDTO?
+    var arrowEdge: String?
+    var compactAdaptation: String?
+    var breakpoint: Double?
+    var alignment: String?
+    var panelWidth: Double?
+    var panelHeight: Double?
+    var modal: Bool?
+    var intent: IntentDTO?
+}
+struct RatioDTO: Codable {
+    var value: Double?
+    init(from decoder: Decoder) throws { value = try? decoder.singleValueContainer().decode(Double.self) }
+    func encode(to encoder: Encoder) throws {}
+}
+struct ViewDTO: Codable { var ratio: RatioDTO?, overlayEdge: String? }
+struct ArrangementDTO: Codable { var style: String?, axes: [String]?, primary: ViewDTO?, secondary: ViewDTO?, container: String? }
+struct SceneDTO: Codable {
+    var device: String?
+    var display: String?
+    var posture: String?
+    var orientation: String?
+    var layoutDirection: String?
+    var dynamicTypeSize: String?
+    var window: RectDTO?
+    var presentations: [PresentationDTO]?
+    var arrangement: ArrangementDTO?
+    var constants: [String: Double]?
+}
+
+struct DetentHeightDTO: Codable { var detent: String, height: Double }
+struct PlacementChoiceDTO: Codable { var requested: String, resolved: String }
+struct RadiiDTO: Codable { var topLeading: Double, topTrailing: Double, bottomLeading: Double, bottomTrailing: Double }
+struct PlacementDTO: Codable {
+    var id: String, kind: String, status: String
+    var style: String?
+    var frame: RectDTO?
+    var region: String?
+    var placement: PlacementChoiceDTO?
+    var detents: [DetentHeightDTO]?
+    var selectedDetent: String?
+    var dimsBackground: Bool?, backgroundInteractive: Bool?, swipeToDismiss: Bool?, tapOutsideToDismiss: Bool?
+    var dragIndicatorVisible: Bool?
+    var toolbarOrientation: String?
+    var cornerRadii: RadiiDTO?
+    var transitionEdge: String?, contentAxis: String?, arrowEdge: String?, adaptedFrom: String?
+}
+struct DiagnosticDTO: Codable { var code: String, severity: String, presentation: String?, path: String, message: String }
+struct SizeClassDTO: Codable { var horizontal: String, vertical: String }
+struct RegionDTO: Codable { var frame: RectDTO, side: String?, sizeClass: SizeClassDTO }
+struct FoldDTO: Codable { var orientation: String, bounds: RectDTO, state: String, separating: Bool }
+struct InsetsDTO: Codable { var top: Double, leading: Double, bottom: Double, trailing: Double }
+struct EnvironmentDTO: Codable {
+    var device: String?, display: String?, orientation: String, posture: String, layoutDirection: String, dynamicTypeSize: String
+    var window: RectDTO, safeArea: InsetsDTO, sizeClass: SizeClassDTO, windowClass: [String: String]
+    var fold: FoldDTO?
+    var regions: [RegionDTO]
+}
+struct ArrangedViewDTO: Codable {
+    var frame: RectDTO?
+    var visible: Bool
+    var zIndex: Double?
+    var region: String?
+}
+struct ResolvedArrangementDTO: Codable { var style: String, axis: String?, separated: Bool, primary: ArrangedViewDTO, secondary: ArrangedViewDTO }
+struct ResolutionDTO: Codable {
+    var engineVersion: String
+    var environment: EnvironmentDTO
+    var arrangement: ResolvedArrangementDTO?
+    var placements: [PlacementDTO]
+    var diagnostics: [DiagnosticDTO]
+}
+
+/// The engine's response for the typical scene, decoded once into the Codable mirror (outside the timing).
+func responseDTO(_ bytes: [UInt8]) -> ResolutionDTO {
+    let out = Data(JSONWriter.encode(LayoutEngine.resolve(decodeScene(bytes)).json))
+    // Detent values are strings in the typical scene; the DTO keeps them as strings.
+    guard let dto = try? JSONDecoder().decode(ResolutionDTO.self, from: out) else {
+        print("the response does not fit the Codable mirror")
+        exit(1)
+    }
+    return dto
+}
+
+// MARK: - Run
+
+let cases: [(String, String, Int)] = [("small (1 sheet)", small, 20_000), ("typical (3 + arrangement)", typical, 20_000), ("large (50)", large, 1_000)]
+print("hinge-bench — engine \(LayoutEngine.version); ns/op, best of 7 rounds")
+print("")
+print("case".padding(toLength: 28, withPad: " ", startingAt: 0), "resolve".padding(toLength: 12, withPad: " ", startingAt: 0), "decode+resolve+encode")
+var typicalPipeline = 0.0
+for (name, text, n) in cases {
+    let bytes = Array(text.utf8)
+    let scene = decodeScene(bytes)
+    let r = measure(iterations: n) { LayoutEngine.resolve(scene).placements.count }
+    let p = measure(iterations: n) { pipeline(bytes) }
+    if name.hasPrefix("typical") { typicalPipeline = p }
+    print(
+        name.padding(toLength: 28, withPad: " ", startingAt: 0), String(format: "%-12.0f", r), String(format: "%.0f", p))
+}
+
+let typicalData = Data(typical.utf8)
+let dto = responseDTO(Array(typical.utf8))
+let decoder = JSONDecoder()
+let encoder = JSONEncoder()
+encoder.outputFormatting = [.sortedKeys]
+let foundation = measure(iterations: 5_000) {
+    guard let scene = try? decoder.decode(SceneDTO.self, from: typicalData), let out = try? encoder.encode(dto) else { return -1 }
+    return (scene.presentations?.count ?? 0) + out.count
+}
+print("")
+print("Foundation JSONDecoder + JSONEncoder (.sortedKeys), typical scene, codec only (no layout): \(String(format: "%.0f", foundation)) ns/op")
+print("hinge decode+resolve+encode vs Foundation decode+encode: \(String(format: "%.1f", foundation / typicalPipeline))× faster")
+
+// MARK: - Where the typical pipeline spends its time
+do {
+    let bytes = Array(typical.utf8)
+    let value = try! JSONParser.parse(bytes)
+    let scene = decodeScene(bytes)
+    let resolution = LayoutEngine.resolve(scene)
+    let tree = resolution.json
+    let parse = measure(iterations: 20_000) { (try? JSONParser.parse(bytes)) == nil ? 0 : 1 }
+    let decode = measure(iterations: 20_000) { Scene.decode(value, catalog: catalog).scene?.presentations.count ?? 0 }
+    let build = measure(iterations: 20_000) { resolution.json == .null ? 0 : 1 }
+    let write = measure(iterations: 20_000) { JSONWriter.encode(tree).count }
+    let direct = measure(iterations: 20_000) { resolution.encoded.count }
+    print("")
+    print("typical, by stage (ns/op): parse \(Int(parse)), decode \(Int(decode)), resolve → bytes directly \(Int(direct)); (tree + writer instead: build \(Int(build)) + write \(Int(write)))")
+}

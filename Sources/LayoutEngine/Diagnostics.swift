@@ -49,17 +49,22 @@ public struct Diagnostic: Sendable, Equatable {
 /// Collects the diagnostics of one presentation, filling in its id and path prefix.
 struct PresentationDiagnostics {
     let id: String
-    /// `/presentations/<index>`.
-    let path: String
+    let index: Int
     var items: [Diagnostic] = []
 
     init(id: String, index: Int) {
         self.id = id
-        self.path = "/presentations/\(index)"
+        self.index = index
     }
 
+    /// `/presentations/<index>[/member]`, built only when a diagnostic is added.
     mutating func add(_ code: DiagnosticCode, _ severity: Severity, _ member: String = "", _ message: String) {
-        items.append(
-            Diagnostic(code: code, severity: severity, presentation: id, path: member.isEmpty ? path : path + "/" + member, message: message))
+        var path = "/presentations/"
+        path += String(index)
+        if !member.isEmpty {
+            path += "/"
+            path += member
+        }
+        items.append(Diagnostic(code: code, severity: severity, presentation: id, path: path, message: message))
     }
 }

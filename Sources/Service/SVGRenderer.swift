@@ -134,7 +134,8 @@ struct WireframeModel {
         rtl = env["layoutDirection"]?.stringValue == "rtl"
         dynamicTypeSize = env["dynamicTypeSize"]?.stringValue
         if let s = env["safeArea"] {
-            let leading = Self.number(s["leading"]), trailing = Self.number(s["trailing"])
+            let leading = Self.number(s["leading"])
+            let trailing = Self.number(s["trailing"])
             safeTop = Self.number(s["top"])
             safeBottom = Self.number(s["bottom"])
             (safeLeft, safeRight) = rtl ? (trailing, leading) : (leading, trailing)
@@ -149,7 +150,8 @@ struct WireframeModel {
         regions = (env["regions"]?.arrayValue ?? []).compactMap { r in
             guard let frame = Self.rect(r["frame"]) else { return nil }
             return RegionBox(
-                frame: frame, side: r["side"]?.stringValue, sizeClass: Self.pair(r["sizeClass"], "horizontal", "vertical"))
+                frame: frame, side: r["side"]?.stringValue,
+                sizeClass: Self.pair(r["sizeClass"], "horizontal", "vertical"))
         }
         if let a = json["arrangement"], let style = a["style"]?.stringValue {
             arrangement = Arrangement(
@@ -228,7 +230,8 @@ enum SVGNumber {
         guard d.isFinite, abs(d) < 1e12 else { return "0" }
         let hundredths = Int((abs(d) * 100).rounded())
         if hundredths == 0 { return "0" }
-        let whole = hundredths / 100, frac = hundredths % 100
+        let whole = hundredths / 100
+        let frac = hundredths % 100
         var s = d < 0 ? "-" : ""
         s += String(whole)
         if frac != 0 {
@@ -336,40 +339,47 @@ struct WireframeCanvas {
     // MARK: Document
 
     mutating func document() -> String {
-        let W = m.window.width, H = m.window.height
+        let winW = m.window.width
+        let winH = m.window.height
         let headerPx =
             Self.margin + Self.titleSize + 6 + Self.textSize + 14 + (title == nil ? 0 : Self.titleSize + 4)
             + (separating ? Self.regionRow : 0)
-        let M = Self.margin
+        let margin = Self.margin
         // Side legend (right of the window) or bottom legend: whichever draws the window larger.
-        let sideChars = Int((Self.sideLegendWidth - M) / (Self.legendSize * Self.charWidth))
-        let sideLines = legendLines(width: sideChars)
-        let sideFixedW = 2 * M + Self.sideLegendWidth
-        let sideFixedH = headerPx + M
-        let sideNeededH = headerPx + Double(sideLines.count) * Self.legendLine + M
-        var sideScale = min((SVGRenderer.longerSide - sideFixedW) / W, (SVGRenderer.longerSide - sideFixedH) / H)
+        let sideChars = Int((Self.sideLegendWidth - margin) / (Self.legendSize * Self.charWidth))
+        // A legend beside the window holds what fits in its height; one under it leaves the window at
+        // least half of the picture. The rest is in the JSON.
+        let sideLines = Self.capped(
+            legendLines(width: sideChars), Int((SVGRenderer.longerSide - headerPx - margin) / Self.legendLine))
+        let sideFixedW = 2 * margin + Self.sideLegendWidth
+        let sideFixedH = headerPx + margin
+        let sideNeededH = headerPx + Double(sideLines.count) * Self.legendLine + margin
+        var sideScale = min((SVGRenderer.longerSide - sideFixedW) / winW, (SVGRenderer.longerSide - sideFixedH) / winH)
         if sideNeededH > SVGRenderer.longerSide { sideScale = 0 }  // the legend would not fit beside it
 
         var bottomChars = 110
-        var bottomLines = legendLines(width: bottomChars)
+        let bottomMax = Int((SVGRenderer.longerSide / 2 - headerPx - margin) / Self.legendLine)
+        var bottomLines = Self.capped(legendLines(width: bottomChars), bottomMax)
         var bottomScale = 0.0
         for _ in 0..<3 {  // the wrap width depends on the scale, which depends on the line count
-            let fixedH = headerPx + 10 + Double(bottomLines.count) * Self.legendLine + M
-            bottomScale = min((SVGRenderer.longerSide - 2 * M) / W, (SVGRenderer.longerSide - fixedH) / H)
-            let canvasW = max(W * bottomScale + 2 * M, 420)
-            bottomChars = Int((canvasW - 2 * M) / (Self.legendSize * Self.charWidth))
-            bottomLines = legendLines(width: bottomChars)
+            let fixedH = headerPx + 10 + Double(bottomLines.count) * Self.legendLine + margin
+            bottomScale = min((SVGRenderer.longerSide - 2 * margin) / winW, (SVGRenderer.longerSide - fixedH) / winH)
+            let canvasW = max(winW * bottomScale + 2 * margin, 420)
+            bottomChars = Int((canvasW - 2 * margin) / (Self.legendSize * Self.charWidth))
+            bottomLines = Self.capped(legendLines(width: bottomChars), bottomMax)
         }
         let side = sideScale >= bottomScale
-        let s = max(side ? sideScale : bottomScale, 0.01)
+        // Positive: scene sizes are finite and the legend is capped (the floor only guards a division).
+        let s = max(side ? sideScale : bottomScale, 1e-9)
         let lines = side ? sideLines : bottomLines
-        var wpx: Double, hpx: Double
+        var wpx: Double
+        var hpx: Double
         if side {
-            wpx = W * s + sideFixedW
-            hpx = max(H * s + sideFixedH, sideNeededH)
+            wpx = winW * s + sideFixedW
+            hpx = max(winH * s + sideFixedH, sideNeededH)
         } else {
-            wpx = max(W * s + 2 * M, 420)
-            hpx = H * s + headerPx + 10 + Double(lines.count) * Self.legendLine + M
+            wpx = max(winW * s + 2 * margin, 420)
+            hpx = winH * s + headerPx + 10 + Double(lines.count) * Self.legendLine + margin
         }
         // Exactly 800 px on the longer side.
         if wpx >= hpx {
@@ -380,14 +390,17 @@ struct WireframeCanvas {
             hpx = SVGRenderer.longerSide
         }
         u = 1 / s
-        let cw = wpx * u, ch = hpx * u
-        let ox = M * u, oy = headerPx * u
+        let cw = wpx * u
+        let ch = hpx * u
+        let ox = margin * u
+        let oy = headerPx * u
 
         out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(wpx))\" height=\"\(f(hpx))\" "
         out += "viewBox=\"0 0 \(f(cw)) \(f(ch))\" font-family=\"sans-serif\" data-scale=\"\(f(s))\">\n"
         out += "<title>\(SVGText.escape(titleLine))</title>\n"
-        out += "<defs><pattern id=\"hatch\" patternUnits=\"userSpaceOnUse\" width=\"\(f(6 * u))\" height=\"\(f(6 * u))\" "
+        out +=
+            "<defs><pattern id=\"hatch\" patternUnits=\"userSpaceOnUse\" width=\"\(f(6 * u))\" height=\"\(f(6 * u))\" "
         out += "patternTransform=\"rotate(45)\"><rect width=\"\(f(2.5 * u))\" height=\"\(f(6 * u))\" fill=\"#6b7280\"/>"
         out += "</pattern></defs>\n"
         out += "<rect x=\"0\" y=\"0\" width=\"\(f(cw))\" height=\"\(f(ch))\" fill=\"#ffffff\"/>\n"
@@ -401,9 +414,9 @@ struct WireframeCanvas {
         overlayLabels()
         out += "</g>\n"
         if side {
-            legend(lines, x: ox + W + M * u, y: oy)
+            legend(lines, x: ox + winW + margin * u, y: oy)
         } else {
-            legend(lines, x: ox, y: oy + H + 10 * u)
+            legend(lines, x: ox, y: oy + winH + 10 * u)
         }
         out += "</svg>\n"
         return out
@@ -442,13 +455,16 @@ struct WireframeCanvas {
         let x = Self.margin * u
         if let title {
             y += Self.titleSize * u
-            text(x, y, SVGText.truncate(title, 90), size: Self.titleSize, weight: "bold", fill: "#111827", cls: "scene-title")
+            text(
+                x, y, SVGText.truncate(title, 90), size: Self.titleSize, weight: "bold", fill: "#111827",
+                cls: "scene-title")
             y += 4 * u
         }
         y += Self.titleSize * u
         // Under a scene title the environment line steps back a little.
         text(
-            x, y, titleLine, size: title == nil ? Self.titleSize : Self.titleSize - 1.5, weight: title == nil ? "bold" : nil,
+            x, y, titleLine, size: title == nil ? Self.titleSize : Self.titleSize - 1.5,
+            weight: title == nil ? "bold" : nil,
             fill: "#111827", cls: "title")
         y += (6 + Self.textSize) * u
         text(x, y, subtitleLine, size: Self.textSize, fill: "#4b5563", cls: "subtitle")
@@ -457,10 +473,13 @@ struct WireframeCanvas {
     // MARK: Window
 
     mutating func windowAndSafeArea() {
-        let W = m.window.width, H = m.window.height
-        out += "<rect class=\"window-frame\" x=\"0\" y=\"0\" width=\"\(f(W))\" height=\"\(f(H))\" fill=\"#f9fafb\" "
+        let winW = m.window.width
+        let winH = m.window.height
+        out +=
+            "<rect class=\"window-frame\" x=\"0\" y=\"0\" width=\"\(f(winW))\" height=\"\(f(winH))\" fill=\"#f9fafb\" "
         out += "stroke=\"#111827\" stroke-width=\"\(f(2 * u))\"/>\n"
-        let sw = W - m.safeLeft - m.safeRight, sh = H - m.safeTop - m.safeBottom
+        let sw = winW - m.safeLeft - m.safeRight
+        let sh = winH - m.safeTop - m.safeBottom
         if sw > 0, sh > 0, m.safeTop + m.safeLeft + m.safeBottom + m.safeRight > 0 {
             out += "<rect class=\"safe-area\" x=\"\(f(m.safeLeft))\" y=\"\(f(m.safeTop))\" width=\"\(f(sw))\" "
             out += "height=\"\(f(sh))\" fill=\"none\" stroke=\"#9ca3af\" stroke-width=\"\(f(1 * u))\" "
@@ -473,7 +492,8 @@ struct WireframeCanvas {
         if separating {
             for (i, r) in m.regions.enumerated() {
                 let fill = i == 0 ? "#eaf2fd" : "#f1edfd"
-                out += "<rect class=\"region\" x=\"\(f(r.frame.x))\" y=\"\(f(r.frame.y))\" width=\"\(f(r.frame.width))\" "
+                out +=
+                    "<rect class=\"region\" x=\"\(f(r.frame.x))\" y=\"\(f(r.frame.y))\" width=\"\(f(r.frame.width))\" "
                 out += "height=\"\(f(r.frame.height))\" fill=\"\(fill)\"/>\n"
             }
         }
@@ -484,8 +504,10 @@ struct WireframeCanvas {
         if let fold = m.fold {
             let b = foldBand(fold)
             let opacity = fold.separating ? "0.6" : "0.25"
-            out += "<rect class=\"fold\" x=\"\(f(b.x))\" y=\"\(f(b.y))\" width=\"\(f(b.width))\" height=\"\(f(b.height))\" "
-            out += "fill=\"url(#hatch)\" fill-opacity=\"\(opacity)\" stroke=\"#6b7280\" stroke-width=\"\(f(0.75 * u))\"/>\n"
+            out +=
+                "<rect class=\"fold\" x=\"\(f(b.x))\" y=\"\(f(b.y))\" width=\"\(f(b.width))\" height=\"\(f(b.height))\" "
+            out +=
+                "fill=\"url(#hatch)\" fill-opacity=\"\(opacity)\" stroke=\"#6b7280\" stroke-width=\"\(f(0.75 * u))\"/>\n"
         }
     }
 
@@ -512,9 +534,13 @@ struct WireframeCanvas {
                         r.frame.x + 2 * u, -6 * u, SVGText.truncate(name, chars), size: Self.textSize, weight: "bold",
                         fill: "#4338ca", cls: "region-label")
                 } else if i == 0 {
-                    text(r.frame.minX, -6 * u, name, size: Self.textSize, weight: "bold", fill: "#4338ca", cls: "region-label")
+                    text(
+                        r.frame.minX, -6 * u, name, size: Self.textSize, weight: "bold", fill: "#4338ca",
+                        cls: "region-label")
                 } else {
-                    pill(r.frame.maxX - 6 * u, r.frame.y + 6 * u, name, anchorEnd: true, fill: "#4338ca", cls: "region-label")
+                    pill(
+                        r.frame.maxX - 6 * u, r.frame.y + 6 * u, name, anchorEnd: true, fill: "#4338ca",
+                        cls: "region-label")
                 }
             }
         }
@@ -526,17 +552,22 @@ struct WireframeCanvas {
                 + (fold.separating ? "" : " · not separating")
             if fold.orientation == "vertical" {
                 // Along the band, reading bottom to top, near the bottom of the window.
-                let x = b.midX, y = m.window.height - m.safeBottom - 10 * u
+                let x = b.midX
+                let y = m.window.height - m.safeBottom - 10 * u
                 out += "<g transform=\"rotate(-90 \(f(x)) \(f(y)))\">"
                 pill(x, y - 8 * u, label, anchorEnd: false, fill: "#374151", cls: "fold-label")
                 out += "</g>\n"
             } else {
-                pill(m.window.width - 6 * u, b.maxY + 4 * u, label, anchorEnd: true, fill: "#374151", cls: "fold-label", dy: -b.height - 22 * u)
+                pill(
+                    m.window.width - 6 * u, b.maxY + 4 * u, label, anchorEnd: true, fill: "#374151", cls: "fold-label",
+                    dy: -b.height - 22 * u)
             }
         }
         if m.rtl {  // At the window's top-right corner, in the status-bar area when there is one.
-            let bw = 64 * u, bh = 18 * u
-            let bx = m.window.width - bw - 6 * u, by = 6 * u
+            let bw = 64 * u
+            let bh = 18 * u
+            let bx = m.window.width - bw - 6 * u
+            let by = 6 * u
             out += "<g class=\"rtl\"><rect x=\"\(f(bx))\" y=\"\(f(by))\" width=\"\(f(bw))\" height=\"\(f(bh))\" "
             out += "rx=\"\(f(9 * u))\" fill=\"#b91c1c\"/>"
             out += "<text x=\"\(f(bx + bw / 2))\" y=\"\(f(by + 13 * u))\" font-size=\"\(f(Self.smallSize * u))\" "
@@ -549,12 +580,16 @@ struct WireframeCanvas {
         _ x: Double, _ y: Double, _ s: String, anchorEnd: Bool, fill: String, cls: String, dy: Double = 0
     ) {
         // Bold text is wider than the average advance.
-        let w = (Double(s.count) * Self.smallSize * (Self.charWidth + 0.06) + 10) * u, h = (Self.smallSize + 7) * u
+        let w = (Double(s.count) * Self.smallSize * (Self.charWidth + 0.06) + 10) * u
+        let h = (Self.smallSize + 7) * u
         let left = anchorEnd ? x - w : x
         let top = y + dy
-        out += "<rect class=\"\(cls)-background\" x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(w))\" height=\"\(f(h))\" "
-        out += "rx=\"\(f(h / 2))\" fill=\"#ffffff\" fill-opacity=\"0.92\" stroke=\"\(fill)\" stroke-width=\"\(f(0.75 * u))\"/>\n"
-        text(left + 5 * u, top + (Self.smallSize + 2) * u, s, size: Self.smallSize, weight: "bold", fill: fill, cls: cls)
+        out +=
+            "<rect class=\"\(cls)-background\" x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(w))\" height=\"\(f(h))\" "
+        out +=
+            "rx=\"\(f(h / 2))\" fill=\"#ffffff\" fill-opacity=\"0.92\" stroke=\"\(fill)\" stroke-width=\"\(f(0.75 * u))\"/>\n"
+        text(
+            left + 5 * u, top + (Self.smallSize + 2) * u, s, size: Self.smallSize, weight: "bold", fill: fill, cls: cls)
     }
 
     mutating func arrangement() {
@@ -568,8 +603,10 @@ struct WireframeCanvas {
         for v in views {
             guard v.view.visible, let fr = v.view.frame else { continue }
             out += "<rect class=\"arranged\" data-view=\"\(v.name)\" x=\"\(f(fr.x))\" y=\"\(f(fr.y))\" "
-            out += "width=\"\(f(fr.width))\" height=\"\(f(fr.height))\" fill=\"\(v.fill)\" fill-opacity=\"\(overlaid ? "0.6" : "1")\" "
-            out += "stroke=\"\(v.stroke)\" stroke-width=\"\(f(1.25 * u))\" stroke-dasharray=\"\(f(2 * u)) \(f(2 * u))\"/>\n"
+            out +=
+                "width=\"\(f(fr.width))\" height=\"\(f(fr.height))\" fill=\"\(v.fill)\" fill-opacity=\"\(overlaid ? "0.6" : "1")\" "
+            out +=
+                "stroke=\"\(v.stroke)\" stroke-width=\"\(f(1.25 * u))\" stroke-dasharray=\"\(f(2 * u)) \(f(2 * u))\"/>\n"
         }
         // Labels at the top-left of each view, under the safe area (stacked when the views overlap).
         var line = 0.0
@@ -584,7 +621,9 @@ struct WireframeCanvas {
         }
         if !a.secondary.visible {
             let y = max(0, m.safeTop) + (8 + Self.textSize) * u + (Self.textSize + 4) * u
-            text(m.safeLeft + 8 * u, y, "secondary hidden", size: Self.textSize, style: "italic", fill: "#8a6416", cls: "arranged-label")
+            text(
+                m.safeLeft + 8 * u, y, "secondary hidden", size: Self.textSize, style: "italic", fill: "#8a6416",
+                cls: "arranged-label")
         }
     }
 
@@ -596,7 +635,8 @@ struct WireframeCanvas {
             let colour = Self.palette[item.index % Self.palette.count]
             if item.dimsBackground || (item.kind == "adaptivePanel" && item.tapOutsideToDismiss) {
                 out += "<rect class=\"scrim\" data-for=\"\(SVGText.escape(item.id))\" x=\"0\" y=\"0\" "
-                out += "width=\"\(f(m.window.width))\" height=\"\(f(m.window.height))\" fill=\"#111827\" fill-opacity=\"0.24\"/>\n"
+                out +=
+                    "width=\"\(f(m.window.width))\" height=\"\(f(m.window.height))\" fill=\"#111827\" fill-opacity=\"0.24\"/>\n"
             }
             out += "<g class=\"presentation\" data-id=\"\(SVGText.escape(item.id))\">\n"
             shape(fr, radii: item.radii, fill: colour.fill, stroke: colour.stroke)
@@ -605,38 +645,52 @@ struct WireframeCanvas {
             out += "<title>\(SVGText.escape(item.id))</title></rect>\n"
             var top = fr.y
             if item.dragIndicatorVisible {
-                let w = min(36.0, fr.width / 3), h = 5.0
-                out += "<rect class=\"drag-indicator\" x=\"\(f(fr.midX - w / 2))\" y=\"\(f(fr.y + 5))\" width=\"\(f(w))\" "
+                let w = min(36.0, fr.width / 3)
+                let h = 5.0
+                out +=
+                    "<rect class=\"drag-indicator\" x=\"\(f(fr.midX - w / 2))\" y=\"\(f(fr.y + 5))\" width=\"\(f(w))\" "
                 out += "height=\"\(f(h))\" rx=\"\(f(h / 2))\" fill=\"#9ca3af\"/>\n"
                 top += 14
             }
-            var left = fr.x, right = fr.maxX
+            var left = fr.x
+            var right = fr.maxX
             switch item.toolbarOrientation {
             case "horizontal":
                 let h = min(24 * u, fr.height / 4)
-                out += "<rect class=\"toolbar\" data-orientation=\"horizontal\" x=\"\(f(fr.x + 6 * u))\" y=\"\(f(top + 4 * u))\" "
-                out += "width=\"\(f(max(fr.width - 12 * u, 0)))\" height=\"\(f(h))\" rx=\"\(f(4 * u))\" fill=\"\(colour.stroke)\" fill-opacity=\"0.22\"/>\n"
+                out +=
+                    "<rect class=\"toolbar\" data-orientation=\"horizontal\" x=\"\(f(fr.x + 6 * u))\" y=\"\(f(top + 4 * u))\" "
+                out +=
+                    "width=\"\(f(max(fr.width - 12 * u, 0)))\" height=\"\(f(h))\" rx=\"\(f(4 * u))\" fill=\"\(colour.stroke)\" fill-opacity=\"0.22\"/>\n"
                 top += h + 4 * u
             case "vertical":
                 // A side presentation's bar runs down its trailing edge.
                 let w = min(24 * u, fr.width / 4)
                 let x = m.rtl ? fr.x + 4 * u : fr.maxX - 4 * u - w
                 out += "<rect class=\"toolbar\" data-orientation=\"vertical\" x=\"\(f(x))\" y=\"\(f(top + 6 * u))\" "
-                out += "width=\"\(f(w))\" height=\"\(f(max(fr.height - 12 * u - (top - fr.y), 0)))\" rx=\"\(f(4 * u))\" "
+                out +=
+                    "width=\"\(f(w))\" height=\"\(f(max(fr.height - 12 * u - (top - fr.y), 0)))\" rx=\"\(f(4 * u))\" "
                 out += "fill=\"\(colour.stroke)\" fill-opacity=\"0.22\"/>\n"
                 if m.rtl { left += w + 4 * u } else { right -= w + 4 * u }
             default: break
             }
-            if let edge = item.arrowEdge, item.style == "popover" { arrow(fr, edge: edge, fill: colour.fill, stroke: colour.stroke) }
+            if let edge = item.arrowEdge, item.style == "popover" {
+                arrow(fr, edge: edge, fill: colour.fill, stroke: colour.stroke)
+            }
             detentLines(item, fr, stroke: colour.stroke, right: right)
             // Label: id, then style and size, then behaviour.
             let chars = max(Int((right - left - 12 * u) / (Self.textSize * Self.charWidth * u)), 4)
             var y = top + (6 + Self.textSize) * u
-            text(left + 8 * u, y, SVGText.truncate(item.id, chars), size: Self.textSize + 1, weight: "bold", fill: colour.stroke, cls: "placement-label")
+            text(
+                left + 8 * u, y, SVGText.truncate(item.id, chars), size: Self.textSize + 1, weight: "bold",
+                fill: colour.stroke, cls: "placement-label")
             y += (Self.textSize + 4) * u
-            text(left + 8 * u, y, SVGText.truncate(descriptor(item, fr), chars), size: Self.textSize, fill: "#1f2937", cls: "placement-style")
+            text(
+                left + 8 * u, y, SVGText.truncate(descriptor(item, fr), chars), size: Self.textSize, fill: "#1f2937",
+                cls: "placement-style")
             y += (Self.textSize + 3) * u
-            text(left + 8 * u, y, SVGText.truncate(behaviour(item), chars), size: Self.smallSize, fill: "#4b5563", cls: "placement-behaviour")
+            text(
+                left + 8 * u, y, SVGText.truncate(behaviour(item), chars), size: Self.smallSize, fill: "#4b5563",
+                cls: "placement-behaviour")
             out += "</g>\n"
         }
     }
@@ -663,7 +717,8 @@ struct WireframeCanvas {
     mutating func shape(_ r: Rect, radii: WireframeModel.Radii, fill: String, stroke: String) {
         let half = min(r.width, r.height) / 2
         func c(_ v: Double) -> Double { max(0, min(v, half)) }
-        let tl = c(m.rtl ? radii.topTrailing : radii.topLeading), tr = c(m.rtl ? radii.topLeading : radii.topTrailing)
+        let tl = c(m.rtl ? radii.topTrailing : radii.topLeading)
+        let tr = c(m.rtl ? radii.topLeading : radii.topTrailing)
         let bl = c(m.rtl ? radii.bottomTrailing : radii.bottomLeading)
         let br = c(m.rtl ? radii.bottomLeading : radii.bottomTrailing)
         var d = "M\(f(r.x + tl)) \(f(r.y))H\(f(r.maxX - tr))"
@@ -699,12 +754,22 @@ struct WireframeCanvas {
     /// SPEC §3.2: a dashed line at each detent height measured from the sheet's bottom.
     mutating func detentLines(_ item: WireframeModel.Item, _ fr: Rect, stroke: String, right: Double) {
         guard item.selectedDetent != nil, !item.detents.isEmpty else { return }
+        // A sheet under another sheet in the same column: its detents would sit on the upper one's and
+        // their labels collide; the legend still lists it.
+        let coveredBySheet = m.items.contains { other in
+            guard other.index > item.index, other.presented, other.selectedDetent != nil, !other.detents.isEmpty,
+                let o = other.frame
+            else { return false }
+            return o.minX < fr.maxX && fr.minX < o.maxX
+        }
+        if coveredBySheet { return }
         var lastY = Double.infinity
         for d in item.detents {
             let y = fr.maxY - d.height
             let selected = d.name == item.selectedDetent
             out += "<line class=\"detent\" data-detent=\"\(SVGText.escape(d.name))\" x1=\"\(f(fr.x))\" y1=\"\(f(y))\" "
-            out += "x2=\"\(f(fr.maxX))\" y2=\"\(f(y))\" stroke=\"\(stroke)\" stroke-width=\"\(f((selected ? 1.75 : 1.25) * u))\" "
+            out +=
+                "x2=\"\(f(fr.maxX))\" y2=\"\(f(y))\" stroke=\"\(stroke)\" stroke-width=\"\(f((selected ? 1.75 : 1.25) * u))\" "
             out += "stroke-dasharray=\"\(f(7 * u)) \(f(4 * u))\"/>\n"
             // Labels just above the line, right-aligned; skip one that would overlap the previous.
             // (below it when there is no room above).
@@ -712,12 +777,21 @@ struct WireframeCanvas {
             guard lastY - ly >= (Self.smallSize + 2) * u || lastY == .infinity else { continue }
             lastY = ly
             // A `{"height"}` detent's name already is its height.
-            let label = (d.name.hasSuffix("pt") ? d.name : "\(d.name) · \(f(d.height))") + (selected ? " · selected" : "")
-            text(right - 8 * u, ly, label, size: Self.smallSize, weight: selected ? "bold" : nil, fill: stroke, anchor: "end", cls: "detent-label")
+            let label =
+                (d.name.hasSuffix("pt") ? d.name : "\(d.name) · \(f(d.height))") + (selected ? " · selected" : "")
+            text(
+                right - 8 * u, ly, label, size: Self.smallSize, weight: selected ? "bold" : nil, fill: stroke,
+                anchor: "end", cls: "detent-label", halo: true)
         }
     }
 
     // MARK: Legend
+
+    /// At most `limit` lines, the last one saying how many were left out.
+    static func capped(_ lines: [String], _ limit: Int) -> [String] {
+        guard lines.count > limit, limit > 1 else { return lines }
+        return lines.prefix(limit - 1) + ["… \(lines.count - limit + 1) more lines: see the JSON"]
+    }
 
     /// Lines of the legend (not yet escaped); a line starting with "#" is a heading.
     func legendLines(width: Int) -> [String] {
@@ -736,7 +810,9 @@ struct WireframeCanvas {
                 add("\(item.index + 1). \(item.id) — \(item.kind) → \(item.style ?? "?")\(region), \(size)")
             } else {
                 let why = m.notes.first { $0.presentation == item.id && $0.code == "concurrent-presentation" }
-                add("\(item.index + 1). \(item.id) — \(item.kind) IGNORED, not drawn" + (why != nil ? " (concurrent-presentation)" : ""))
+                add(
+                    "\(item.index + 1). \(item.id) — \(item.kind) IGNORED, not drawn"
+                        + (why != nil ? " (concurrent-presentation)" : ""))
             }
         }
         lines.append("")
@@ -771,7 +847,9 @@ struct WireframeCanvas {
         var ly = y + Self.legendSize * u
         for line in lines {
             if line.hasPrefix("#") {
-                text(x, ly, String(line.dropFirst()), size: Self.legendSize + 0.5, weight: "bold", fill: "#111827", cls: "legend-heading")
+                text(
+                    x, ly, String(line.dropFirst()), size: Self.legendSize + 0.5, weight: "bold", fill: "#111827",
+                    cls: "legend-heading")
             } else if !line.isEmpty {
                 let warn = line.hasPrefix("! ")
                 text(x, ly, line, size: Self.legendSize, fill: warn ? "#b45309" : "#374151", cls: "legend-item")
@@ -785,13 +863,17 @@ struct WireframeCanvas {
 
     mutating func text(
         _ x: Double, _ y: Double, _ s: String, size: Double, weight: String? = nil, style: String? = nil,
-        fill: String, anchor: String? = nil, cls: String, rotate: Double? = nil
+        fill: String, anchor: String? = nil, cls: String, rotate: Double? = nil, halo: Bool = false
     ) {
         out += "<text class=\"\(cls)\" x=\"\(f(x))\" y=\"\(f(y))\" font-size=\"\(f(size * u))\""
         if let weight { out += " font-weight=\"\(weight)\"" }
         if let style { out += " font-style=\"\(style)\"" }
         if let anchor { out += " text-anchor=\"\(anchor)\"" }
         if let rotate { out += " transform=\"rotate(\(f(rotate)) \(f(x)) \(f(y)))\"" }
+        // A white outline under the glyphs keeps a label legible where it crosses lines.
+        if halo {
+            out += " stroke=\"#ffffff\" stroke-width=\"\(f(3 * u))\" stroke-linejoin=\"round\" paint-order=\"stroke\""
+        }
         out += " fill=\"\(fill)\">\(SVGText.escape(s))</text>\n"
     }
 }

@@ -53,6 +53,7 @@ struct GoldenSceneTests {
         let s = try #require(Scene.decode(request, catalog: Fixtures.catalog).scene, "\(Scene.decode(request, catalog: Fixtures.catalog).errors)")
         let r = LayoutEngine.resolve(s)
         let json = r.json
+        #expect(r.encoded == JSONWriter.encode(json), "direct encoder differs from the writer")
         for m in Self.mismatches(.object(expected), json) { Issue.record("\(name)\(m)") }
         if let codes {
             #expect(JSONValue.array(r.diagnostics.map { .string($0.code.rawValue) }) == codes, "\(name)")

@@ -274,13 +274,16 @@ struct PropertyTests {
         }
     }
 
-    @Test("Resolution is deterministic and never traps on generated scenes", arguments: seeds)
+    @Test("Resolution is deterministic, never traps, and its direct encoder matches the writer", arguments: seeds)
     func deterministic(_ seed: UInt64) throws {
         var g = SceneGenerator(seed: seed &+ 200)
         for _ in 0..<100 {
             let (value, _, _) = g.scene()
             guard let s = Self.decode(value) else { continue }
-            check(JSONWriter.encode(LayoutEngine.resolve(s).json) == JSONWriter.encode(LayoutEngine.resolve(s).json))
+            let bytes = JSONWriter.encode(LayoutEngine.resolve(s).json)
+            check(bytes == JSONWriter.encode(LayoutEngine.resolve(s).json))
+            // The direct encoder writes the same bytes as the tree + sorted-key writer.
+            check(LayoutEngine.resolve(s).encoded == bytes, "direct encoder differs")
         }
     }
 }
