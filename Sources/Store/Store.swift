@@ -36,10 +36,14 @@ public final class Store: DeviceCatalog, Sendable {
         /// Records waiting for the writer; an `append` beyond it is refused at once (`.queueFull`).
         /// Default 16 384: about half a second of traffic at 30k requests/s.
         public var queueCapacity: Int
+        /// Bytes of bodies waiting for the writer; an `append` beyond it is refused (`.queueFull`), except
+        /// into an empty queue. Default 64 MiB.
+        public var queueCapacityBytes: Int
 
         public init(
             path: String = "./hinge.sqlite", busyTimeoutMillis: Int = 5000, maxReaders: Int = 4,
-            maxRecords: Int = 100_000, maxBodyBytes: Int = 256 * 1024, queueCapacity: Int = 16_384
+            maxRecords: Int = 100_000, maxBodyBytes: Int = 256 * 1024, queueCapacity: Int = 16_384,
+            queueCapacityBytes: Int = 64 << 20
         ) {
             self.path = path
             self.busyTimeoutMillis = busyTimeoutMillis
@@ -47,6 +51,7 @@ public final class Store: DeviceCatalog, Sendable {
             self.maxRecords = maxRecords
             self.maxBodyBytes = maxBodyBytes
             self.queueCapacity = queueCapacity
+            self.queueCapacityBytes = queueCapacityBytes
         }
     }
 
@@ -111,7 +116,8 @@ public final class Store: DeviceCatalog, Sendable {
         let writer = StoreWriter(
             pool: pool, metrics: metrics,
             limits: StoreWriter.Limits(
-                queueCapacity: configuration.queueCapacity, maxRecords: configuration.maxRecords,
+                queueCapacity: configuration.queueCapacity,
+                queueCapacityBytes: configuration.queueCapacityBytes, maxRecords: configuration.maxRecords,
                 pruneSlack: max(1, min(1024, configuration.maxRecords / 64))),
             initialRowCount: rowCount)
         do {

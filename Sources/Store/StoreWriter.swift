@@ -28,6 +28,8 @@ final class StoreWriter: Sendable {
 
     struct Limits: Sendable {
         var queueCapacity: Int
+        /// Bodies waiting for the writer, in bytes: the record bound alone would allow GBs of bodies.
+        var queueCapacityBytes: Int
         var maxRecords: Int
         /// Records allowed above `maxRecords` before a prune runs (amortises the DELETE).
         var pruneSlack: Int
@@ -47,6 +49,7 @@ final class StoreWriter: Sendable {
         // Sendable proof: every access happens with the owning StoreWriter's `queue` lock held.
         var pending: [Item] = []
         var pendingRecords = 0
+        var pendingBytes = 0
         var closing = false
     }
 
@@ -76,7 +79,10 @@ final class StoreWriter: Sendable {
             completion(.failure(.closed))
             return
         }
-        if state.pendingRecords >= limits.queueCapacity {
+        let bytes = record.record.requestBody.count + record.record.responseBody.count
+        if state.pendingRecords >= limits.queueCapacity
+            || (state.pendingRecords > 0 && state.pendingBytes + bytes > limits.queueCapacityBytes)
+        {
             queue.unlock()
             metrics.recordsRejected.wrappingAdd(1, ordering: .relaxed)
             completion(.failure(.queueFull(capacity: limits.queueCapacity)))
@@ -84,6 +90,7 @@ final class StoreWriter: Sendable {
         }
         state.pending.append(.record(record, completion))
         state.pendingRecords += 1
+        state.pendingBytes += bytes
         let wake = state.pending.count == 1
         metrics.queueDepth.wrappingAdd(1, ordering: .relaxed)
         queue.unlock()
@@ -147,6 +154,7 @@ final class StoreWriter: Sendable {
             }
             swap(&batch, &state.pending)
             state.pendingRecords = 0
+            state.pendingBytes = 0
             queue.unlock()
             process(batch)
             batch.removeAll(keepingCapacity: true)

@@ -489,6 +489,26 @@ struct RequestLogFaultTests {
         #expect(counter.successes.withLock { $0.count } == 4)
         #expect(store.counters.maxBatchSize == 4)  // the four waited and went in one transaction
     }
+
+    @Test func theQueueIsAlsoBoundedInBytes() throws {
+        let store = try Store.open(.init(path: ":memory:", queueCapacity: 100, queueCapacityBytes: 10_000))
+        defer { store.close() }
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        store.writer.submit { _ in
+            entered.signal()
+            release.wait()
+        }
+        #expect(entered.wait(timeout: .now() + 10) == .success)
+        let counter = CompletionCounter()
+        counter.expect(4)
+        let body = Array(repeating: UInt8(0x20), count: 4_000)  // + ~11 bytes of response each
+        for _ in 0..<4 { store.requestLog.append(record(body: body), completion: counter.completion) }
+        #expect(counter.failures.withLock { $0 } == [.queueFull(capacity: 100), .queueFull(capacity: 100)])
+        release.signal()
+        #expect(counter.wait())
+        #expect(counter.successes.withLock { $0.count } == 2)
+    }
 }
 
 @Suite("Timestamps, entity tags, SQL hygiene")
