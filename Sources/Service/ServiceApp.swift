@@ -30,13 +30,16 @@ final class ServiceContext: Sendable {
 public struct ServiceApp: Sendable {
     public var options: ServeOptions
     public let store: Store?
+    /// Whether `/readyz` answers 200: by default the store's health (open, last commit succeeded).
+    public let readiness: @Sendable () -> Bool
     let context: ServiceContext
 
     /// `store` nil serves the API without devices or the request log (resolving then knows only the
     /// built-in profiles) — for tests of the HTTP layer.
-    public init(options: ServeOptions, store: Store?) {
+    public init(options: ServeOptions, store: Store? = nil, readiness: (@Sendable () -> Bool)? = nil) {
         self.options = options
         self.store = store
+        self.readiness = readiness ?? { store?.isHealthy ?? true }
         self.context = ServiceContext(
             catalog: store ?? StaticDeviceCatalog(BuiltInDevices.all), store: store, record: !options.noRecord,
             apiKey: options.apiKey)
@@ -61,13 +64,9 @@ public struct ServiceApp: Sendable {
         return c
     }
 
-    /// Readiness: the store is open and its last commit succeeded (SPEC §9 `/readyz`).
-    public var isReady: Bool { store?.isHealthy ?? true }
-
     func makeServiceRouter() -> ServiceRouter {
         var router = ServiceRouter(metrics: context.metrics)
-        let store = self.store
-        HealthRoutes.register(on: &router, readiness: { store?.isHealthy ?? true })
+        HealthRoutes.register(on: &router, readiness: readiness)
         ResolveRoutes.register(on: &router, context: context)
         DeviceRoutes.register(on: &router, context: context)
         RequestRoutes.register(on: &router, context: context)
