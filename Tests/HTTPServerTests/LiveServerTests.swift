@@ -358,3 +358,50 @@ let liveRefusals: [LiveRefusal] = invalidCases.filter { $0.limits == .init() }.m
         #expect(throws: SystemError.self) { try second.start() }
     }
 }
+
+@Suite struct RequestLogTests {
+    @Test func oneLinePerRequestWhenEnabled() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
+        let writeEnd = fds[1]
+        let live = try LiveServer {
+            $0.logRequests = true
+            $0.logFileDescriptor = writeEnd
+            $0.threads = 1
+        }
+        let c = try live.client()
+        c.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /missing HTTP/1.1\r\nHost: a\r\n\r\n")
+        _ = c.readResponse()
+        _ = c.readResponse()
+        live.stop()
+        var buf = [UInt8](repeating: 0, count: 4096)
+        let n = buf.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+        let lines = String(decoding: buf[0..<max(n, 0)], as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("GET /hello 200 ") == true)
+        #expect(lines.last?.hasPrefix("GET /missing 404 ") == true)
+        #expect(lines.allSatisfy { $0.hasSuffix("us") })
+    }
+
+    @Test func metricsCountRequestsAndStatuses() throws {
+        let live = try LiveServer { $0.threads = 1 }
+        defer { live.stop() }
+        let c = try live.client()
+        c.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /missing HTTP/1.1\r\nHost: a\r\n\r\n")
+        _ = c.readResponse()
+        _ = c.readResponse()
+        let m = live.server.metrics
+        let requests = m.requests.load(ordering: .relaxed)
+        let ok = m.responses2xx.load(ordering: .relaxed)
+        let notFound = m.responses4xx.load(ordering: .relaxed)
+        let open = m.openConnections.load(ordering: .relaxed)
+        #expect(requests == 2)
+        #expect(ok == 1)
+        #expect(notFound == 1)
+        #expect(open == 1)
+    }
+}
