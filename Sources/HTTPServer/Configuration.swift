@@ -61,10 +61,10 @@ public struct Configuration: Sendable {
 }
 
 #if canImport(Glibc)
-import Glibc
-private func sysconfCores() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+    import Glibc
+    private func sysconfCores() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 #else
-private func sysconfCores() -> Int { 1 }
+    private func sysconfCores() -> Int { 1 }
 #endif
 
 extension Duration {

@@ -59,7 +59,10 @@ final class EventLoop: @unchecked Sendable {
     private static let listenerTag: UInt64 = 1 << 40
     private static let wakeTag: UInt64 = 1 << 41
 
-    init(index: Int, configuration: Configuration, handler: @escaping HTTPHandler, metrics: ServerMetrics, listenFD: Int32)
+    init(
+        index: Int, configuration: Configuration, handler: @escaping HTTPHandler, metrics: ServerMetrics,
+        listenFD: Int32
+    )
         throws(SystemError)
     {
         self.index = index
@@ -493,9 +496,13 @@ final class EventLoop: @unchecked Sendable {
                 let limit = c.requestCount == 0 ? headerTimeout : idleTimeout
                 if stopping || now &- c.lastActivity >= limit { close(c) }
             case .head:
-                if now &- c.headStart >= headerTimeout { timeout(c, "The request head was not received within the header-read timeout.") }
+                if now &- c.headStart >= headerTimeout {
+                    timeout(c, "The request head was not received within the header-read timeout.")
+                }
             case .body:
-                if now &- c.bodyStart >= bodyTimeout { timeout(c, "The request body was not received within the body-read timeout.") }
+                if now &- c.bodyStart >= bodyTimeout {
+                    timeout(c, "The request body was not received within the body-read timeout.")
+                }
             case .failed:
                 close(c)
             }

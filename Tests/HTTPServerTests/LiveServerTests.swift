@@ -13,14 +13,25 @@ struct LiveRefusal: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-let liveRefusals: [LiveRefusal] = invalidCases.filter { $0.limits == .init() }.map {
-    LiveRefusal(name: $0.name, raw: $0.raw, status: $0.status)
-} + [
-    LiveRefusal(name: "request line over 8 KiB", raw: bytes("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: a\r\n\r\n"), status: 414),
-    LiveRefusal(name: "header block over 32 KiB", raw: bytes("GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "b", count: 33000) + "\r\n\r\n"), status: 431),
-    LiveRefusal(name: "101 header fields", raw: bytes("GET / HTTP/1.1\r\nHost: a\r\n" + (0..<100).map { "X-\($0): v\r\n" }.joined() + "\r\n"), status: 431),
-    LiveRefusal(name: "body over 1 MiB", raw: bytes("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 1048577\r\n\r\n"), status: 413),
-]
+let liveRefusals: [LiveRefusal] =
+    invalidCases.filter { $0.limits == .init() }.map {
+        LiveRefusal(name: $0.name, raw: $0.raw, status: $0.status)
+    } + [
+        LiveRefusal(
+            name: "request line over 8 KiB",
+            raw: bytes("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: a\r\n\r\n"), status: 414),
+        LiveRefusal(
+            name: "header block over 32 KiB",
+            raw: bytes("GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "b", count: 33000) + "\r\n\r\n"),
+            status: 431),
+        LiveRefusal(
+            name: "101 header fields",
+            raw: bytes("GET / HTTP/1.1\r\nHost: a\r\n" + (0..<100).map { "X-\($0): v\r\n" }.joined() + "\r\n"),
+            status: 431),
+        LiveRefusal(
+            name: "body over 1 MiB", raw: bytes("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 1048577\r\n\r\n"),
+            status: 413),
+    ]
 
 @Suite struct LiveServerTests {
     @Test(arguments: Configuration.AcceptStrategy.allCases)
@@ -109,10 +120,12 @@ let liveRefusals: [LiveRefusal] = invalidCases.filter { $0.limits == .init() }.m
 
     @Test func respondingTwiceAndDroppingTheResponder() throws {
         var router = Router()
-        router.add(.GET, "/twice", responding: { _, r in
-            r.respond(.text("first"))
-            r.respond(.text("second"))
-        })
+        router.add(
+            .GET, "/twice",
+            responding: { _, r in
+                r.respond(.text("first"))
+                r.respond(.text("second"))
+            })
         router.add(.GET, "/never", responding: { _, _ in })
         let live = try LiveServer(router: router)
         defer { live.stop() }
@@ -213,7 +226,9 @@ let liveRefusals: [LiveRefusal] = invalidCases.filter { $0.limits == .init() }.m
         let live = try LiveServer { $0.maxRequestsPerConnection = 2 }
         defer { live.stop() }
         let c = try live.client()
-        c.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        c.send(
+            "GET /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /hello HTTP/1.1\r\nHost: a\r\n\r\n"
+        )
         #expect(c.readResponse()?.header("Connection") == nil)
         #expect(c.readResponse()?.header("Connection") == "close")
         #expect(c.readToEnd() == "")
@@ -328,11 +343,16 @@ let liveRefusals: [LiveRefusal] = invalidCases.filter { $0.limits == .init() }.m
 
     @Test func shutdownDeadlineClosesStuckRequests() throws {
         var router = Router()
-        router.add(.GET, "/stuck", responding: { _, r in
-            // Keep the responder alive past the deadline without answering.
-            let keep = r
-            _ = try? OSThread(name: "keep") { usleep(1_500_000); keep.respond(.text("late")) }
-        })
+        router.add(
+            .GET, "/stuck",
+            responding: { _, r in
+                // Keep the responder alive past the deadline without answering.
+                let keep = r
+                _ = try? OSThread(name: "keep") {
+                    usleep(1_500_000)
+                    keep.respond(.text("late"))
+                }
+            })
         var config = Configuration()
         config.port = 0
         let server = HTTPServer(configuration: config, router: router)
