@@ -242,9 +242,10 @@ public struct HTTPParser: Sendable {
     }
 
     private mutating func finishRequest() -> Event {
+        // `pending` is set by the `.head` case before every state that leads here.
+        guard var request = pending else { return fail(500, "The parser lost the request head.") }
         state = .head
         scanFrom = start
-        var request = pending!  // set by the .head case just before every path that gets here
         pending = nil
         request.body = body
         body = []
