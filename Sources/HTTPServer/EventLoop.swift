@@ -282,6 +282,13 @@ final class EventLoop: @unchecked Sendable {
         out.withUnsafeBytes { _ = Glibc.send(fd, $0.baseAddress, $0.count, hinge_msg_nosignal()) }
         metrics.countResponse(status: 503)
         Glibc.shutdown(fd, Int32(SHUT_WR))
+        // Drain what the client already sent so that close() does not turn into a reset that
+        // could discard the 503 before the client reads it.
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<4 {
+            let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n <= 0 { break }
+        }
         Glibc.close(fd)
     }
 
@@ -427,6 +434,7 @@ final class EventLoop: @unchecked Sendable {
             }
             if n > 0 {
                 c.outSent += n
+                c.lastActivity = now
                 continue
             }
             let e = errno
@@ -490,7 +498,12 @@ final class EventLoop: @unchecked Sendable {
                 if now >= c.lingerDeadline { close(c) }
                 continue
             }
-            if c.awaiting || c.hasPendingOutput || c.closeAfterFlush { continue }
+            if c.hasPendingOutput {
+                // A peer that stops reading its responses is dropped after the idle timeout.
+                if now &- c.lastActivity >= idleTimeout { close(c) }
+                continue
+            }
+            if c.awaiting || c.closeAfterFlush { continue }
             switch c.parser.phase {
             case .idle:
                 let limit = c.requestCount == 0 ? headerTimeout : idleTimeout

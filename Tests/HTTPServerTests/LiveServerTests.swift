@@ -425,3 +425,22 @@ let liveRefusals: [LiveRefusal] =
         #expect(open == 1)
     }
 }
+
+@Suite struct SlowReaderTests {
+    @Test func aPeerThatStopsReadingIsDropped() throws {
+        var router = Router()
+        let big = [UInt8](repeating: 120, count: 4 << 20)  // far more than the socket buffers hold
+        router.add(.GET, "/big") { _ in HTTPResponse(status: 200, body: big) }
+        let live = try LiveServer(
+            {
+                $0.keepAliveIdleTimeout = .milliseconds(200)
+                $0.threads = 1
+            }, router: router)
+        defer { live.stop() }
+        let c = try live.client()
+        var small: Int32 = 4096
+        setsockopt(c.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        c.send("GET /big HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(eventually { live.server.metrics.openConnections.load(ordering: .relaxed) == 0 })
+    }
+}
