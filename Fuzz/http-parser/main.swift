@@ -33,7 +33,8 @@ private func run(_ pieces: [[UInt8]], _ limits: HTTPParser.Limits) -> (requests:
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     // Small limits so the fuzzer reaches every limit path quickly.
-    let limits = HTTPParser.Limits(maxRequestLineBytes: 256, maxHeaderBlockBytes: 512, maxHeaderFields: 8, maxBodyBytes: 512)
+    let limits = HTTPParser.Limits(
+        maxRequestLineBytes: 256, maxHeaderBlockBytes: 512, maxHeaderFields: 8, maxBodyBytes: 512)
     let whole = run([bytes], limits)
     if size > 1 {
         let cut = 1 + Int(bytes[0]) % (size - 1)

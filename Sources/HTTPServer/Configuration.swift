@@ -8,7 +8,8 @@
 /// | `maxBodyBytes` | 1 MiB | 413, close (before reading the body, also under `Expect: 100-continue`) |
 /// | `headerReadTimeout` | 10 s | 408, close (from the first byte of a request to the end of its head) |
 /// | `bodyReadTimeout` | 10 s | 408, close (from the end of the head to the end of the body) |
-/// | `keepAliveIdleTimeout` | 60 s | close silently (no request bytes since the last response) |
+/// | `keepAliveIdleTimeout` | 60 s | close silently (no request bytes since the last response, or no write |
+/// |   |   | progress on a pending response: a peer that stopped reading) |
 /// | `maxConnections` | 4,096 | 503 + close for each connection beyond |
 /// | `maxRequestsPerConnection` | 1,000 | the last response carries `Connection: close` |
 /// | `shutdownDeadline` | 10 s | connections still open are closed |
@@ -61,10 +62,10 @@ public struct Configuration: Sendable {
 }
 
 #if canImport(Glibc)
-import Glibc
-private func sysconfCores() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+    import Glibc
+    private func sysconfCores() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 #else
-private func sysconfCores() -> Int { 1 }
+    private func sysconfCores() -> Int { 1 }
 #endif
 
 extension Duration {

@@ -59,7 +59,10 @@ final class EventLoop: @unchecked Sendable {
     private static let listenerTag: UInt64 = 1 << 40
     private static let wakeTag: UInt64 = 1 << 41
 
-    init(index: Int, configuration: Configuration, handler: @escaping HTTPHandler, metrics: ServerMetrics, listenFD: Int32)
+    init(
+        index: Int, configuration: Configuration, handler: @escaping HTTPHandler, metrics: ServerMetrics,
+        listenFD: Int32
+    )
         throws(SystemError)
     {
         self.index = index
@@ -279,6 +282,13 @@ final class EventLoop: @unchecked Sendable {
         out.withUnsafeBytes { _ = Glibc.send(fd, $0.baseAddress, $0.count, hinge_msg_nosignal()) }
         metrics.countResponse(status: 503)
         Glibc.shutdown(fd, Int32(SHUT_WR))
+        // Drain what the client already sent so that close() does not turn into a reset that
+        // could discard the 503 before the client reads it.
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<4 {
+            let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n <= 0 { break }
+        }
         Glibc.close(fd)
     }
 
@@ -424,6 +434,7 @@ final class EventLoop: @unchecked Sendable {
             }
             if n > 0 {
                 c.outSent += n
+                c.lastActivity = now
                 continue
             }
             let e = errno
@@ -487,15 +498,24 @@ final class EventLoop: @unchecked Sendable {
                 if now >= c.lingerDeadline { close(c) }
                 continue
             }
-            if c.awaiting || c.hasPendingOutput || c.closeAfterFlush { continue }
+            if c.hasPendingOutput {
+                // A peer that stops reading its responses is dropped after the idle timeout.
+                if now &- c.lastActivity >= idleTimeout { close(c) }
+                continue
+            }
+            if c.awaiting || c.closeAfterFlush { continue }
             switch c.parser.phase {
             case .idle:
                 let limit = c.requestCount == 0 ? headerTimeout : idleTimeout
                 if stopping || now &- c.lastActivity >= limit { close(c) }
             case .head:
-                if now &- c.headStart >= headerTimeout { timeout(c, "The request head was not received within the header-read timeout.") }
+                if now &- c.headStart >= headerTimeout {
+                    timeout(c, "The request head was not received within the header-read timeout.")
+                }
             case .body:
-                if now &- c.bodyStart >= bodyTimeout { timeout(c, "The request body was not received within the body-read timeout.") }
+                if now &- c.bodyStart >= bodyTimeout {
+                    timeout(c, "The request body was not received within the body-read timeout.")
+                }
             case .failed:
                 close(c)
             }

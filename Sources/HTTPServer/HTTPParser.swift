@@ -149,7 +149,8 @@ public struct HTTPParser: Sendable {
                         return finishRequest()
                     case .length(let n):
                         if n > limits.maxBodyBytes {
-                            return fail(413, "The body of \(n) bytes is larger than the limit of \(limits.maxBodyBytes) bytes.")
+                            return fail(
+                                413, "The body of \(n) bytes is larger than the limit of \(limits.maxBodyBytes) bytes.")
                         }
                         body.reserveCapacity(n)
                         state = .fixedBody(remaining: n)
@@ -241,9 +242,10 @@ public struct HTTPParser: Sendable {
     }
 
     private mutating func finishRequest() -> Event {
+        // `pending` is set by the `.head` case before every state that leads here.
+        guard var request = pending else { return fail(500, "The parser lost the request head.") }
         state = .head
         scanFrom = start
-        var request = pending!  // set by the .head case just before every path that gets here
         pending = nil
         request.body = body
         body = []
@@ -375,15 +377,18 @@ public struct HTTPParser: Sendable {
             }
             guard let lf = lineEnd else {
                 if available > limits.maxRequestLineBytes {
-                    return .error(HTTPParseError(414, "The request line is longer than \(limits.maxRequestLineBytes) bytes."))
+                    return .error(
+                        HTTPParseError(414, "The request line is longer than \(limits.maxRequestLineBytes) bytes."))
                 }
                 return .needMore
             }
             if lf - start > limits.maxRequestLineBytes + 1 {
-                return .error(HTTPParseError(414, "The request line is longer than \(limits.maxRequestLineBytes) bytes."))
+                return .error(
+                    HTTPParseError(414, "The request line is longer than \(limits.maxRequestLineBytes) bytes."))
             }
             if p.count - lf - 1 > limits.maxHeaderBlockBytes {
-                return .error(HTTPParseError(431, "The header section is larger than \(limits.maxHeaderBlockBytes) bytes."))
+                return .error(
+                    HTTPParseError(431, "The header section is larger than \(limits.maxHeaderBlockBytes) bytes."))
             }
             return .needMore
         }
@@ -671,11 +676,13 @@ private struct HeadParser {
             q += 1
         }
         if q == b { return (string(s, b), nil) }
-        for k in q..<b where p[k] == 35 { _ = k; return nil }
+        for k in q..<b where p[k] == 35 {
+            _ = k
+            return nil
+        }
         return (string(s, q), string(q + 1, b))
     }
 }
-
 
 extension Substring {
     func trimmingOWS() -> Substring {

@@ -65,7 +65,9 @@ public final class HTTPServer: Sendable {
             if reusePort {
                 for _ in 1..<threads {
                     listeners.append(
-                        try Listener.open(host: configuration.host, port: port, reusePort: true, backlog: configuration.backlog).fd)
+                        try Listener.open(
+                            host: configuration.host, port: port, reusePort: true, backlog: configuration.backlog
+                        ).fd)
                 }
             }
         } catch {
@@ -77,7 +79,8 @@ public final class HTTPServer: Sendable {
             for i in 0..<threads {
                 let fd: Int32 = reusePort ? listeners[i] : (i == 0 ? listeners[0] : -1)
                 loops.append(
-                    try EventLoop(index: i, configuration: configuration, handler: handler, metrics: metrics, listenFD: fd))
+                    try EventLoop(
+                        index: i, configuration: configuration, handler: handler, metrics: metrics, listenFD: fd))
             }
         } catch {
             for fd in listeners { Glibc.close(fd) }
@@ -147,7 +150,9 @@ public final class HTTPServer: Sendable {
 
 enum Listener {
     /// A bound, listening, non-blocking TCP socket and its port.
-    static func open(host: String, port: Int, reusePort: Bool, backlog: Int32) throws(SystemError) -> (fd: Int32, port: Int) {
+    static func open(host: String, port: Int, reusePort: Bool, backlog: Int32) throws(SystemError) -> (
+        fd: Int32, port: Int
+    ) {
         guard port >= 0 && port <= 65535 else { throw SystemError("bind (port \(port))", EINVAL) }
         let name = host == "localhost" ? "127.0.0.1" : host
         var v4 = sockaddr_in()

@@ -104,7 +104,8 @@ public struct Router: Sendable {
             responder.respond(
                 .problem(
                     status: 405,
-                    detail: "\(request.method) is not allowed on \(request.path); allowed: \(allow.joined(separator: ", ")).",
+                    detail:
+                        "\(request.method) is not allowed on \(request.path); allowed: \(allow.joined(separator: ", ")).",
                     headers: ["Allow": allow.joined(separator: ", ")]))
         case .notFound:
             responder.respond(.problem(status: 404, detail: "No resource at \(request.path)."))

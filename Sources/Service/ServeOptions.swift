@@ -60,7 +60,8 @@ public struct ServeOptions: Sendable, Equatable {
         """
 
     /// Parses `arguments` (after `serve`) over `environment`.
-    public static func parse(_ arguments: [String], environment: (String) -> String?) throws(UsageError) -> ServeOptions {
+    public static func parse(_ arguments: [String], environment: (String) -> String?) throws(UsageError) -> ServeOptions
+    {
         var o = ServeOptions()
         // Environment first, flags override.
         if let v = environment("HINGE_HOST") { o.host = v }

@@ -65,7 +65,9 @@ func printErr(_ s: String) {
 }
 
 extension String {
-    func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+    func padding(_ width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
 }
 
 /// The process environment as a lookup function.

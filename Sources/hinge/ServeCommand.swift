@@ -26,7 +26,9 @@ enum ServeCommand: Subcommand {
         }
         try TerminationSignals.onSignal { _ in server.shutdown() }
         if options.logLevel != .error {
-            printErr("hinge \(hingeVersion) listening on http://\(options.host):\(server.port) (\(server.configuration.threads) threads)")
+            printErr(
+                "hinge \(hingeVersion) listening on http://\(options.host):\(server.port) (\(server.configuration.threads) threads)"
+            )
         }
         server.wait()
         if options.logLevel != .error { printErr("hinge: stopped") }

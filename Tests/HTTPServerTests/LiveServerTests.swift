@@ -13,14 +13,25 @@ struct LiveRefusal: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-let liveRefusals: [LiveRefusal] = invalidCases.filter { $0.limits == .init() }.map {
-    LiveRefusal(name: $0.name, raw: $0.raw, status: $0.status)
-} + [
-    LiveRefusal(name: "request line over 8 KiB", raw: bytes("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: a\r\n\r\n"), status: 414),
-    LiveRefusal(name: "header block over 32 KiB", raw: bytes("GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "b", count: 33000) + "\r\n\r\n"), status: 431),
-    LiveRefusal(name: "101 header fields", raw: bytes("GET / HTTP/1.1\r\nHost: a\r\n" + (0..<100).map { "X-\($0): v\r\n" }.joined() + "\r\n"), status: 431),
-    LiveRefusal(name: "body over 1 MiB", raw: bytes("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 1048577\r\n\r\n"), status: 413),
-]
+let liveRefusals: [LiveRefusal] =
+    invalidCases.filter { $0.limits == .init() }.map {
+        LiveRefusal(name: $0.name, raw: $0.raw, status: $0.status)
+    } + [
+        LiveRefusal(
+            name: "request line over 8 KiB",
+            raw: bytes("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: a\r\n\r\n"), status: 414),
+        LiveRefusal(
+            name: "header block over 32 KiB",
+            raw: bytes("GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "b", count: 33000) + "\r\n\r\n"),
+            status: 431),
+        LiveRefusal(
+            name: "101 header fields",
+            raw: bytes("GET / HTTP/1.1\r\nHost: a\r\n" + (0..<100).map { "X-\($0): v\r\n" }.joined() + "\r\n"),
+            status: 431),
+        LiveRefusal(
+            name: "body over 1 MiB", raw: bytes("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 1048577\r\n\r\n"),
+            status: 413),
+    ]
 
 @Suite struct LiveServerTests {
     @Test(arguments: Configuration.AcceptStrategy.allCases)
@@ -109,10 +120,12 @@ let liveRefusals: [LiveRefusal] = invalidCases.filter { $0.limits == .init() }.m
 
     @Test func respondingTwiceAndDroppingTheResponder() throws {
         var router = Router()
-        router.add(.GET, "/twice", responding: { _, r in
-            r.respond(.text("first"))
-            r.respond(.text("second"))
-        })
+        router.add(
+            .GET, "/twice",
+            responding: { _, r in
+                r.respond(.text("first"))
+                r.respond(.text("second"))
+            })
         router.add(.GET, "/never", responding: { _, _ in })
         let live = try LiveServer(router: router)
         defer { live.stop() }
@@ -213,7 +226,9 @@ let liveRefusals: [LiveRefusal] = invalidCases.filter { $0.limits == .init() }.m
         let live = try LiveServer { $0.maxRequestsPerConnection = 2 }
         defer { live.stop() }
         let c = try live.client()
-        c.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        c.send(
+            "GET /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /hello HTTP/1.1\r\nHost: a\r\n\r\n"
+        )
         #expect(c.readResponse()?.header("Connection") == nil)
         #expect(c.readResponse()?.header("Connection") == "close")
         #expect(c.readToEnd() == "")
@@ -328,11 +343,16 @@ let liveRefusals: [LiveRefusal] = invalidCases.filter { $0.limits == .init() }.m
 
     @Test func shutdownDeadlineClosesStuckRequests() throws {
         var router = Router()
-        router.add(.GET, "/stuck", responding: { _, r in
-            // Keep the responder alive past the deadline without answering.
-            let keep = r
-            _ = try? OSThread(name: "keep") { usleep(1_500_000); keep.respond(.text("late")) }
-        })
+        router.add(
+            .GET, "/stuck",
+            responding: { _, r in
+                // Keep the responder alive past the deadline without answering.
+                let keep = r
+                _ = try? OSThread(name: "keep") {
+                    usleep(1_500_000)
+                    keep.respond(.text("late"))
+                }
+            })
         var config = Configuration()
         config.port = 0
         let server = HTTPServer(configuration: config, router: router)
@@ -356,5 +376,71 @@ let liveRefusals: [LiveRefusal] = invalidCases.filter { $0.limits == .init() }.m
         config.acceptStrategy = .singleAcceptor
         let second = HTTPServer(configuration: config, handler: { _, r in r.respond(HTTPResponse()) })
         #expect(throws: SystemError.self) { try second.start() }
+    }
+}
+
+@Suite struct RequestLogTests {
+    @Test func oneLinePerRequestWhenEnabled() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
+        let writeEnd = fds[1]
+        let live = try LiveServer {
+            $0.logRequests = true
+            $0.logFileDescriptor = writeEnd
+            $0.threads = 1
+        }
+        let c = try live.client()
+        c.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /missing HTTP/1.1\r\nHost: a\r\n\r\n")
+        _ = c.readResponse()
+        _ = c.readResponse()
+        live.stop()
+        var buf = [UInt8](repeating: 0, count: 4096)
+        let n = buf.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+        let lines = String(decoding: buf[0..<max(n, 0)], as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("GET /hello 200 ") == true)
+        #expect(lines.last?.hasPrefix("GET /missing 404 ") == true)
+        #expect(lines.allSatisfy { $0.hasSuffix("us") })
+    }
+
+    @Test func metricsCountRequestsAndStatuses() throws {
+        let live = try LiveServer { $0.threads = 1 }
+        defer { live.stop() }
+        let c = try live.client()
+        c.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /missing HTTP/1.1\r\nHost: a\r\n\r\n")
+        _ = c.readResponse()
+        _ = c.readResponse()
+        let m = live.server.metrics
+        let requests = m.requests.load(ordering: .relaxed)
+        let ok = m.responses2xx.load(ordering: .relaxed)
+        let notFound = m.responses4xx.load(ordering: .relaxed)
+        let open = m.openConnections.load(ordering: .relaxed)
+        #expect(requests == 2)
+        #expect(ok == 1)
+        #expect(notFound == 1)
+        #expect(open == 1)
+    }
+}
+
+@Suite struct SlowReaderTests {
+    @Test func aPeerThatStopsReadingIsDropped() throws {
+        var router = Router()
+        let big = [UInt8](repeating: 120, count: 4 << 20)  // far more than the socket buffers hold
+        router.add(.GET, "/big") { _ in HTTPResponse(status: 200, body: big) }
+        let live = try LiveServer(
+            {
+                $0.keepAliveIdleTimeout = .milliseconds(200)
+                $0.threads = 1
+            }, router: router)
+        defer { live.stop() }
+        let c = try live.client()
+        var small: Int32 = 4096
+        setsockopt(c.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        c.send("GET /big HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(eventually { live.server.metrics.openConnections.load(ordering: .relaxed) == 0 })
     }
 }

@@ -64,7 +64,8 @@ let validCases: [ValidCase] = [
             req(.POST, "/c", [("Host", "a"), ("Transfer-Encoding", "chunked")], body: "hello, world!!!")
         ]),
     ValidCase(
-        name: "query and absolute-form", raw: "GET http://example.com/a/b?x=1&y=2 HTTP/1.1\r\nHost: example.com\r\n\r\n",
+        name: "query and absolute-form",
+        raw: "GET http://example.com/a/b?x=1&y=2 HTTP/1.1\r\nHost: example.com\r\n\r\n",
         expected: [req(.GET, "/a/b", query: "x=1&y=2", [("Host", "example.com")])]),
     ValidCase(
         name: "leading empty lines are ignored", raw: "\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n",
@@ -73,7 +74,8 @@ let validCases: [ValidCase] = [
         name: "OPTIONS asterisk", raw: "OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n",
         expected: [req(.OPTIONS, "*", [("Host", "a")])]),
     ValidCase(
-        name: "optional whitespace trimmed, obs-text kept", raw: "GET / HTTP/1.1\r\nHost:a\r\nX-A: \t v\u{e9} w \t\r\n\r\n",
+        name: "optional whitespace trimmed, obs-text kept",
+        raw: "GET / HTTP/1.1\r\nHost:a\r\nX-A: \t v\u{e9} w \t\r\n\r\n",
         expected: [req(.GET, "/", [("Host", "a"), ("X-A", "v\u{e9} w")])]),
     ValidCase(
         name: "pipelined pair",
@@ -82,7 +84,8 @@ let validCases: [ValidCase] = [
             req(.GET, "/1", [("Host", "a")]), req(.POST, "/2", [("Host", "a"), ("Content-Length", "2")], body: "ok"),
         ]),
     ValidCase(
-        name: "Expect 100-continue", raw: "PUT /d HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\nabc",
+        name: "Expect 100-continue",
+        raw: "PUT /d HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\nabc",
         expected: [
             req(.PUT, "/d", [("Host", "a"), ("Expect", "100-continue"), ("Content-Length", "3")], body: "abc")
         ]),
@@ -114,11 +117,15 @@ let head = "POST / HTTP/1.1\r\nHost: a\r\n"
 let small = HTTPParser.Limits(maxRequestLineBytes: 64, maxHeaderBlockBytes: 128, maxHeaderFields: 4, maxBodyBytes: 16)
 
 let invalidCases: [InvalidCase] = [
-    InvalidCase("Content-Length with Transfer-Encoding", head + "Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
-    InvalidCase("Transfer-Encoding with Content-Length", head + "Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n", 400),
+    InvalidCase(
+        "Content-Length with Transfer-Encoding", head + "Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+    InvalidCase(
+        "Transfer-Encoding with Content-Length", head + "Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n", 400),
     InvalidCase("Transfer-Encoding not chunked", head + "Transfer-Encoding: gzip\r\n\r\n", 400),
     InvalidCase("Transfer-Encoding not ending in chunked", head + "Transfer-Encoding: chunked, gzip\r\n\r\n", 400),
-    InvalidCase("Transfer-Encoding chunked twice", head + "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+    InvalidCase(
+        "Transfer-Encoding chunked twice", head + "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n",
+        400),
     InvalidCase("Transfer-Encoding unsupported coding", head + "Transfer-Encoding: gzip, chunked\r\n\r\n", 501),
     InvalidCase("Transfer-Encoding on HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
     InvalidCase("Content-Length plus sign", head + "Content-Length: +4\r\n\r\nabcd", 400),
@@ -163,13 +170,23 @@ let invalidCases: [InvalidCase] = [
     InvalidCase("bare CR in a trailer", head + "Transfer-Encoding: chunked\r\n\r\n0\r\nT: v\r\u{f}\r\n\r\n", 400),
     InvalidCase("CR before CRLF in a trailer", head + "Transfer-Encoding: chunked\r\n\r\n0\r\nT: v\r\r\n\r\n", 400),
     InvalidCase("chunk size overflow", head + "Transfer-Encoding: chunked\r\n\r\nfffffffffffffffffff\r\n", 400),
-    InvalidCase("request line too long", "GET /" + String(repeating: "a", count: 100) + " HTTP/1.1\r\nHost: a\r\n\r\n", 414, limits: small),
+    InvalidCase(
+        "request line too long", "GET /" + String(repeating: "a", count: 100) + " HTTP/1.1\r\nHost: a\r\n\r\n", 414,
+        limits: small),
     InvalidCase("request line too long, no end", "GET /" + String(repeating: "a", count: 100), 414, limits: small),
-    InvalidCase("header block too large", "GET / HTTP/1.1\r\nHost: a\r\nX-A: " + String(repeating: "b", count: 200) + "\r\n\r\n", 431, limits: small),
-    InvalidCase("header block too large, no end", "GET / HTTP/1.1\r\nHost: a\r\nX-A: " + String(repeating: "b", count: 200), 431, limits: small),
-    InvalidCase("too many header fields", "GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n", 431, limits: small),
+    InvalidCase(
+        "header block too large",
+        "GET / HTTP/1.1\r\nHost: a\r\nX-A: " + String(repeating: "b", count: 200) + "\r\n\r\n", 431, limits: small),
+    InvalidCase(
+        "header block too large, no end", "GET / HTTP/1.1\r\nHost: a\r\nX-A: " + String(repeating: "b", count: 200),
+        431, limits: small),
+    InvalidCase(
+        "too many header fields", "GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n", 431,
+        limits: small),
     InvalidCase("body too large", head + "Content-Length: 17\r\n\r\n", 413, limits: small),
-    InvalidCase("chunked body too large", head + "Transfer-Encoding: chunked\r\n\r\n10\r\n0123456789abcdef\r\n1\r\nx\r\n0\r\n\r\n", 413, limits: small),
+    InvalidCase(
+        "chunked body too large",
+        head + "Transfer-Encoding: chunked\r\n\r\n10\r\n0123456789abcdef\r\n1\r\nx\r\n0\r\n\r\n", 413, limits: small),
 ]
 
 @Suite struct ParserTests {
