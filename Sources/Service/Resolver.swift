@@ -44,7 +44,7 @@ public enum Resolver {
         case .scene(let scene):
             let resolution = LayoutEngine.resolve(scene)
             return ResolveOutput(
-                status: 200, json: JSONWriter.encode(resolution.json), resolution: resolution,
+                status: 200, json: resolution.encoded, resolution: resolution,
                 device: scene.deviceID, codes: resolution.codes)
         }
     }
