@@ -33,9 +33,23 @@ enum Problem {
         .array(errors.map { .object(["path": .string($0.path.description), "message": .string($0.message)]) })
     }
 
-    /// 400 for a body that is not JSON, saying where it broke.
+    /// 400 for a body that is not JSON, saying where it broke. A repeated key is valid JSON grammar
+    /// (RFC 8259 only says names SHOULD be unique) that Hinge refuses — a 422, like any other rule.
     static func notJSON(_ error: JSONParseError) -> HTTPResponse {
-        response(
+        if case .duplicateKey(let key) = error.reason {
+            return response(
+                status: 422,
+                detail: "The body repeats the key \"\(key)\" in one object (line \(error.line), column \(error.column)): "
+                    + "keep one, so that no value is silently dropped.",
+                extra: [
+                    JSONMember(
+                        "errors",
+                        .array([.object(["path": "", "message": .string(error.message)])])),
+                    JSONMember("line", .number(Double(error.line))), JSONMember("column", .number(Double(error.column))),
+                    JSONMember("offset", .number(Double(error.offset))),
+                ])
+        }
+        return response(
             status: 400, detail: "The body is not valid JSON: \(error.message)",
             extra: [
                 JSONMember("line", .number(Double(error.line))), JSONMember("column", .number(Double(error.column))),
