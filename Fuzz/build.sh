@@ -1,9 +1,37 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets into Fuzz/out/: swiftc -sanitize=fuzzer,address over the parser sources.
+# Builds the libFuzzer targets into Fuzz/out/ with swiftc -sanitize=fuzzer,address:
+#   http-parser     the HTTP/1.1 parser (Sources/HTTPServer/HTTPParser.swift + HTTPTypes.swift)
+#   scene           JSON parser → Scene.decode → resolve → encoders → SVG (JSON + LayoutEngine + SVGRenderer)
+#   device-profile  JSON parser → DeviceProfile.decode (JSON + LayoutEngine)
+# Each target is one module: the sources of the modules it needs are copied with their `import JSON` /
+# `import LayoutEngine` lines removed (swiftc without SwiftPM has no module map for them).
+# Usage: Fuzz/build.sh [NAME...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p Fuzz/out
-swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 \
-    Sources/HTTPServer/HTTPParser.swift Sources/HTTPServer/HTTPTypes.swift Fuzz/http-parser/main.swift \
-    -o Fuzz/out/http-parser 2> >(grep -v "Cannot export local symbol" >&2)
-echo "built Fuzz/out/http-parser"
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(http-parser scene device-profile)
+
+flatten() {  # flatten DIR FILES... : copies FILES into DIR without imports of the project's own modules
+    local dir=$1; shift
+    rm -rf "$dir"; mkdir -p "$dir"
+    for f in "$@"; do sed -E '/^(@testable )?import (JSON|LayoutEngine)$/d' "$f" >"$dir/$(basename "$f")"; done
+}
+
+for t in "${targets[@]}"; do
+    case "$t" in
+    http-parser)
+        srcs=(Sources/HTTPServer/HTTPParser.swift Sources/HTTPServer/HTTPTypes.swift Fuzz/http-parser/main.swift) ;;
+    scene)
+        flatten Fuzz/out/src-scene Sources/JSON/*.swift Sources/LayoutEngine/*.swift Sources/Service/SVGRenderer.swift \
+            Fuzz/Fixtures.swift Fuzz/scene/main.swift
+        srcs=(Fuzz/out/src-scene/*.swift) ;;
+    device-profile)
+        flatten Fuzz/out/src-device-profile Sources/JSON/*.swift Sources/LayoutEngine/*.swift Fuzz/device-profile/main.swift
+        srcs=(Fuzz/out/src-device-profile/*.swift) ;;
+    *) echo "unknown fuzz target $t" >&2; exit 2 ;;
+    esac
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 "${srcs[@]}" -lm \
+        -o "Fuzz/out/$t" 2> >(grep -v "Cannot export local symbol" >&2)
+    echo "built Fuzz/out/$t"
+done

@@ -1,0 +1,33 @@
+// libFuzzer target: any bytes → JSON parser → Scene.decode → LayoutEngine.resolve → encoders → SVG.
+// Compiled as one module with the JSON and LayoutEngine sources and the SVG renderer (Fuzz/build.sh).
+//
+// Invariants (a violation traps, which libFuzzer reports as a crash):
+// - nothing traps, whatever the bytes;
+// - a refused scene has at least one error, each with a message;
+// - the direct encoder and the tree writer give the same bytes, and those bytes parse back;
+// - every presented frame is finite;
+// - the SVG renderer accepts every resolution.
+let catalog = loadFixtureCatalog()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let value = try? JSONParser.parse(bytes) else { return 0 }
+    switch Scene.decode(value, catalog: catalog) {
+    case .invalid(let errors, _):
+        if errors.isEmpty { fatalError("refused without an error") }
+        for e in errors where e.message.isEmpty { fatalError("error without a message at \(e.path)") }
+    case .scene(let scene):
+        let resolution = LayoutEngine.resolve(scene)
+        let direct = resolution.encoded
+        if direct != JSONWriter.encode(resolution.json) { fatalError("encoders disagree") }
+        if (try? JSONParser.parse(direct)) == nil { fatalError("the response is not JSON") }
+        for p in resolution.placements {
+            if let f = p.frame, !(f.x.isFinite && f.y.isFinite && f.width.isFinite && f.height.isFinite) {
+                fatalError("non-finite frame for \(p.id)")
+            }
+        }
+        if SVGRenderer.render(resolutionJSON: resolution.json) == nil { fatalError("SVG refused a resolution") }
+    }
+    return 0
+}
