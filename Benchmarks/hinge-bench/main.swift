@@ -301,7 +301,7 @@ print("hinge decode+resolve+encode vs Foundation decode+encode: \(String(format:
 // MARK: - Where the typical pipeline spends its time
 do {
     let bytes = Array(typical.utf8)
-    let value = try! JSONParser.parse(bytes)
+    guard let value = try? JSONParser.parse(bytes) else { exit(1) }
     let scene = decodeScene(bytes)
     let resolution = LayoutEngine.resolve(scene)
     let tree = resolution.json
