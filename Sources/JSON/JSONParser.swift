@@ -183,6 +183,7 @@ struct ByteParser {
             i += 1
             return .array(elements)
         }
+        elements.reserveCapacity(4)  // skips the 1→2→4 growth steps of small arrays
         while true {
             elements.append(try parseValue(depth: depth))
             skipWhitespace()
@@ -207,6 +208,7 @@ struct ByteParser {
             return .object(JSONObject(members))
         }
         if base[i] != UInt8(ascii: "\"") { throw unexpected(expected: "a string key or '}'") }
+        members.reserveCapacity(8)
         // Duplicate detection: a linear scan while the object is small, a hash of the UTF-8 keys beyond.
         var seen: [[UInt8]: Int]? = nil
         while true {
@@ -261,9 +263,11 @@ struct ByteParser {
         return nil
     }
 
+    /// Equal code points. `==` alone would also match canonically equivalent keys ("é" and "e\u{301}"), but it
+    /// is the fast test (bitwise for small strings, memcmp for ASCII), so it filters before the byte check.
     @inline(__always)
     private func sameScalars(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+        a.utf8.count == b.utf8.count && a == b && a.utf8.elementsEqual(b.utf8)
     }
 
     private mutating func literal(_ word: StaticString) throws(Failure) {
@@ -388,6 +392,12 @@ struct ByteParser {
     /// Parses the rest of a string; `i` is just after the opening quote and ends just after the closing one.
     mutating func parseString() throws(Failure) -> String {
         let start = i
+        // Eight bytes at a time while none is a quote, a backslash, a control or non-ASCII byte.
+        while i + 8 <= end {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            if Self.needsAttention(word) { break }
+            i += 8
+        }
         while i < end {
             let c = base[i]
             if c == UInt8(ascii: "\"") {
@@ -404,6 +414,22 @@ struct ByteParser {
             }
         }
         throw Failure(reason: .unexpectedEnd(expected: "'\"' to close the string"), offset: i)
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether any byte of `word` is `"`, `\\`, below 0x20 or above 0x7F (classic SWAR zero-byte tests; a
+    /// false positive only sends the chunk to the byte loop).
+    /// `ignoringHighBit` = 0x8080… lets the writer pass non-ASCII bytes, which it copies unchanged.
+    @inline(__always)
+    static func needsAttention(_ word: UInt64, ignoringHighBit: UInt64 = 0) -> Bool {
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote
+        let hasBackslash = (backslash &- ones) & ~backslash
+        let hasControl = (word &- ones &* 0x20) & ~word
+        return (hasQuote | hasBackslash | hasControl | (word & ~ignoringHighBit)) & highs != 0
     }
 
     /// The slow path: copies the string into `scratch`, decoding escapes.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Deterministic JSON writer: the same value always gives the same bytes (SPEC §1, §5).
 ///
 /// - Object keys are sorted by their UTF-8 bytes, which is the same as Unicode scalar order (no
@@ -28,14 +34,16 @@ public enum JSONWriter {
 
     /// Appends the encoding of `value` to `buffer` (which the caller may reuse across requests).
     public static func write(_ value: JSONValue, into buffer: inout [UInt8], options: Options = .compact) {
-        var encoder = Encoder(buffer: buffer, options: options)
-        buffer = []  // hand the storage to the encoder without a copy
+        var out = ByteSink(capacity: 4096)
+        defer { out.deallocate() }
         if options.pretty {
-            encoder.writePretty(value, indent: 0)
+            out.writePretty(value, indent: 0, options)
+        } else if options.escapeLineTerminators {
+            out.write(value, escapeLineTerminators: true)
         } else {
-            encoder.write(value)
+            out.write(value, escapeLineTerminators: false)
         }
-        buffer = encoder.buffer
+        buffer.append(contentsOf: out.bytes)
     }
 
     /// The encoding of `value` as bytes.
@@ -60,252 +68,351 @@ public enum JSONWriter {
 
     /// Appends the JSON text of `d` (see the type's documentation for the format).
     public static func appendNumber(_ d: Double, to buffer: inout [UInt8]) {
+        var out = ByteSink(capacity: 32)
+        defer { out.deallocate() }
+        out.writeNumber(d)
+        buffer.append(contentsOf: out.bytes)
+    }
+
+    /// Appends `s` as a quoted, escaped JSON string.
+    public static func appendString(_ s: String, to buffer: inout [UInt8], escapeLineTerminators: Bool = false) {
+        var out = ByteSink(capacity: s.utf8.count + 16)
+        defer { out.deallocate() }
+        out.writeString(s, escapeLineTerminators: escapeLineTerminators)
+        buffer.append(contentsOf: out.bytes)
+    }
+
+    /// Whether `a` sorts before `b` by UTF-8 bytes (= Unicode scalar order).
+    @inline(__always)
+    static func keyPrecedes(_ a: String, _ b: String) -> Bool {
+        compareUTF8(a, b) < 0
+    }
+}
+
+/// Three-way comparison of the UTF-8 bytes of two strings, without copying them.
+@inline(__always)
+func compareUTF8(_ a: String, _ b: String) -> Int {
+    let r = a.utf8.withContiguousStorageIfAvailable { pa in
+        b.utf8.withContiguousStorageIfAvailable { pb in compareBytes(pa, pb) }
+    }
+    if let r, let r { return r }
+    return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : (a.utf8.elementsEqual(b.utf8) ? 0 : 1)
+}
+
+@inline(__always)
+func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+    let n = min(a.count, b.count)
+    guard n > 0, let pa = a.baseAddress, let pb = b.baseAddress else { return a.count - b.count }
+    // Keys are short: compare 8 bytes at a time as big-endian words instead of calling memcmp.
+    var k = 0
+    while k + 8 <= n {
+        let wa = UnsafeRawPointer(pa + k).loadUnaligned(as: UInt64.self)
+        let wb = UnsafeRawPointer(pb + k).loadUnaligned(as: UInt64.self)
+        if wa != wb { return wa.bigEndian < wb.bigEndian ? -1 : 1 }
+        k += 8
+    }
+    while k < n {
+        if pa[k] != pb[k] { return pa[k] < pb[k] ? -1 : 1 }
+        k += 1
+    }
+    return a.count - b.count
+}
+
+/// A growable byte buffer written through a raw pointer: no uniqueness or bounds checks per byte, which
+/// is most of the cost of `[UInt8].append` in a tight encoder loop.
+struct ByteSink {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    func deallocate() { base.deallocate() }
+
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    @inline(__always)
+    mutating func reserve(_ n: Int) {
+        if count + n > capacity { grow(count + n) }
+    }
+
+    @inline(never)
+    private mutating func grow(_ needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    /// Appends without a capacity check; the caller reserved room.
+    @inline(__always)
+    mutating func appendUnchecked(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    @inline(__always)
+    mutating func append(_ s: StaticString) {
+        append(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    // MARK: Values
+
+    mutating func write(_ value: JSONValue, escapeLineTerminators: Bool) {
+        switch value {
+        case .null: append("null")
+        case .bool(let b): append(b ? "true" : "false")
+        case .number(let d): writeNumber(d)
+        case .string(let s): writeString(s, escapeLineTerminators: escapeLineTerminators)
+        case .array(let elements):
+            append(UInt8(ascii: "["))
+            var first = true
+            for e in elements {
+                if !first { append(UInt8(ascii: ",")) }
+                first = false
+                write(e, escapeLineTerminators: escapeLineTerminators)
+            }
+            append(UInt8(ascii: "]"))
+        case .object(let object):
+            append(UInt8(ascii: "{"))
+            object.members.withUnsafeBufferPointer { members in
+                Self.withKeyOrder(members) { order in
+                    var first = true
+                    for index in order {
+                        if !first { append(UInt8(ascii: ",")) }
+                        first = false
+                        writeString(members[index].key, escapeLineTerminators: escapeLineTerminators)
+                        append(UInt8(ascii: ":"))
+                        write(members[index].value, escapeLineTerminators: escapeLineTerminators)
+                    }
+                }
+            }
+            append(UInt8(ascii: "}"))
+        }
+    }
+
+    mutating func writePretty(_ value: JSONValue, indent: Int, _ options: JSONWriter.Options) {
+        let escape = options.escapeLineTerminators
+        switch value {
+        case .array(let elements) where !elements.isEmpty:
+            append(UInt8(ascii: "["))
+            var first = true
+            for e in elements {
+                if !first { append(UInt8(ascii: ",")) }
+                first = false
+                newline(indent + 1)
+                writePretty(e, indent: indent + 1, options)
+            }
+            newline(indent)
+            append(UInt8(ascii: "]"))
+        case .object(let object) where !object.members.isEmpty:
+            append(UInt8(ascii: "{"))
+            object.members.withUnsafeBufferPointer { members in
+                Self.withKeyOrder(members) { order in
+                    var first = true
+                    for index in order {
+                        if !first { append(UInt8(ascii: ",")) }
+                        first = false
+                        newline(indent + 1)
+                        writeString(members[index].key, escapeLineTerminators: escape)
+                        append(": ")
+                        writePretty(members[index].value, indent: indent + 1, options)
+                    }
+                }
+            }
+            newline(indent)
+            append(UInt8(ascii: "}"))
+        default:
+            write(value, escapeLineTerminators: escape)
+        }
+    }
+
+    private mutating func newline(_ indent: Int) {
+        reserve(1 + 2 * indent)
+        appendUnchecked(0x0A)
+        for _ in 0..<(2 * indent) { appendUnchecked(0x20) }
+    }
+
+    // MARK: Numbers
+
+    mutating func writeNumber(_ d: Double) {
         guard d.isFinite else {
-            buffer.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])  // null
+            append("null")
             return
         }
         if d == d.rounded(.towardZero) && abs(d) < 1e16 {
-            appendInteger(Int64(d), to: &buffer)
+            writeInteger(Int64(d))
             return
         }
         // Swift's description is shortest round-trip: "0.1", "1e-05", "1e+21", "5e-324", "1.5e+300".
         // Drop leading zeros of the exponent so the text is the usual minimal form.
-        let text = d.description
-        var afterExponentSign = false
-        var leadingZero = true
-        for c in text.utf8 {
-            if afterExponentSign {
-                if leadingZero && c == UInt8(ascii: "0") { continue }
-                leadingZero = false
-            }
-            buffer.append(c)
-            if c == UInt8(ascii: "+") || c == UInt8(ascii: "-"), buffer.count >= 2,
-                buffer[buffer.count - 2] == UInt8(ascii: "e")
-            {
-                afterExponentSign = true
+        var text = d.description
+        text.withUTF8 { utf8 in
+            reserve(utf8.count)
+            var k = 0
+            while k < utf8.count {
+                let c = utf8[k]
+                appendUnchecked(c)
+                k += 1
+                if (c == UInt8(ascii: "-") || c == UInt8(ascii: "+")) && k >= 2 && utf8[k - 2] == UInt8(ascii: "e") {
+                    while k + 1 < utf8.count && utf8[k] == UInt8(ascii: "0") { k += 1 }
+                }
             }
         }
     }
 
     @inline(__always)
-    static func appendInteger(_ value: Int64, to buffer: inout [UInt8]) {
+    mutating func writeInteger(_ value: Int64) {
+        reserve(20)
         var magnitude = value.magnitude
-        if value < 0 { buffer.append(UInt8(ascii: "-")) }
-        if magnitude < 10 {
-            buffer.append(UInt8(ascii: "0") + UInt8(magnitude))
+        if value < 0 { appendUnchecked(UInt8(ascii: "-")) }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch, filled from the end
+        let n = withUnsafeMutableBytes(of: &digits) { raw in
+            var k = raw.count
+            repeat {
+                k -= 1
+                raw[k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            (base + count).update(from: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + k, count: raw.count - k)
+            return raw.count - k
+        }
+        count += n
+    }
+
+    // MARK: Strings
+
+    mutating func writeString(_ s: String, escapeLineTerminators: Bool) {
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { utf8 in
+            writeString(utf8, escapeLineTerminators: escapeLineTerminators)
+        }
+        if done == nil {
+            var copy = s
+            copy.withUTF8 { writeString($0, escapeLineTerminators: escapeLineTerminators) }
+        }
+    }
+
+    mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>, escapeLineTerminators: Bool) {
+        let n = utf8.count
+        // Worst case every byte becomes \u00XX: reserve once, then write without checks.
+        reserve(n * 6 + 2)
+        appendUnchecked(UInt8(ascii: "\""))
+        guard let source = utf8.baseAddress else {
+            appendUnchecked(UInt8(ascii: "\""))
             return
         }
-        let start = buffer.count
-        while magnitude > 0 {
-            buffer.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        }
-        buffer[start...].reverse()
-    }
-
-    /// Appends `s` as a quoted, escaped JSON string.
-    public static func appendString(_ s: String, to buffer: inout [UInt8], escapeLineTerminators: Bool = false) {
-        var s = s
-        s.withUTF8 { utf8 in appendString(utf8, to: &buffer, escapeLineTerminators: escapeLineTerminators) }
-    }
-
-    static func appendString(
-        _ utf8: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8], escapeLineTerminators: Bool
-    ) {
-        buffer.append(UInt8(ascii: "\""))
-        var runStart = 0
         var k = 0
-        let n = utf8.count
+        var runStart = 0
+        // Eight bytes at a time while none needs escaping (non-ASCII counts when U+2028/9 are escaped).
+        let attentionMask: UInt64 = escapeLineTerminators ? 0 : 0x8080_8080_8080_8080
+        while k + 8 <= n {
+            let word = UnsafeRawPointer(source + k).loadUnaligned(as: UInt64.self)
+            if ByteParser.needsAttention(word, ignoringHighBit: attentionMask) { break }
+            k += 8
+        }
         while k < n {
-            let c = utf8[k]
-            let escape: UInt8
-            switch c {
-            case UInt8(ascii: "\""): escape = UInt8(ascii: "\"")
-            case UInt8(ascii: "\\"): escape = UInt8(ascii: "\\")
-            case 0x0A: escape = UInt8(ascii: "n")
-            case 0x0D: escape = UInt8(ascii: "r")
-            case 0x09: escape = UInt8(ascii: "t")
-            case 0x08: escape = UInt8(ascii: "b")
-            case 0x0C: escape = UInt8(ascii: "f")
-            case 0..<0x20: escape = UInt8(ascii: "u")
-            case 0xE2 where escapeLineTerminators && k + 2 < n && utf8[k + 1] == 0x80
-                && (utf8[k + 2] == 0xA8 || utf8[k + 2] == 0xA9):
-                flush(utf8, from: runStart, to: k, into: &buffer)
-                buffer.append(contentsOf: utf8[k + 2] == 0xA8 ? lineSeparatorEscape : paragraphSeparatorEscape)
-                k += 3
-                runStart = k
-                continue
-            default:
+            let c = source[k]
+            if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") && (c != 0xE2 || !escapeLineTerminators) {
                 k += 1
                 continue
             }
-            flush(utf8, from: runStart, to: k, into: &buffer)
-            buffer.append(UInt8(ascii: "\\"))
-            buffer.append(escape)
-            if escape == UInt8(ascii: "u") {
-                buffer.append(contentsOf: [UInt8(ascii: "0"), UInt8(ascii: "0")])
-                buffer.append(hexDigit(c >> 4))
-                buffer.append(hexDigit(c & 0xF))
+            if c == 0xE2 {
+                // U+2028 / U+2029 when asked; any other E2 sequence is copied as is.
+                guard k + 2 < n && source[k + 1] == 0x80 && (source[k + 2] == 0xA8 || source[k + 2] == 0xA9) else {
+                    k += 1
+                    continue
+                }
+                flush(source, runStart, k)
+                append(source[k + 2] == 0xA8 ? "\\u2028" : "\\u2029")
+                k += 3
+                runStart = k
+                continue
+            }
+            flush(source, runStart, k)
+            appendUnchecked(UInt8(ascii: "\\"))
+            switch c {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): appendUnchecked(c)
+            case 0x0A: appendUnchecked(UInt8(ascii: "n"))
+            case 0x0D: appendUnchecked(UInt8(ascii: "r"))
+            case 0x09: appendUnchecked(UInt8(ascii: "t"))
+            case 0x08: appendUnchecked(UInt8(ascii: "b"))
+            case 0x0C: appendUnchecked(UInt8(ascii: "f"))
+            default:
+                appendUnchecked(UInt8(ascii: "u"))
+                appendUnchecked(UInt8(ascii: "0"))
+                appendUnchecked(UInt8(ascii: "0"))
+                appendUnchecked(Self.hexDigit(c >> 4))
+                appendUnchecked(Self.hexDigit(c & 0xF))
             }
             k += 1
             runStart = k
         }
-        flush(utf8, from: runStart, to: n, into: &buffer)
-        buffer.append(UInt8(ascii: "\""))
+        flush(source, runStart, n)
+        appendUnchecked(UInt8(ascii: "\""))
     }
 
-    private static let lineSeparatorEscape: [UInt8] = Array("\\u2028".utf8)
-    private static let paragraphSeparatorEscape: [UInt8] = Array("\\u2029".utf8)
+    @inline(__always)
+    private mutating func flush(_ source: UnsafePointer<UInt8>, _ start: Int, _ end: Int) {
+        if end > start {
+            (base + count).update(from: source + start, count: end - start)
+            count += end - start
+        }
+    }
 
     @inline(__always)
     private static func hexDigit(_ v: UInt8) -> UInt8 {
         v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "a") + v - 10
     }
 
+    // MARK: Key order
+
+    /// Calls `body` with the member indices in key order, without sorting when they already are.
+    /// Ties (equal keys) are ordered by position, so the result never depends on the sort's stability.
     @inline(__always)
-    private static func flush(
-        _ utf8: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into buffer: inout [UInt8]
+    private static func withKeyOrder(
+        _ members: UnsafeBufferPointer<JSONMember>, _ body: (UnsafeBufferPointer<Int>) -> Void
     ) {
-        if end > start { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<end])) }
-    }
-
-    /// Whether `a` sorts before `b` by UTF-8 bytes (= Unicode scalar order).
-    @inline(__always)
-    static func keyPrecedes(_ a: String, _ b: String) -> Bool {
-        var a = a
-        var b = b
-        return a.withUTF8 { pa in
-            b.withUTF8 { pb in
-                let n = min(pa.count, pb.count)
-                if n > 0 {
-                    let r = memcmpBytes(pa.baseAddress!, pb.baseAddress!, n)
-                    if r != 0 { return r < 0 }
-                }
-                return pa.count < pb.count
+        let n = members.count
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { order in
+            var sorted = true
+            for k in 0..<n {
+                order.initializeElement(at: k, to: k)
+                if k > 0 && sorted && compareUTF8(members[k].key, members[k - 1].key) < 0 { sorted = false }
             }
-        }
-    }
-
-    @inline(__always)
-    private static func memcmpBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Int {
-        var k = 0
-        while k < n {
-            if a[k] != b[k] { return a[k] < b[k] ? -1 : 1 }
-            k += 1
-        }
-        return 0
-    }
-}
-
-extension JSONWriter {
-    struct Encoder {
-        var buffer: [UInt8]
-        let options: Options
-
-        mutating func write(_ value: JSONValue) {
-            switch value {
-            case .null: buffer.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
-            case .bool(true): buffer.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
-            case .bool(false): buffer.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
-            case .number(let d): JSONWriter.appendNumber(d, to: &buffer)
-            case .string(let s): writeString(s)
-            case .array(let elements):
-                buffer.append(UInt8(ascii: "["))
-                var first = true
-                for e in elements {
-                    if !first { buffer.append(UInt8(ascii: ",")) }
-                    first = false
-                    write(e)
-                }
-                buffer.append(UInt8(ascii: "]"))
-            case .object(let object):
-                buffer.append(UInt8(ascii: "{"))
-                let members = object.members
-                Self.withSortedOrder(members) { order in
-                    var first = true
-                    for index in order {
-                        if !first { buffer.append(UInt8(ascii: ",")) }
-                        first = false
-                        writeString(members[index].key)
-                        buffer.append(UInt8(ascii: ":"))
-                        write(members[index].value)
+            if !sorted {
+                // Insertion sort: objects are small, and this avoids a closure call per comparison.
+                for k in 1..<n {
+                    let index = order[k]
+                    var j = k
+                    while j > 0 && compareUTF8(members[index].key, members[order[j - 1]].key) < 0 {
+                        order[j] = order[j - 1]
+                        j -= 1
                     }
+                    order[j] = index
                 }
-                buffer.append(UInt8(ascii: "}"))
             }
-        }
-
-        mutating func writePretty(_ value: JSONValue, indent: Int) {
-            switch value {
-            case .array(let elements) where !elements.isEmpty:
-                buffer.append(UInt8(ascii: "["))
-                var first = true
-                for e in elements {
-                    if !first { buffer.append(UInt8(ascii: ",")) }
-                    first = false
-                    newline(indent + 1)
-                    writePretty(e, indent: indent + 1)
-                }
-                newline(indent)
-                buffer.append(UInt8(ascii: "]"))
-            case .object(let object) where !object.members.isEmpty:
-                buffer.append(UInt8(ascii: "{"))
-                let members = object.members
-                Self.withSortedOrder(members) { order in
-                    var first = true
-                    for index in order {
-                        if !first { buffer.append(UInt8(ascii: ",")) }
-                        first = false
-                        newline(indent + 1)
-                        writeString(members[index].key)
-                        buffer.append(UInt8(ascii: ":"))
-                        buffer.append(UInt8(ascii: " "))
-                        writePretty(members[index].value, indent: indent + 1)
-                    }
-                }
-                newline(indent)
-                buffer.append(UInt8(ascii: "}"))
-            default:
-                write(value)
-            }
-        }
-
-        @inline(__always)
-        private mutating func newline(_ indent: Int) {
-            buffer.append(0x0A)
-            for _ in 0..<(indent * 2) { buffer.append(0x20) }
-        }
-
-        @inline(__always)
-        private mutating func writeString(_ s: String) {
-            var s = s
-            let escape = options.escapeLineTerminators
-            s.withUTF8 { JSONWriter.appendString($0, to: &buffer, escapeLineTerminators: escape) }
-        }
-
-        /// Calls `body` with the member indices in key order, without sorting when they already are.
-        @inline(__always)
-        private static func withSortedOrder(_ members: [JSONMember], _ body: (UnsafeBufferPointer<Int>) -> Void) {
-            let n = members.count
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { (order: UnsafeMutableBufferPointer<Int>) in
-                var order = order
-                var sorted = true
-                for k in 0..<n {
-                    order.initializeElement(at: k, to: k)
-                    if k > 0 && sorted && JSONWriter.keyPrecedes(members[k].key, members[k - 1].key) { sorted = false }
-                }
-                if !sorted {
-                    // Ties (equal keys) are ordered by position, so the result never depends on the sort's stability.
-                    order.sort { x, y in
-                        let kx = members[x].key
-                        let ky = members[y].key
-                        if JSONWriter.keyPrecedes(kx, ky) { return true }
-                        if JSONWriter.keyPrecedes(ky, kx) { return false }
-                        return x < y
-                    }
-                }
-                body(UnsafeBufferPointer(order))
-            }
+            body(UnsafeBufferPointer(order))
         }
     }
 }

@@ -55,7 +55,7 @@ public struct ArrangementRequest: Sendable, Equatable {
     static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer) -> ArrangementRequest? {
         guard let r = mapper.object(value, at: path) else { return nil }
         var a = ArrangementRequest()
-        a.style = r.enumeration("style") ?? .split
+        a.style = r.fastEnumeration("style") ?? .split
         if let items = r.array("axes", maxCount: 2) {
             var axes: [Axis] = []
             for (v, p) in items {
@@ -64,7 +64,7 @@ public struct ArrangementRequest: Sendable, Equatable {
             if items.isEmpty { r.error("axes", "must allow at least one axis") }
             a.axes = axes
         }
-        a.container = r.enumeration("container") ?? .plain
+        a.container = r.fastEnumeration("container") ?? .plain
         if let v = r.value("primary") { a.primary = decodeView(v, mapper: mapper, at: r.pointer("primary")) }
         if let v = r.value("secondary") { a.secondary = decodeView(v, mapper: mapper, at: r.pointer("secondary")) }
         r.finish()
@@ -78,21 +78,21 @@ public struct ArrangementRequest: Sendable, Equatable {
         if let v = r.value("size") { view.size = decodePreference(v, mapper: mapper, at: r.pointer("size"), range: 0...100_000) }
         view.contentSize = {
             guard let o = r.object("contentSize") else { return nil }
-            let w = o.number("width", required: true, range: 0...100_000)
-            let h = o.number("height", required: true, range: 0...100_000)
+            let w = o.fastNumber("width", required: true, range: 0...100_000)
+            let h = o.fastNumber("height", required: true, range: 0...100_000)
             o.finish()
             guard let w, let h else { return nil }
             return Size(width: w, height: h)
         }()
         if let f = r.object("fixedSize") {
-            view.fixedHorizontal = f.bool("horizontal") ?? false
-            view.fixedVertical = f.bool("vertical") ?? false
+            view.fixedHorizontal = f.fastBool("horizontal") ?? false
+            view.fixedVertical = f.fastBool("vertical") ?? false
             f.finish()
             if (view.fixedHorizontal || view.fixedVertical), view.contentSize == nil, !r.contains("contentSize") {
                 r.error("fixedSize", "a fixed size needs the view's \"contentSize\"")
             }
         }
-        view.overlayEdge = r.enumeration("overlayEdge")
+        view.overlayEdge = r.fastEnumeration("overlayEdge")
         r.finish()
         return view
     }
@@ -107,8 +107,8 @@ public struct ArrangementRequest: Sendable, Equatable {
         }
         guard let r = mapper.object(value, at: path) else { return nil }
         let p = AxisPreference(
-            minHorizontal: r.number("minHorizontal", range: range), idealHorizontal: r.number("idealHorizontal", range: range),
-            maxHorizontal: r.number("maxHorizontal", range: range), idealVertical: r.number("idealVertical", range: range))
+            minHorizontal: r.fastNumber("minHorizontal", range: range), idealHorizontal: r.fastNumber("idealHorizontal", range: range),
+            maxHorizontal: r.fastNumber("maxHorizontal", range: range), idealVertical: r.fastNumber("idealVertical", range: range))
         r.finish()
         if let lo = p.minHorizontal, let hi = p.maxHorizontal, lo > hi {
             mapper.error(path.appending("maxHorizontal"), "must not be below minHorizontal (\(fmt(lo)))")

@@ -15,10 +15,10 @@ public enum Detent: Sendable, Equatable {
             let r = ObjectReader(mapper: mapper, object: o, path: path)
             defer { r.finish() }
             if o.count == 1, r.value("height") != nil {
-                return r.number("height", range: SceneLimits.size).map { .height($0) }
+                return r.fastNumber("height", range: SceneLimits.size).map { .height($0) }
             }
             if o.count == 1, r.value("fraction") != nil {
-                guard let f = r.number("fraction", range: 0...1) else { return nil }
+                guard let f = r.fastNumber("fraction", range: 0...1) else { return nil }
                 if !(f > 0) {
                     r.error("fraction", "must be greater than 0 and at most 1, is \(fmt(f))")
                     return nil

@@ -4,31 +4,142 @@ import JSON
 /// (members written in sorted order, numbers and strings through the writer's own formatting) without
 /// building the intermediate tree. The tests compare both on every golden and random scene.
 extension Resolution {
+    /// Appends the response body to `buffer`.
     public func encode(into buffer: inout [UInt8]) {
-        var w = ByteWriter(buffer: buffer)
-        buffer = []
-        w.resolution(self)
-        buffer = w.buffer
+        buffer.append(contentsOf: encoded)
     }
 
+    /// The response body: the same bytes as `JSONWriter.encode(json)`.
     public var encoded: [UInt8] {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1024 + 768 * placements.count + 256 * diagnostics.count)
-        encode(into: &buffer)
-        return buffer
+        var w = ByteWriter(capacity: 1024 + 1024 * placements.count + 384 * diagnostics.count)
+        w.resolution(self)
+        return w.finish()
     }
 }
 
+/// Writes into one growing raw allocation: no per-append uniqueness checks or generic `append(contentsOf:)`
+/// calls, which dominated the tree writer's profile. Strings are escaped exactly as `JSONWriter.appendString`
+/// does (without `escapeLineTerminators`); integers as `JSONWriter.appendNumber` does, other numbers through it.
 private struct ByteWriter {
-    var buffer: [UInt8]
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(64, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    /// The bytes written; releases the allocation.
+    mutating func finish() -> [UInt8] {
+        let out = Array(UnsafeBufferPointer(start: base, count: count))
+        base.deallocate()
+        capacity = 0
+        count = 0
+        base = .allocate(capacity: 1)
+        return out
+    }
+
+    @inline(__always) private mutating func reserve(_ n: Int) {
+        if count + n > capacity { grow(n) }
+    }
+
+    private mutating func grow(_ n: Int) {
+        let newCapacity = max(capacity * 2, count + n)
+        let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        fresh.update(from: base, count: count)
+        base.deallocate()
+        base = fresh
+        capacity = newCapacity
+    }
+
+    @inline(__always) private mutating func byte(_ b: UInt8) {
+        reserve(1)
+        base[count] = b
+        count += 1
+    }
 
     @inline(__always) mutating func raw(_ s: StaticString) {
-        s.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        let n = s.utf8CodeUnitCount
+        reserve(n)
+        (base + count).update(from: s.utf8Start, count: n)
+        count += n
     }
+
     /// `s` is the member's opening: `{"key":` or `,"key":`.
     @inline(__always) mutating func key(_ s: StaticString) { raw(s) }
-    @inline(__always) mutating func number(_ d: Double) { JSONWriter.appendNumber(d, to: &buffer) }
-    @inline(__always) mutating func string(_ s: String) { JSONWriter.appendString(s, to: &buffer) }
+
+    mutating func number(_ d: Double) {
+        if d == d.rounded(.towardZero), abs(d) < 1e16 {
+            var m = Int64(d).magnitude
+            reserve(21)
+            if d < 0 {
+                base[count] = UInt8(ascii: "-")
+                count += 1
+            }
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var n = 0
+            withUnsafeMutableBytes(of: &digits) { d in
+                repeat {
+                    d[n] = UInt8(ascii: "0") + UInt8(m % 10)
+                    m /= 10
+                    n += 1
+                } while m > 0
+                for i in 0..<n { base[count + i] = d[n - 1 - i] }
+            }
+            count += n
+            return
+        }
+        var tmp: [UInt8] = []
+        JSONWriter.appendNumber(d, to: &tmp)
+        reserve(tmp.count)
+        for b in tmp {
+            base[count] = b
+            count += 1
+        }
+    }
+
+    mutating func string(_ s: String) {
+        var s = s
+        s.withUTF8 { utf8 in
+            reserve(utf8.count + 2)
+            base[count] = UInt8(ascii: "\"")
+            count += 1
+            for c in utf8 {
+                let escape: UInt8
+                switch c {
+                case UInt8(ascii: "\""): escape = UInt8(ascii: "\"")
+                case UInt8(ascii: "\\"): escape = UInt8(ascii: "\\")
+                case 0x0A: escape = UInt8(ascii: "n")
+                case 0x0D: escape = UInt8(ascii: "r")
+                case 0x09: escape = UInt8(ascii: "t")
+                case 0x08: escape = UInt8(ascii: "b")
+                case 0x0C: escape = UInt8(ascii: "f")
+                case 0..<0x20: escape = UInt8(ascii: "u")
+                default:
+                    reserve(2)
+                    base[count] = c
+                    count += 1
+                    continue
+                }
+                reserve(7)
+                base[count] = UInt8(ascii: "\\")
+                base[count + 1] = escape
+                count += 2
+                if escape == UInt8(ascii: "u") {
+                    let hex: (UInt8) -> UInt8 = { $0 < 10 ? UInt8(ascii: "0") + $0 : UInt8(ascii: "a") + $0 - 10 }
+                    base[count] = UInt8(ascii: "0")
+                    base[count + 1] = UInt8(ascii: "0")
+                    base[count + 2] = hex(c >> 4)
+                    base[count + 3] = hex(c & 0xF)
+                    count += 4
+                }
+            }
+            byte(UInt8(ascii: "\""))
+        }
+    }
+
     @inline(__always) mutating func bool(_ b: Bool) { raw(b ? "true" : "false") }
     @inline(__always) mutating func null() { raw("null") }
     @inline(__always) mutating func name<R: RawRepresentable>(_ v: R) where R.RawValue == String { string(v.rawValue) }

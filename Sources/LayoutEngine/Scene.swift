@@ -272,21 +272,21 @@ struct SceneDecoder {
     func decode(_ value: JSONValue) -> Scene? {
         guard let r = mapper.object(value, at: .root) else { return nil }
         var s = Scene()
-        if let id = r.string("device", length: 1...128) {
+        if let id = r.fastString("device", length: 1...128) {
             s.deviceID = id
             s.profile = catalog.profile(id: id)
             if s.profile == nil { r.error("device", "unknown device \"\(id)\"; GET /v1/devices lists the known ids") }
         }
-        s.displayID = r.string("display", length: 1...64)
-        s.orientation = r.enumeration("orientation") ?? .portrait
-        s.posture = r.enumeration("posture") ?? .flat
-        s.layoutDirection = r.enumeration("layoutDirection") ?? .ltr
-        s.dynamicTypeSize = r.enumeration("dynamicTypeSize") ?? .large
+        s.displayID = r.fastString("display", length: 1...64)
+        s.orientation = r.fastEnumeration("orientation") ?? .portrait
+        s.posture = r.fastEnumeration("posture") ?? .flat
+        s.layoutDirection = r.fastEnumeration("layoutDirection") ?? .ltr
+        s.dynamicTypeSize = r.fastEnumeration("dynamicTypeSize") ?? .large
         if let w = r.object("window") {
-            let width = w.number("width", required: true, range: SceneLimits.size)
-            let height = w.number("height", required: true, range: SceneLimits.size)
-            let x = w.number("x", range: SceneLimits.coordinate) ?? 0
-            let y = w.number("y", range: SceneLimits.coordinate) ?? 0
+            let width = w.fastNumber("width", required: true, range: SceneLimits.size)
+            let height = w.fastNumber("height", required: true, range: SceneLimits.size)
+            let x = w.fastNumber("x", range: SceneLimits.coordinate) ?? 0
+            let y = w.fastNumber("y", range: SceneLimits.coordinate) ?? 0
             w.finish()
             if let width, let height { s.window = WindowRequest(x: x, y: y, width: width, height: height) }
         } else if s.deviceID == nil {
@@ -295,10 +295,10 @@ struct SceneDecoder {
         if let v = r.value("safeArea") {
             if let i = mapper.object(v, at: r.pointer("safeArea")) {
                 s.safeArea = Insets(
-                    top: i.number("top", range: SceneLimits.inset) ?? 0,
-                    leading: i.number("leading", range: SceneLimits.inset) ?? 0,
-                    bottom: i.number("bottom", range: SceneLimits.inset) ?? 0,
-                    trailing: i.number("trailing", range: SceneLimits.inset) ?? 0)
+                    top: i.fastNumber("top", range: SceneLimits.inset) ?? 0,
+                    leading: i.fastNumber("leading", range: SceneLimits.inset) ?? 0,
+                    bottom: i.fastNumber("bottom", range: SceneLimits.inset) ?? 0,
+                    trailing: i.fastNumber("trailing", range: SceneLimits.inset) ?? 0)
                 i.finish()
             }
         }
@@ -367,10 +367,10 @@ struct SceneDecoder {
     private func decodePresentation(_ value: JSONValue, at path: JSONPointer, ids: [String: Int]) -> Presentation? {
         let before = mapper.errors.count
         guard let r = mapper.object(value, at: path) else { return nil }
-        let id = r.string("id", required: true, length: SceneLimits.idLength)
-        let kind: Presentation.Kind? = r.enumeration("kind", required: true)
+        let id = r.fastString("id", required: true, length: SceneLimits.idLength)
+        let kind: Presentation.Kind? = r.fastEnumeration("kind", required: true)
         var presentedFrom: Int?
-        if let from = r.string("presentedFrom", length: SceneLimits.idLength) {
+        if let from = r.fastString("presentedFrom", length: SceneLimits.idLength) {
             if let i = ids[from] {
                 presentedFrom = i
             } else if from == id {
@@ -381,7 +381,7 @@ struct SceneDecoder {
         }
         var intent: Intent?
         if let i = r.object("intent") {
-            intent = Intent(hasDecision: i.bool("hasDecision"), abandonableWithoutCost: i.bool("abandonableWithoutCost"))
+            intent = Intent(hasDecision: i.fastBool("hasDecision"), abandonableWithoutCost: i.fastBool("abandonableWithoutCost"))
             i.finish()
         }
         var stray: SheetPlacement?
@@ -390,13 +390,13 @@ struct SceneDecoder {
         case .sheet?:
             content = decodeSheet(r).map { .sheet($0) }
         case .fullScreenCover?:
-            stray = r.enumeration("placement")
+            stray = r.fastEnumeration("placement")
             content = .fullScreenCover
         case .popover?:
-            stray = r.enumeration("placement")
+            stray = r.fastEnumeration("placement")
             content = decodePopover(r).map { .popover($0) }
         case .adaptivePanel?:
-            stray = r.enumeration("placement")
+            stray = r.fastEnumeration("placement")
             content = decodePanel(r).map { .adaptivePanel($0) }
         case nil:
             break
@@ -417,8 +417,8 @@ struct SceneDecoder {
     private func decodeSheet(_ r: ObjectReader) -> SheetRequest? {
         let before = mapper.errors.count
         var s = SheetRequest()
-        s.placement = r.enumeration("placement") ?? .automatic
-        s.sizing = r.enumeration("sizing") ?? .automatic
+        s.placement = r.fastEnumeration("placement") ?? .automatic
+        s.sizing = r.fastEnumeration("sizing") ?? .automatic
         s.contentSize = decodeSize(r, "contentSize")
         if let items = r.array("detents", maxCount: SceneLimits.maxDetents) {
             if items.isEmpty { r.error("detents", "must list at least one detent (omit it for [\"large\"])") }
@@ -463,26 +463,26 @@ struct SceneDecoder {
                 mapper.error(p, "expected \"disabled\", \"enabled\" or {\"upThrough\": <detent>}")
             }
         }
-        s.interactiveDismissDisabled = r.bool("interactiveDismissDisabled") ?? false
-        s.hasUnsavedChanges = r.bool("hasUnsavedChanges") ?? false
-        s.dragIndicator = r.enumeration("dragIndicator") ?? .automatic
-        s.cornerRadius = r.number("cornerRadius", range: 0...10_000)
+        s.interactiveDismissDisabled = r.fastBool("interactiveDismissDisabled") ?? false
+        s.hasUnsavedChanges = r.fastBool("hasUnsavedChanges") ?? false
+        s.dragIndicator = r.fastEnumeration("dragIndicator") ?? .automatic
+        s.cornerRadius = r.fastNumber("cornerRadius", range: 0...10_000)
         if let items = r.array("toolbar", maxCount: SceneLimits.maxToolbarItems) {
             var toolbar: [ToolbarItem] = []
             for (v, p) in items {
                 guard let o = mapper.object(v, at: p) else { continue }
                 let item = ToolbarItem(
-                    title: o.string("title", length: SceneLimits.textLength),
-                    systemImage: o.string("systemImage", length: SceneLimits.textLength),
-                    placement: o.enumeration("placement") ?? .automatic)
+                    title: o.fastString("title", length: SceneLimits.textLength),
+                    systemImage: o.fastString("systemImage", length: SceneLimits.textLength),
+                    placement: o.fastEnumeration("placement") ?? .automatic)
                 o.finish()
                 toolbar.append(item)
             }
             s.toolbar = toolbar
         }
-        s.contentScrollable = r.bool("contentScrollable") ?? false
-        s.edgeAttachedInCompactHeight = r.bool("edgeAttachedInCompactHeight") ?? false
-        s.widthFollowsContentSize = r.bool("widthFollowsContentSize") ?? false
+        s.contentScrollable = r.fastBool("contentScrollable") ?? false
+        s.edgeAttachedInCompactHeight = r.fastBool("edgeAttachedInCompactHeight") ?? false
+        s.widthFollowsContentSize = r.fastBool("widthFollowsContentSize") ?? false
         if s.sizing == .fitted, s.contentSize == nil {
             r.error("sizing", "fitted sizing needs the measured \"contentSize\"")
         }
@@ -493,16 +493,16 @@ struct SceneDecoder {
         let before = mapper.errors.count
         var anchor: Rect?
         if let a = r.object("anchor", required: true) {
-            let x = a.number("x", required: true, range: SceneLimits.coordinate)
-            let y = a.number("y", required: true, range: SceneLimits.coordinate)
-            let w = a.number("width", range: 0...100_000) ?? 0
-            let h = a.number("height", range: 0...100_000) ?? 0
+            let x = a.fastNumber("x", required: true, range: SceneLimits.coordinate)
+            let y = a.fastNumber("y", required: true, range: SceneLimits.coordinate)
+            let w = a.fastNumber("width", range: 0...100_000) ?? 0
+            let h = a.fastNumber("height", range: 0...100_000) ?? 0
             a.finish()
             if let x, let y { anchor = Rect(x: x, y: y, width: w, height: h) }
         }
-        let arrowEdge: ArrowEdge = r.enumeration("arrowEdge") ?? .top
+        let arrowEdge: ArrowEdge = r.fastEnumeration("arrowEdge") ?? .top
         let contentSize = decodeSize(r, "contentSize")
-        let adaptation: CompactAdaptation = r.enumeration("compactAdaptation") ?? .automatic
+        let adaptation: CompactAdaptation = r.fastEnumeration("compactAdaptation") ?? .automatic
         guard mapper.errors.count == before, let anchor else { return nil }
         var p = PopoverRequest(anchor: anchor)
         p.arrowEdge = arrowEdge
@@ -514,19 +514,19 @@ struct SceneDecoder {
     private func decodePanel(_ r: ObjectReader) -> PanelRequest? {
         let before = mapper.errors.count
         var p = PanelRequest()
-        p.breakpoint = r.number("breakpoint", range: 0...100_000)
-        p.alignment = r.enumeration("alignment") ?? .trailing
-        p.panelWidth = r.number("panelWidth", range: SceneLimits.size)
-        p.panelHeight = r.number("panelHeight", range: SceneLimits.size)
-        p.modal = r.bool("modal") ?? false
-        p.cornerRadius = r.number("cornerRadius", range: 0...10_000)
+        p.breakpoint = r.fastNumber("breakpoint", range: 0...100_000)
+        p.alignment = r.fastEnumeration("alignment") ?? .trailing
+        p.panelWidth = r.fastNumber("panelWidth", range: SceneLimits.size)
+        p.panelHeight = r.fastNumber("panelHeight", range: SceneLimits.size)
+        p.modal = r.fastBool("modal") ?? false
+        p.cornerRadius = r.fastNumber("cornerRadius", range: 0...10_000)
         return mapper.errors.count == before ? p : nil
     }
 
     private func decodeSize(_ r: ObjectReader, _ key: String) -> Size? {
         guard let o = r.object(key) else { return nil }
-        let w = o.number("width", required: true, range: 0...100_000)
-        let h = o.number("height", required: true, range: 0...100_000)
+        let w = o.fastNumber("width", required: true, range: 0...100_000)
+        let h = o.fastNumber("height", required: true, range: 0...100_000)
         o.finish()
         guard let w, let h else { return nil }
         return Size(width: w, height: h)
@@ -535,3 +535,38 @@ struct SceneDecoder {
 
 @inline(__always)
 func fmt(_ d: Double) -> String { JSONWriter.formatNumber(d) }
+
+// MARK: - Fast paths over ObjectReader
+
+/// The reader's typed getters build the member's JSON pointer before looking at the value; a request has
+/// dozens of members, so these check the common, valid case first and fall back to the reader (which
+/// records the error with its pointer) only when something is missing or wrong.
+extension ObjectReader {
+    @inline(__always)
+    func fastNumber(_ key: String, required: Bool = false, range: ClosedRange<Double>? = nil, positive: Bool = false) -> Double? {
+        guard let v = value(key) else { return required ? number(key, required: true) : nil }
+        if case .number(let d) = v, d.isFinite, !positive || d > 0, range.map({ $0.contains(d) }) ?? true { return d }
+        return number(key, required: required, range: range, positive: positive)
+    }
+
+    @inline(__always)
+    func fastEnumeration<E: RawRepresentable & CaseIterable>(_ key: String, required: Bool = false) -> E? where E.RawValue == String {
+        guard let v = value(key) else { return required ? enumeration(key, required: true) : nil }
+        if case .string(let s) = v, let e = E(rawValue: s) { return e }
+        return enumeration(key, required: required)
+    }
+
+    @inline(__always)
+    func fastBool(_ key: String, required: Bool = false) -> Bool? {
+        guard let v = value(key) else { return required ? bool(key, required: true) : nil }
+        if case .bool(let b) = v { return b }
+        return bool(key, required: required)
+    }
+
+    @inline(__always)
+    func fastString(_ key: String, required: Bool = false, length: ClosedRange<Int>? = nil) -> String? {
+        guard let v = value(key) else { return required ? string(key, required: true, length: length) : nil }
+        if case .string(let s) = v, length.map({ $0.contains(s.count) }) ?? true { return s }
+        return string(key, required: required, length: length)
+    }
+}
