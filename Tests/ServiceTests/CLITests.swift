@@ -225,7 +225,7 @@ private struct TempDir {
         #expect(throws: UsageError.self) { try DevicesCommandOptions.parse(["a", "--kind", "phone"], environment: env) }
     }
 
-    @Test func table() {
+    @Test func table() throws {
         let out = DevicesCommandRunner.run(options: DevicesCommandOptions(), profiles: BuiltInDevices.all)
         #expect(out.exitCode == 0)
         let lines = text(out.stdout).split(separator: "\n")
@@ -235,9 +235,12 @@ private struct TempDir {
         #expect(duo?.contains("foldable") == true)
         #expect(duo?.contains("376×832, 752×832") == true)
         #expect(duo?.hasSuffix("built-in") == true)
-        // Columns line up: KIND starts at the same offset on every line.
-        let offsets = Set(lines.map { $0.distance(from: $0.startIndex, to: $0.firstIndex(of: " ") ?? $0.endIndex) })
-        #expect(offsets.count >= 1)
+        // Columns line up: KIND starts at the same offset on every line, after a blank.
+        let header = Array(lines[0])
+        let kindColumn = try #require((0..<header.count).first { String(header[$0..<min($0 + 4, header.count)]) == "KIND" })
+        for line in lines.map(Array.init) {
+            #expect(line[kindColumn - 1] == " " && line[kindColumn] != " ")
+        }
     }
 
     @Test func kindFilter() {
@@ -345,10 +348,12 @@ private struct TempDir {
     }
 
     @Test func changedTruncatedLimitAndWindow() throws {
-        let store = try Store.open(.init(path: ":memory:", maxBodyBytes: 140))
+        // Bodies up to the largest answer of the two scenes (plus room for the tampering) are kept whole; `long` is cut.
+        let cap = ([phoneScene, duoScene].map { Resolver.resolve(body: $0, catalog: builtIns).json.count }.max() ?? 0) + 100
+        let store = try Store.open(.init(path: ":memory:", maxBodyBytes: cap))
         defer { store.close() }
         let long = Array(
-            (#"{"device": "iphone-16", "name": ""# + String(repeating: "x", count: 200) + #"", "presentations": []}"#).utf8)
+            (#"{"device": "iphone-16", "name": ""# + String(repeating: "x", count: cap) + #"", "presentations": []}"#).utf8)
         let ids = try record([phoneScene, long, duoScene, phoneScene], into: store, tamper: [2])
         #expect(ids.count == 4)
 
