@@ -101,10 +101,77 @@ PY
 echo "== e2e: request log"
 grep -q '^GET /healthz 200 [0-9]*us$' "$tmp/server.log" || fail "no request log line"
 
+echo "== e2e: resolutions to replay later (hinge replay, below)"
+scenes=Tests/LayoutEngineTests/Scenes
+for f in "$scenes"/*.scene.json; do
+    curl -s -o /dev/null "http://127.0.0.1:$port/v1/resolve" --data-binary @"$f" || fail "POST $f"
+done
+curl -fsS -o /dev/null "http://127.0.0.1:$port/v1/resolve" \
+    -d '{"device":"iphone-duo","posture":"halfOpened","presentations":[{"id":"s","kind":"sheet"}]}' || fail "POST duo"
+curl -fsS -o /dev/null "http://127.0.0.1:$port/v1/resolve?format=svg" -d '{"device":"iphone-16"}' || fail "POST svg"
+curl -fsS -o /dev/null "http://127.0.0.1:$port/v1/resolve/matrix" \
+    -d '{"scene":{"presentations":[{"id":"s","kind":"sheet"}]},"devices":["iphone-16","iphone-duo"]}' || fail "POST matrix"
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/resolve" -d '{"device":"no-such"}')
+[ "$code" = 422 ] || fail "invalid scene over HTTP: $code"
+
 echo "== e2e: SIGTERM"
 kill -TERM "$server_pid"
 rc=0
 wait "$server_pid" || rc=$?
 server_pid=""
 [ "$rc" -eq 0 ] || fail "exit code after SIGTERM: $rc"
+echo "== e2e: CLI (hinge resolve, devices, replay)"
+scene=$tmp/scene.json
+printf '%s' '{"device":"iphone-16","presentations":[{"id":"settings","kind":"sheet","detents":["medium","large"]}]}' >"$scene"
+"$bin" resolve "$scene" --db "$tmp/absent.sqlite" >"$tmp/cli.json" || fail "hinge resolve FILE"
+python3 - "$tmp/cli.json" <<'PY' || fail "hinge resolve output"
+import json, sys
+text = open(sys.argv[1]).read()
+doc = json.loads(text)
+assert text.startswith('{\n  "'), "not pretty"
+assert doc["environment"]["window"], doc
+assert [p["id"] for p in doc["placements"]] == ["settings"], doc["placements"]
+PY
+"$bin" resolve - --db "$tmp/absent.sqlite" <"$scene" >"$tmp/cli-stdin.json" || fail "hinge resolve - (stdin)"
+cmp -s "$tmp/cli.json" "$tmp/cli-stdin.json" || fail "stdin and file outputs differ"
+[ ! -e "$tmp/absent.sqlite" ] || fail "hinge resolve created a database"
+"$bin" resolve "$scene" --db "$tmp/hinge.sqlite" --device iphone-duo --posture halfOpened --layout-direction rtl >"$tmp/cli-duo.json" \
+    || fail "hinge resolve with overrides"
+grep -q '"iphone-duo"' "$tmp/cli-duo.json" || fail "--device override not applied"
+"$bin" resolve "$scene" --format svg >"$tmp/cli.svg" || fail "hinge resolve --format svg"
+head -c 5 "$tmp/cli.svg" | grep -Eq '^(<\?xml|<svg)' || fail "svg output starts with $(head -c 20 "$tmp/cli.svg")"
+echo '{"device": "no-such-device"}' >"$tmp/bad.json"
+rc=0
+"$bin" resolve "$tmp/bad.json" >"$tmp/bad.out" 2>"$tmp/bad.problem" || rc=$?
+[ "$rc" -eq 1 ] || fail "invalid scene: exit $rc (want 1)"
+[ ! -s "$tmp/bad.out" ] || fail "invalid scene printed on stdout"
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); assert p["status"]==422, p' "$tmp/bad.problem" \
+    || fail "invalid scene: no problem on stderr"
+rc=0
+"$bin" resolve "$scene" --posture sideways 2>"$tmp/usage.err" || rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/usage.err")" -eq 1 ] || fail "resolve usage error: exit $rc"
+"$bin" resolve --help | grep -q 'USAGE: hinge resolve' || fail "resolve --help"
+for c in resolve devices replay; do "$bin" --help | grep -q "^  $c " || fail "hinge --help lacks $c"; done
+
+"$bin" devices --db "$tmp/absent.sqlite" >"$tmp/devices.txt" || fail "hinge devices"
+grep -Eq '^iphone-duo +foldable .*built-in$' "$tmp/devices.txt" || fail "hinge devices lacks iphone-duo"
+"$bin" devices iphone-duo --db "$tmp/hinge.sqlite" | python3 -c 'import json,sys; assert json.load(sys.stdin)["id"]=="iphone-duo"' \
+    || fail "hinge devices iphone-duo"
+rc=0
+"$bin" devices no-such-device >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || fail "hinge devices unknown id: exit $rc"
+
+# The server recorded the requests above into $tmp/hinge.sqlite and has stopped: replay them all.
+rc=0
+"$bin" replay --db "$tmp/hinge.sqlite" >"$tmp/replay.txt" 2>"$tmp/replay.err" || rc=$?
+cat "$tmp/replay.txt"
+[ "$rc" -eq 0 ] || fail "hinge replay: exit $rc: $(cat "$tmp/replay.txt" "$tmp/replay.err")"
+grep -Eq '^replayed ([1-9][0-9]*), unchanged \1, changed 0, skipped 0$' "$tmp/replay.txt" || fail "replay summary"
+[ ! -s "$tmp/replay.err" ] || fail "hinge replay wrote to stderr while not on a terminal"
+"$bin" replay --db "$tmp/hinge.sqlite" --limit 2 | grep -q '^replayed 2, unchanged 2' || fail "replay --limit"
+rc=0
+"$bin" replay --db "$tmp/absent.sqlite" 2>/dev/null || rc=$?
+[ "$rc" -eq 1 ] || fail "replay without a database: exit $rc"
+[ ! -e "$tmp/absent.sqlite" ] || fail "hinge replay created a database"
+
 echo "e2e passed"

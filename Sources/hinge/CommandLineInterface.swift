@@ -13,7 +13,9 @@ protocol Subcommand: Sendable {
 }
 
 enum CommandLineInterface {
-    static let commands: [any Subcommand.Type] = [ServeCommand.self]
+    static let commands: [any Subcommand.Type] = [
+        ServeCommand.self, ResolveCommand.self, DevicesCommand.self, ReplayCommand.self,
+    ]
 
     static var help: String {
         var s = "hinge \(hingeVersion) — layout resolution service\n\nUSAGE: hinge <command> [options]\n\nCOMMANDS:\n"

@@ -1,0 +1,82 @@
+import Glibc
+import LayoutEngine
+import Store
+
+/// File access of the CLI subcommands: reading a scene, writing output, finding the database.
+public enum CLIFiles {
+    /// A file's bytes (`-`: standard input until end of file). Throws a message for stderr.
+    public static func read(_ path: String) throws(CLIError) -> [UInt8] {
+        let fd: Int32
+        if path == "-" {
+            fd = 0
+        } else {
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw CLIError("cannot read \(path): \(errnoText())") }
+        }
+        defer { if fd != 0 { close(fd) } }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CLIError("cannot read \(path == "-" ? "standard input" : path): \(errnoText())")
+            }
+            out.append(contentsOf: chunk[0..<n])
+        }
+        return out
+    }
+
+    /// Writes every byte to `fd` (retrying short writes and EINTR). False when the reader went away.
+    @discardableResult
+    public static func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.write(fd, base + offset, buffer.count - offset)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+
+    /// True when `path` names an existing file (`:memory:` and in-memory URIs never exist).
+    public static func databaseExists(_ path: String) -> Bool {
+        if path == ":memory:" || path.contains("mode=memory") { return false }
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFDIR
+    }
+
+    /// The store at `path` when the file exists, nil when it does not — never creates a database.
+    /// Throws the store's refusal (not SQLite, foreign, newer schema) as a message.
+    public static func openExistingStore(_ path: String) throws(CLIError) -> Store? {
+        guard databaseExists(path) else { return nil }
+        do {
+            return try Store.open(Store.Configuration(path: path, maxReaders: 1))
+        } catch {
+            throw CLIError("cannot open the database: \(error)")
+        }
+    }
+
+    /// The device catalog of `resolve` and `devices`: the store's (built-ins and custom profiles) when the
+    /// database exists, else the built-ins. Close the returned store when done.
+    public static func catalog(db: String) throws(CLIError) -> (catalog: any DeviceCatalog, store: Store?) {
+        if let store = try openExistingStore(db) { return (store, store) }
+        return (StaticDeviceCatalog(BuiltInDevices.all), nil)
+    }
+
+    static func errnoText() -> String { String(cString: strerror(errno)) }
+}
+
+/// A runtime failure of a CLI subcommand: one message for stderr, exit code 1.
+public struct CLIError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

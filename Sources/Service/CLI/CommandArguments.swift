@@ -1,0 +1,75 @@
+/// A small scanner over a subcommand's arguments, shared by `hinge resolve`, `devices` and `replay`
+/// (`hinge serve` keeps its own parser). Accepts `--flag value` and `--flag=value`; a lone `-` and
+/// anything not starting with `-` is positional; `--` ends the options (everything after it is positional).
+struct CommandArguments {
+    enum Token: Equatable {
+        /// `--flag` with its inline `=value`, if any.
+        case option(name: String, inline: String?)
+        case positional(String)
+    }
+
+    private let arguments: [String]
+    private var index = 0
+    private var optionsEnded = false
+    private let command: String
+
+    init(_ arguments: [String], command: String) {
+        self.arguments = arguments
+        self.command = command
+    }
+
+    /// The next token, or nil at the end.
+    mutating func next() -> Token? {
+        while index < arguments.count {
+            let arg = arguments[index]
+            index += 1
+            if optionsEnded || arg == "-" || !arg.hasPrefix("-") { return .positional(arg) }
+            if arg == "--" {
+                optionsEnded = true
+                continue
+            }
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                return .option(name: String(arg[..<eq]), inline: String(arg[arg.index(after: eq)...]))
+            }
+            return .option(name: arg, inline: nil)
+        }
+        return nil
+    }
+
+    /// The value of option `name`: its inline `=value`, else the next argument.
+    mutating func value(of name: String, inline: String?) throws(UsageError) -> String {
+        if let inline { return inline }
+        guard index < arguments.count else { throw UsageError("option \(name) needs a value") }
+        index += 1
+        return arguments[index - 1]
+    }
+
+    func unknownOption(_ name: String) -> UsageError {
+        UsageError("unknown option '\(name)' for 'hinge \(command)' (see hinge \(command) --help)")
+    }
+
+    func extraArgument(_ value: String) -> UsageError {
+        UsageError("unexpected argument '\(value)' for 'hinge \(command)' (see hinge \(command) --help)")
+    }
+
+    /// `value` as one of `E`'s raw values, or a usage error naming the choices.
+    static func choice<E: RawRepresentable & CaseIterable>(_ value: String, _ name: String, _: E.Type) throws(UsageError)
+        -> E where E.RawValue == String
+    {
+        guard let e = E(rawValue: value) else {
+            throw UsageError(
+                "\(name) must be one of \(E.allCases.map(\.rawValue).joined(separator: ", ")), got '\(value)'")
+        }
+        return e
+    }
+}
+
+/// The database path of the CLI subcommands: `--db` wins over `HINGE_DB`, which wins over `./hinge.sqlite`
+/// (the same default as `hinge serve`).
+enum CLIDefaults {
+    static let db = "./hinge.sqlite"
+    static func db(environment: (String) -> String?) -> String {
+        if let v = environment("HINGE_DB"), !v.isEmpty { return v }
+        return db
+    }
+}

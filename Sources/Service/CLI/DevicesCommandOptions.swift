@@ -1,0 +1,111 @@
+import JSON
+import LayoutEngine
+
+/// Options of `hinge devices [ID]`.
+public struct DevicesCommandOptions: Sendable, Equatable {
+    /// Show this profile's JSON; nil lists them.
+    public var id: String?
+    /// `--kind`: list only this kind.
+    public var kind: DeviceProfile.Kind?
+    public var db = CLIDefaults.db
+
+    public init(id: String? = nil, kind: DeviceProfile.Kind? = nil) {
+        self.id = id
+        self.kind = kind
+    }
+
+    public static let usage = """
+        USAGE: hinge devices [ID] [options]
+
+        Without ID: a table of the device profiles (id, kind, name, displays in points, built-in or custom).
+        With ID: that profile's JSON (SPEC §8), pretty-printed.
+
+        Profiles: the built-ins, plus the custom profiles of the database when it exists (it is never created).
+
+        OPTIONS:
+          --kind K     list only phone | tablet | foldable | desktop
+          --db PATH    database with custom device profiles (HINGE_DB, default ./hinge.sqlite)
+          -h, --help   show this help
+
+        EXIT STATUS: 0 listed or shown; 1 no profile has this ID, or the database could not be read;
+        2 usage error.
+        """
+
+    public static func parse(_ arguments: [String], environment: (String) -> String?) throws(UsageError)
+        -> DevicesCommandOptions
+    {
+        var o = DevicesCommandOptions()
+        o.db = CLIDefaults.db(environment: environment)
+        var scanner = CommandArguments(arguments, command: "devices")
+        while let token = scanner.next() {
+            switch token {
+            case .positional(let p):
+                guard o.id == nil else { throw scanner.extraArgument(p) }
+                o.id = p
+            case .option(let name, let inline):
+                switch name {
+                case "--kind":
+                    o.kind = try CommandArguments.choice(
+                        try scanner.value(of: name, inline: inline), name, DeviceProfile.Kind.self)
+                case "--db": o.db = try scanner.value(of: name, inline: inline)
+                default: throw scanner.unknownOption(name)
+                }
+            }
+        }
+        if o.id != nil, o.kind != nil { throw UsageError("--kind filters the list; it does not apply with an ID") }
+        return o
+    }
+}
+
+/// `hinge devices`: what to print for a catalog's profiles.
+public enum DevicesCommandRunner {
+    public static func run(options: DevicesCommandOptions, profiles: [DeviceProfile]) -> CommandOutput {
+        if let id = options.id {
+            guard let p = profiles.first(where: { $0.id == id }) else {
+                return .failure("hinge devices: no device profile has the id '\(id)' (run 'hinge devices' for the list)")
+            }
+            return CommandOutput(exitCode: 0, stdout: JSONWriter.encode(p.json, options: .pretty) + [0x0A])
+        }
+        let listed = options.kind.map { k in profiles.filter { $0.kind == k } } ?? profiles
+        return CommandOutput(exitCode: 0, stdout: Array(table(listed).utf8))
+    }
+
+    /// Columns ID, KIND, NAME, DISPLAYS (`w×h` points, several joined by `, `), SOURCE (built-in/custom),
+    /// left-aligned and padded to the widest cell.
+    public static func table(_ profiles: [DeviceProfile]) -> String {
+        let header = ["ID", "KIND", "NAME", "DISPLAYS", "SOURCE"]
+        let rows = profiles.map { p in
+            [
+                p.id, p.kind.rawValue, p.name,
+                p.displays.map { "\(JSONWriter.formatNumber($0.width))×\(JSONWriter.formatNumber($0.height))" }
+                    .joined(separator: ", "),
+                p.builtIn ? "built-in" : "custom",
+            ]
+        }
+        let all = [header] + rows
+        var widths = [Int](repeating: 0, count: header.count)
+        for row in all { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        var out = ""
+        for row in all {
+            var line = ""
+            for (i, cell) in row.enumerated() {
+                line += i == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[i] - cell.count + 2)
+            }
+            out += line + "\n"
+        }
+        return out
+    }
+}
+
+extension DevicesCommandRunner {
+    /// Opens the catalog (the database only when it exists) and lists or shows.
+    public static func run(options: DevicesCommandOptions) -> CommandOutput {
+        do throws(CLIError) {
+            let opened = try CLIFiles.catalog(db: options.db)
+            defer { opened.store?.close() }
+            return run(options: options, profiles: opened.catalog.allProfiles())
+        } catch {
+            return .failure("hinge devices: \(error)")
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import JSON
+import LayoutEngine
+import Store
+
+/// Options of `hinge replay`.
+public struct ReplayCommandOptions: Sendable, Equatable {
+    public var db = CLIDefaults.db
+    /// Inclusive bounds on `receivedAt`.
+    public var since: Timestamp?
+    public var until: Timestamp?
+    /// Replay at most this many records (the newest); nil: all.
+    public var limit: Int?
+
+    public init() {}
+
+    public static let usage = """
+        USAGE: hinge replay [options]
+
+        Replays the recorded requests of the request log with this binary's engine and the database's
+        device profiles (as POST /v1/requests/{id}/replay does, newest first) and prints a summary: how
+        many were replayed, unchanged, changed and skipped (stored truncated), and for each changed record
+        its id and its first differing JSON pointers. On a terminal, progress is shown on standard error.
+
+        OPTIONS:
+          --db PATH      the database to replay (HINGE_DB, default ./hinge.sqlite); it must exist
+          --since T      only records received at or after T (ISO 8601, e.g. 2025-01-31T09:05:07Z)
+          --until T      only records received at or before T
+          --limit N      replay at most the newest N records
+          -h, --help     show this help
+
+        EXIT STATUS:
+          0  every replayed record gave the same answer (also when there was nothing to replay)
+          1  at least one record changed, or the database is missing or unreadable
+          2  usage error
+        """
+
+    public static func parse(_ arguments: [String], environment: (String) -> String?) throws(UsageError)
+        -> ReplayCommandOptions
+    {
+        var o = ReplayCommandOptions()
+        o.db = CLIDefaults.db(environment: environment)
+        var scanner = CommandArguments(arguments, command: "replay")
+        while let token = scanner.next() {
+            switch token {
+            case .positional(let p): throw scanner.extraArgument(p)
+            case .option(let name, let inline):
+                switch name {
+                case "--db": o.db = try scanner.value(of: name, inline: inline)
+                case "--since", "--until":
+                    let v = try scanner.value(of: name, inline: inline)
+                    guard let t = Timestamp(iso8601: v) else {
+                        throw UsageError("\(name) must be an ISO 8601 timestamp such as 2025-01-31T09:05:07Z, got '\(v)'")
+                    }
+                    if name == "--since" { o.since = t } else { o.until = t }
+                case "--limit":
+                    let v = try scanner.value(of: name, inline: inline)
+                    guard let n = Int(v), n >= 1 else { throw UsageError("--limit must be a positive integer, got '\(v)'") }
+                    o.limit = n
+                default: throw scanner.unknownOption(name)
+                }
+            }
+        }
+        if let since = o.since, let until = o.until, since > until {
+            throw UsageError("--since (\(since)) is after --until (\(until))")
+        }
+        return o
+    }
+}
+
+/// The outcome of replaying one record.
+public enum ReplayOutcome: Sendable, Equatable {
+    case unchanged
+    case changed([Replay.Difference])
+    /// Not replayed: a body was stored truncated, or the record was pruned meanwhile.
+    case skipped(SkipReason)
+
+    public enum SkipReason: String, Sendable, Equatable {
+        case truncated = "truncated bodies"
+        case gone = "pruned while replaying"
+    }
+}
+
+/// The totals of a replay run and the changed records, for the report.
+public struct ReplaySummary: Sendable, Equatable {
+    public struct Changed: Sendable, Equatable {
+        public var id: RecordID
+        public var path: String
+        /// The first few differing JSON pointers.
+        public var paths: [String]
+        /// How many differences there were in all (capped at `Replay.maxDifferences`).
+        public var differenceCount: Int
+    }
+
+    /// How many differing paths a changed record lists.
+    public static let pathsShown = 5
+
+    public private(set) var unchanged = 0
+    public private(set) var changed: [Changed] = []
+    public private(set) var skipped: [ReplayOutcome.SkipReason: Int] = [:]
+
+    public init() {}
+
+    /// Records actually resolved again (unchanged + changed).
+    public var replayed: Int { unchanged + changed.count }
+    public var skippedCount: Int { skipped.values.reduce(0, +) }
+    /// Records looked at (replayed + skipped).
+    public var processed: Int { replayed + skippedCount }
+    /// 0 when nothing changed, 1 otherwise.
+    public var exitCode: Int32 { changed.isEmpty ? 0 : 1 }
+
+    public mutating func add(_ outcome: ReplayOutcome, id: RecordID, path: String) {
+        switch outcome {
+        case .unchanged: unchanged += 1
+        case .changed(let differences):
+            changed.append(
+                Changed(
+                    id: id, path: path, paths: differences.prefix(Self.pathsShown).map(\.path.description),
+                    differenceCount: differences.count))
+        case .skipped(let reason): skipped[reason, default: 0] += 1
+        }
+    }
+
+    /// The report printed on standard output.
+    public var report: String {
+        var s = "replayed \(replayed), unchanged \(unchanged), changed \(changed.count), skipped \(skippedCount)"
+        let reasons = [ReplayOutcome.SkipReason.truncated, .gone].compactMap { r in
+            skipped[r].map { "\($0) \(r.rawValue)" }
+        }
+        if !reasons.isEmpty { s += " (\(reasons.joined(separator: ", ")))" }
+        s += "\n"
+        for c in changed {
+            let more = c.differenceCount > c.paths.count ? ", … (\(c.differenceCount) differences)" : ""
+            let shown = c.paths.map { $0.isEmpty ? "(root)" : $0 }.joined(separator: ", ")
+            s += "changed \(c.id) \(c.path): \(shown)\(more)\n"
+        }
+        return s
+    }
+}
+
+extension Replay {
+    /// Replays one stored record against `catalog` and compares the answers, as
+    /// `POST /v1/requests/{id}/replay` does.
+    public static func outcome(of record: RecordDetail, catalog: any DeviceCatalog) -> ReplayOutcome {
+        if record.summary.requestTruncated || record.summary.responseTruncated { return .skipped(.truncated) }
+        let replayed = run(path: record.summary.path, requestBody: record.requestBody, catalog: catalog)
+        let before =
+            (try? JSONParser.parse(record.responseBody)) ?? .string(String(decoding: record.responseBody, as: UTF8.self))
+        let after = (try? JSONParser.parse(replayed.json)) ?? .null
+        let differences = differences(before, after)
+        return differences.isEmpty ? .unchanged : .changed(differences)
+    }
+}
+
+/// `hinge replay`: pages through the log newest first, then replays each record.
+public enum ReplayCommandRunner {
+    /// Ids (and paths) of the records to replay, newest first, at most `options.limit`.
+    public static func selection(_ log: RequestLog, options: ReplayCommandOptions) throws(StoreError) -> [RecordID] {
+        var ids: [RecordID] = []
+        var cursor: String? = nil
+        repeat {
+            let remaining = options.limit.map { $0 - ids.count } ?? RecordQuery.maxLimit
+            if remaining <= 0 { break }
+            let page = try log.list(
+                RecordQuery(
+                    since: options.since, until: options.until, limit: min(RecordQuery.maxLimit, remaining),
+                    cursor: cursor))
+            ids += page.items.map(\.id)
+            cursor = page.next
+        } while cursor != nil
+        return ids
+    }
+
+    /// Replays the selection; `progress(done, total)` is called after each record.
+    public static func run(
+        log: RequestLog, catalog: any DeviceCatalog, options: ReplayCommandOptions,
+        progress: (Int, Int) -> Void = { _, _ in }
+    ) throws(StoreError) -> ReplaySummary {
+        let ids = try selection(log, options: options)
+        var summary = ReplaySummary()
+        for (i, id) in ids.enumerated() {
+            if let record = try log.record(id: id) {
+                summary.add(Replay.outcome(of: record, catalog: catalog), id: id, path: record.summary.path)
+            } else {
+                summary.add(.skipped(.gone), id: id, path: "")
+            }
+            progress(i + 1, ids.count)
+        }
+        return summary
+    }
+}
+
+extension ReplayCommandRunner {
+    /// Opens the database (which must exist), replays and reports.
+    public static func run(options: ReplayCommandOptions, progress: (Int, Int) -> Void = { _, _ in }) -> CommandOutput {
+        guard CLIFiles.databaseExists(options.db) else {
+            return .failure(
+                "hinge replay: no database at \(options.db) (give the one 'hinge serve' recorded into with --db or HINGE_DB)")
+        }
+        do throws(CLIError) {
+            guard let store = try CLIFiles.openExistingStore(options.db) else {
+                return .failure("hinge replay: no database at \(options.db)")
+            }
+            defer { store.close() }
+            do throws(StoreError) {
+                let summary = try run(log: store.requestLog, catalog: store, options: options, progress: progress)
+                return CommandOutput(exitCode: summary.exitCode, stdout: Array(summary.report.utf8))
+            } catch {
+                return .failure("hinge replay: cannot read the request log: \(error)")
+            }
+        } catch {
+            return .failure("hinge replay: \(error)")
+        }
+    }
+}

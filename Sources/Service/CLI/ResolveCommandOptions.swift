@@ -1,0 +1,139 @@
+import JSON
+import LayoutEngine
+
+/// Options of `hinge resolve FILE`.
+public struct ResolveCommandOptions: Sendable, Equatable {
+    public enum Format: String, Sendable, CaseIterable { case json, svg }
+
+    /// The scene file, or `-` for standard input.
+    public var file: String
+    /// `--device`, `--posture`, `--orientation`, `--layout-direction`: patched into the scene before it
+    /// is validated (`Resolver.resolve(body:catalog:overrides:)`), exactly as if the file said so.
+    public var overrides = SceneOverrides()
+    public var format = Format.json
+    /// `--db` or `HINGE_DB`: custom device profiles are read from it when the file exists.
+    public var db = CLIDefaults.db
+
+    public init(file: String) { self.file = file }
+
+    public static let usage = """
+        USAGE: hinge resolve FILE [options]
+
+        Resolves a scene (SPEC §2) with the same engine as POST /v1/resolve, without a server, and prints
+        the resolution as pretty-printed JSON with sorted keys (or an SVG wireframe) on standard output.
+        FILE is a scene JSON file, or - for standard input.
+
+        Device profiles: the built-ins, plus the custom profiles of the database when it exists (it is
+        never created). Nothing is recorded in the request log.
+
+        OPTIONS:
+          --device ID              resolve on this device instead of the scene's
+          --posture P              flat | halfOpened | closed
+          --orientation O          portrait | landscape
+          --layout-direction D     ltr | rtl
+          --format F               json (default) | svg
+          --db PATH                database with custom device profiles (HINGE_DB, default ./hinge.sqlite)
+          -h, --help               show this help
+
+        EXIT STATUS:
+          0  resolved; the resolution is on standard output
+          1  the scene is not JSON or is invalid: the problem document (RFC 9457, pretty JSON) is on
+             standard error; or FILE or the database could not be read
+          2  usage error (one line on standard error)
+        """
+
+    public static func parse(_ arguments: [String], environment: (String) -> String?) throws(UsageError)
+        -> ResolveCommandOptions
+    {
+        var o = ResolveCommandOptions(file: "")
+        o.db = CLIDefaults.db(environment: environment)
+        var file: String?
+        var scanner = CommandArguments(arguments, command: "resolve")
+        while let token = scanner.next() {
+            switch token {
+            case .positional(let p):
+                guard file == nil else { throw scanner.extraArgument(p) }
+                file = p
+            case .option(let name, let inline):
+                switch name {
+                case "--device":
+                    let v = try scanner.value(of: name, inline: inline)
+                    guard !v.isEmpty else { throw UsageError("--device needs a device id") }
+                    o.overrides.device = v
+                case "--posture":
+                    o.overrides.posture = try CommandArguments.choice(
+                        try scanner.value(of: name, inline: inline), name, Posture.self)
+                case "--orientation":
+                    o.overrides.orientation = try CommandArguments.choice(
+                        try scanner.value(of: name, inline: inline), name, Orientation.self)
+                case "--layout-direction":
+                    o.overrides.layoutDirection = try CommandArguments.choice(
+                        try scanner.value(of: name, inline: inline), name, LayoutDirection.self)
+                case "--format":
+                    o.format = try CommandArguments.choice(try scanner.value(of: name, inline: inline), name, Format.self)
+                case "--db":
+                    o.db = try scanner.value(of: name, inline: inline)
+                default:
+                    throw scanner.unknownOption(name)
+                }
+            }
+        }
+        guard let file else { throw UsageError("missing FILE (a scene JSON file, or - for standard input)") }
+        o.file = file
+        return o
+    }
+}
+
+/// What a CLI run prints and returns, computed without touching the process (tests call it directly).
+public struct CommandOutput: Sendable, Equatable {
+    public var exitCode: Int32
+    public var stdout: [UInt8]
+    public var stderr: [UInt8]
+
+    public init(exitCode: Int32, stdout: [UInt8] = [], stderr: [UInt8] = []) {
+        self.exitCode = exitCode
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
+    public static func failure(_ message: String, exitCode: Int32 = 1) -> CommandOutput {
+        CommandOutput(exitCode: exitCode, stderr: Array((message + "\n").utf8))
+    }
+}
+
+/// `hinge resolve`: scene bytes in, what to print out.
+public enum ResolveCommandRunner {
+    public static func run(body: [UInt8], options: ResolveCommandOptions, catalog: any DeviceCatalog)
+        -> CommandOutput
+    {
+        let overrides = options.overrides == SceneOverrides() ? nil : options.overrides
+        let out = Resolver.resolve(body: body, catalog: catalog, overrides: overrides)
+        guard let resolution = out.resolution, !out.isProblem else {
+            // The problem document as the service answers it, pretty-printed.
+            let problem = (try? JSONParser.parse(out.json)).map { JSONWriter.encode($0, options: .pretty) } ?? out.json
+            return CommandOutput(exitCode: 1, stderr: problem + [0x0A])
+        }
+        switch options.format {
+        case .json:
+            return CommandOutput(exitCode: 0, stdout: JSONWriter.encode(resolution.json, options: .pretty) + [0x0A])
+        case .svg:
+            var svg = SVGRenderer.render(resolution)
+            if !svg.hasSuffix("\n") { svg += "\n" }
+            return CommandOutput(exitCode: 0, stdout: Array(svg.utf8))
+        }
+    }
+}
+
+extension ResolveCommandRunner {
+    /// Reads `options.file`, opens the catalog (the database only when it exists) and resolves.
+    public static func run(options: ResolveCommandOptions) -> CommandOutput {
+        do throws(CLIError) {
+            let body = try CLIFiles.read(options.file)
+            let opened = try CLIFiles.catalog(db: options.db)
+            defer { opened.store?.close() }
+            return run(body: body, options: options, catalog: opened.catalog)
+        } catch {
+            return .failure("hinge resolve: \(error)")
+        }
+    }
+}
