@@ -262,10 +262,12 @@ func responseDTO(_ bytes: [UInt8]) -> ResolutionDTO {
 // MARK: - Run
 
 // HINGE_BENCH_PROFILE=1: only loop the typical pipeline, for `perf record`.
-if ProcessInfo.processInfo.environment["HINGE_BENCH_PROFILE"] != nil {
+// HINGE_BENCH_PROFILE=resolve: only the resolve step.
+if let mode = ProcessInfo.processInfo.environment["HINGE_BENCH_PROFILE"] {
     let bytes = Array(typical.utf8)
+    let scene = decodeScene(bytes)
     var sink = 0
-    for _ in 0..<200_000 { sink &+= pipeline(bytes) }
+    for _ in 0..<200_000 { sink &+= mode == "resolve" ? LayoutEngine.resolve(scene).placements.count : pipeline(bytes) }
     print(sink)
     exit(0)
 }

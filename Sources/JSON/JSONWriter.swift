@@ -265,6 +265,7 @@ struct ByteSink {
             writeInteger(Int64(d))
             return
         }
+        if writeShortDecimal(d) { return }
         // Swift's description is shortest round-trip: "0.1", "1e-05", "1e+21", "5e-324", "1.5e+300".
         // Drop leading zeros of the exponent so the text is the usual minimal form.
         var text = d.description
@@ -280,6 +281,50 @@ struct ByteSink {
                 }
             }
         }
+    }
+
+    private static let decimalScales: (Double, Double, Double, Double) = (10, 100, 1000, 10000)
+
+    /// Fast path for values with at most 4 fraction digits (98.5, 1014.25, 0.001): the smallest k for which
+    /// m = round(d·10^k) gives back d as m / 10^k. With m < 2^53 and k ≤ 22 that division is correctly
+    /// rounded, so "m·10^-k" is exactly what a correct parser reads as d, and the smallest k gives the
+    /// shortest such text — the digits Swift's `description` prints, without building a String.
+    @inline(__always)
+    private mutating func writeShortDecimal(_ d: Double) -> Bool {
+        let magnitude = abs(d)
+        guard magnitude >= 1e-4 && magnitude < 1e11 else { return false }
+        var k = 0
+        var m: Double = 0
+        var scale: Double = 1
+        while true {
+            k += 1
+            if k > 4 { return false }
+            switch k {
+            case 1: scale = Self.decimalScales.0
+            case 2: scale = Self.decimalScales.1
+            case 3: scale = Self.decimalScales.2
+            default: scale = Self.decimalScales.3
+            }
+            m = (magnitude * scale).rounded()
+            if m / scale == magnitude { break }
+        }
+        let digits = UInt64(m)
+        let divisor = UInt64(scale)
+        if d < 0 { append(UInt8(ascii: "-")) }
+        writeInteger(Int64(digits / divisor))
+        reserve(1 + k)
+        appendUnchecked(UInt8(ascii: "."))
+        var fraction = digits % divisor
+        var position = k
+        // Fraction digits, most significant first, zero-padded to k.
+        var place = divisor / 10
+        while position > 0 {
+            appendUnchecked(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / place))
+            fraction %= place
+            place /= 10
+            position -= 1
+        }
+        return true
     }
 
     @inline(__always)
@@ -374,10 +419,24 @@ struct ByteSink {
 
     @inline(__always)
     private mutating func flush(_ source: UnsafePointer<UInt8>, _ start: Int, _ end: Int) {
-        if end > start {
-            (base + count).update(from: source + start, count: end - start)
-            count += end - start
+        let n = end &- start
+        if n > 64 {
+            (base + count).update(from: source + start, count: n)
+        } else {
+            // Short runs (most keys and enum-like values): word copies beat a call to memmove.
+            let from = UnsafeRawPointer(source + start)
+            let to = UnsafeMutableRawPointer(base + count)
+            var k = 0
+            while k &+ 8 <= n {
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: k, as: UInt64.self), toByteOffset: k, as: UInt64.self)
+                k &+= 8
+            }
+            while k < n {
+                to.storeBytes(of: from.load(fromByteOffset: k, as: UInt8.self), toByteOffset: k, as: UInt8.self)
+                k &+= 1
+            }
         }
+        count &+= n
     }
 
     @inline(__always)

@@ -1,7 +1,7 @@
 import Glibc
 import Service
 
-/// A subcommand of `hinge`. Each lives in its own file (`ServeCommand.swift`, later `ResolveCommand.swift`,
+/// A subcommand of `hinge`. Each lives in its own file (`ServeCommand.swift`, `ResolveCommand.swift`,
 /// `DevicesCommand.swift`, `ReplayCommand.swift`) and is listed in `CommandLineInterface.commands`.
 protocol Subcommand: Sendable {
     static var name: String { get }

@@ -50,6 +50,22 @@ import Testing
         }
     }
 
+    /// Short decimals take a fast path that must print exactly what `description` prints.
+    @Test func shortDecimalsMatchDescription() throws {
+        var rng = SplitMix64(seed: 0xDEC1)
+        let scales: [Double] = [2, 4, 8, 10, 100, 1000, 10000, 3]
+        for _ in 0..<20_000 {
+            let scale = scales[Int.random(in: 0..<scales.count, using: &rng)]
+            let d = Double(Int64.random(in: -100_000_000...100_000_000, using: &rng)) / scale
+            guard d != d.rounded(.towardZero) else { continue }
+            let text = JSONWriter.formatNumber(d)
+            if abs(d) >= 1e-4 && abs(d) < 1e16 {
+                #expect(text == d.description, "\(d)")
+            }
+            #expect(try JSONParser.parse(text).doubleValue == d)
+        }
+    }
+
     static let strings: [(String, String)] = [
         ("", #""""#),
         ("plain", #""plain""#),
