@@ -33,6 +33,16 @@ let settingsScene = #"{"device":"iphone-16","presentations":[{"id":"settings","k
         #expect(r.text.contains("</svg>"))
     }
 
+    @Test func formatJSONWinsOverAcceptAndAnUnknownFormatIs400() throws {
+        let s = try LiveServer()
+        let json = try s.post("/v1/resolve?format=json", settingsScene, headers: [("Accept", "image/svg+xml")])
+        #expect(json.status == 200)
+        #expect(json.contentType.hasPrefix("application/json"))
+        let bad = try s.post("/v1/resolve?format=png", settingsScene)
+        #expect(bad.status == 400)
+        #expect(bad.contentType == "application/problem+json")
+    }
+
     @Test func notJSONIs400WithLineAndColumn() throws {
         let s = try LiveServer()
         let r = try s.post("/v1/resolve", "{\n  \"device\": iphone\n}")
