@@ -8,6 +8,7 @@ enum ResolveRoutes {
     static func register(on router: inout ServiceRouter, context: ServiceContext) {
         router.add(.POST, "/v1/resolve") { request, reply in
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
+            if let refused = badFormat(request) { return reply.send(refused) }
             let receivedAt = Timestamp.now()
             let out = Resolver.resolve(body: request.body, catalog: context.catalog)
             var response = HTTPResponse.json(out.json, status: out.status)
@@ -34,7 +35,16 @@ enum ResolveRoutes {
         router.add(.GET, "/v1/constants", sync: { _ in .json(constants) })
     }
 
-    /// SVG when asked with `?format=svg` or an `Accept` that names `image/svg+xml` (SPEC §9).
+    /// `?format=` is `json` or `svg`; anything else is a 400 rather than a silent JSON answer (openapi.yaml).
+    static func badFormat(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let f = request.queryParameter("format"), f.lowercased() != "json", f.lowercased() != "svg" else {
+            return nil
+        }
+        return Problem.response(status: 400, detail: "Query parameter format: expected json or svg, got \"\(f)\"")
+    }
+
+    /// SVG when asked with `?format=svg` or an `Accept` that names `image/svg+xml` (SPEC §9); `?format=json`
+    /// wins over `Accept`.
     static func wantsSVG(_ request: HTTPRequest) -> Bool {
         if let f = request.queryParameter("format") { return f.lowercased() == "svg" }
         return request.headers["Accept"]?.lowercased().contains("image/svg+xml") ?? false
