@@ -56,7 +56,9 @@ public enum JSONParser {
     }
 
     public static func parse(_ text: String, options: Options = .default) throws(JSONParseError) -> JSONValue {
-        let direct = text.utf8.withContiguousStorageIfAvailable { parseResult(UnsafeRawBufferPointer($0), options: options) }
+        let direct = text.utf8.withContiguousStorageIfAvailable {
+            parseResult(UnsafeRawBufferPointer($0), options: options)
+        }
         if let direct { return try direct.get() }
         return try parse(Array(text.utf8), options: options)
     }

@@ -378,7 +378,8 @@ struct ByteSink {
         }
         while k < n {
             let c = source[k]
-            if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") && (c != 0xE2 || !escapeLineTerminators) {
+            if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") && (c != 0xE2 || !escapeLineTerminators)
+            {
                 k += 1
                 continue
             }
@@ -428,7 +429,8 @@ struct ByteSink {
             let to = UnsafeMutableRawPointer(base + count)
             var k = 0
             while k &+ 8 <= n {
-                to.storeBytes(of: from.loadUnaligned(fromByteOffset: k, as: UInt64.self), toByteOffset: k, as: UInt64.self)
+                to.storeBytes(
+                    of: from.loadUnaligned(fromByteOffset: k, as: UInt64.self), toByteOffset: k, as: UInt64.self)
                 k &+= 8
             }
             while k < n {
@@ -459,7 +461,14 @@ struct ByteSink {
                 order.initializeElement(at: k, to: k)
                 if k > 0 && sorted && compareUTF8(members[k].key, members[k - 1].key) < 0 { sorted = false }
             }
-            if !sorted {
+            if !sorted && n > 16 {
+                // Large objects (a 1 MiB document can hold 100k keys): O(n log n), ties by position.
+                var buffer = order
+                buffer.sort { x, y in
+                    let c = compareUTF8(members[x].key, members[y].key)
+                    return c < 0 || (c == 0 && x < y)
+                }
+            } else if !sorted {
                 // Insertion sort: objects are small, and this avoids a closure call per comparison.
                 for k in 1..<n {
                     let index = order[k]

@@ -47,7 +47,10 @@ struct Panel: Equatable {
             #"{"id": "p1", "style": "card", "size": {"width": 320, "height": 480.5}, "heights": [100, 200]}"#)
         let mapper = JSONMapper()
         let panel = Panel.map(json, mapper)
-        #expect(panel == Panel(id: "p1", style: .card, size: Size(width: 320, height: 480.5), heights: [100, 200], modal: true))
+        #expect(
+            panel
+                == Panel(
+                    id: "p1", style: .card, size: Size(width: 320, height: 480.5), heights: [100, 200], modal: true))
         #expect(mapper.errors.isEmpty)
         #expect(mapper.unknownFields.isEmpty)
     }
@@ -77,7 +80,11 @@ struct Panel: Equatable {
         let mapper = JSONMapper()
         let style: PanelStyle? = JSONMapper.enumeration("Card", at: JSONPointer(["style"]), mapper: mapper)
         #expect(style == nil)
-        #expect(mapper.errors == [JSONIssue(path: JSONPointer(["style"]), message: #""Card" is not one of "bottomSheet", "card", "sidePanel""#)])
+        #expect(
+            mapper.errors == [
+                JSONIssue(
+                    path: JSONPointer(["style"]), message: #""Card" is not one of "bottomSheet", "card", "sidePanel""#)
+            ])
         let wrongType: PanelStyle? = JSONMapper.enumeration(3, at: .root, mapper: mapper)
         #expect(wrongType == nil)
         #expect(mapper.errors.last?.description == "/: expected a string, found a number")

@@ -86,7 +86,8 @@ func parseError(_ bytes: [UInt8], options: JSONParser.Options = .default) -> JSO
         RejectedCase("{\"a\":1,}", 7, 1, 8, "unexpected character '}' at line 1, column 8: expected a string key"),
         RejectedCase("[1 2]", 3, 1, 4, "unexpected character '2' at line 1, column 4: expected ',' or ']'"),
         RejectedCase("{\"a\" 1}", 5, 1, 6, "unexpected character '1' at line 1, column 6: expected ':' after the key"),
-        RejectedCase("{\"a\":1 \"b\":2}", 7, 1, 8, "unexpected character '\"' at line 1, column 8: expected ',' or '}'"),
+        RejectedCase(
+            "{\"a\":1 \"b\":2}", 7, 1, 8, "unexpected character '\"' at line 1, column 8: expected ',' or '}'"),
         RejectedCase("{1:2}", 1, 1, 2, "unexpected character '1' at line 1, column 2: expected a string key or '}'"),
         RejectedCase("{", 1, 1, 2, "unexpected end of input at line 1, column 2: expected a string key or '}'"),
         RejectedCase("[", 1, 1, 2, "unexpected end of input at line 1, column 2: expected a value or ']'"),
@@ -102,7 +103,8 @@ func parseError(_ bytes: [UInt8], options: JSONParser.Options = .default) -> JSO
         RejectedCase("NaN", 0, 1, 1, "unexpected character 'N' at line 1, column 1: expected a value"),
         RejectedCase("Infinity", 0, 1, 1, "unexpected character 'I' at line 1, column 1: expected a value"),
         RejectedCase("-Infinity", 1, 1, 2, "unexpected character 'I' at line 1, column 2: expected a digit"),
-        RejectedCase(bytes: [0x5B, 0x00, 0x5D], 1, 1, 2, "unexpected character U+0000 at line 1, column 2: expected a value"),
+        RejectedCase(
+            bytes: [0x5B, 0x00, 0x5D], 1, 1, 2, "unexpected character U+0000 at line 1, column 2: expected a value"),
         RejectedCase("é", 0, 1, 1, "unexpected character 'é' (U+00E9) at line 1, column 1: expected a value"),
         RejectedCase(
             "[\"é\",\n \"ü\" x]", 13, 2, 6, "unexpected character 'x' at line 2, column 6: expected ',' or ']'"),
@@ -112,7 +114,8 @@ func parseError(_ bytes: [UInt8], options: JSONParser.Options = .default) -> JSO
         // Numbers
         RejectedCase("01", 0, 1, 1, "invalid number at line 1, column 1: leading zeros are not allowed"),
         RejectedCase("[-01]", 1, 1, 2, "invalid number at line 1, column 2: leading zeros are not allowed"),
-        RejectedCase("1.", 2, 1, 3, "unexpected end of input at line 1, column 3: expected a digit after the decimal point"),
+        RejectedCase(
+            "1.", 2, 1, 3, "unexpected end of input at line 1, column 3: expected a digit after the decimal point"),
         RejectedCase(
             "1.e5", 2, 1, 3, "unexpected character 'e' at line 1, column 3: expected a digit after the decimal point"),
         RejectedCase(".5", 0, 1, 1, "unexpected character '.' at line 1, column 1: expected a value"),
@@ -124,7 +127,8 @@ func parseError(_ bytes: [UInt8], options: JSONParser.Options = .default) -> JSO
         RejectedCase("1ex", 2, 1, 3, "unexpected character 'x' at line 1, column 3: expected a digit in the exponent"),
         RejectedCase("0x10", 1, 1, 2, "unexpected character 'x' at line 1, column 2: expected end of input"),
         RejectedCase(
-            "1e309", 0, 1, 1, "number out of range at line 1, column 1: 1e309 does not fit in a 64-bit floating-point number"),
+            "1e309", 0, 1, 1,
+            "number out of range at line 1, column 1: 1e309 does not fit in a 64-bit floating-point number"),
         RejectedCase(
             "[0, -1e400]", 4, 1, 5,
             "number out of range at line 1, column 5: -1e400 does not fit in a 64-bit floating-point number"),
@@ -133,9 +137,11 @@ func parseError(_ bytes: [UInt8], options: JSONParser.Options = .default) -> JSO
             "number out of range at line 1, column 1: 1" + String(repeating: "0", count: 36)
                 + "... does not fit in a 64-bit floating-point number"),
         // Strings
-        RejectedCase("\"abc", 4, 1, 5, "unexpected end of input at line 1, column 5: expected '\"' to close the string"),
         RejectedCase(
-            "\"a\nb\"", 2, 1, 3, "unescaped control character U+000A in a string at line 1, column 3: escape it as \\n"),
+            "\"abc", 4, 1, 5, "unexpected end of input at line 1, column 5: expected '\"' to close the string"),
+        RejectedCase(
+            "\"a\nb\"", 2, 1, 3,
+            "unescaped control character U+000A in a string at line 1, column 3: escape it as \\n"),
         RejectedCase(
             bytes: [0x22, 0x01, 0x22], 1, 1, 2,
             "unescaped control character U+0001 in a string at line 1, column 2: escape it as \\u0001"),
@@ -145,7 +151,8 @@ func parseError(_ bytes: [UInt8], options: JSONParser.Options = .default) -> JSO
         RejectedCase(
             "\"\\u12G4\"", 1, 1, 2,
             "invalid escape '\\u12G4' at line 1, column 2: expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX"),
-        RejectedCase("\"\\u12", 5, 1, 6, "unexpected end of input at line 1, column 6: expected 4 hex digits after \\u"),
+        RejectedCase(
+            "\"\\u12", 5, 1, 6, "unexpected end of input at line 1, column 6: expected 4 hex digits after \\u"),
         RejectedCase("\"\\", 2, 1, 3, "unexpected end of input at line 1, column 3: expected an escape character"),
         RejectedCase(
             "\"\\uD800\"", 1, 1, 2,
@@ -325,7 +332,9 @@ func parseError(_ bytes: [UInt8], options: JSONParser.Options = .default) -> JSO
         let error = try #require(parseError(Array(Self.nested(65).utf8)))
         #expect(error.reason == .depthLimitExceeded(limit: 64))
         #expect(error.offset == 64)
-        #expect(error.message == "nesting too deep at line 1, column 65: at most 64 levels of arrays and objects are allowed")
+        #expect(
+            error.message
+                == "nesting too deep at line 1, column 65: at most 64 levels of arrays and objects are allowed")
     }
 
     @Test func depthCountsObjectsAndArraysAlike() throws {
@@ -406,7 +415,8 @@ func parseError(_ bytes: [UInt8], options: JSONParser.Options = .default) -> JSO
             Array("{\"a\": [1, -2.5e3, true, null, \"x\\u00e9\\uD83D\\uDE00\"], \"b\": {\"c\": \"é😀\"}}".utf8),
             Array("[0.1, 1e308, \"\\n\\t\", [[[]]], {}]".utf8),
         ]
-        let interesting: [UInt8] = Array("{}[]\",:\\u0123456789eE.+-tfn ".utf8) + [0x00, 0x1F, 0x80, 0xBF, 0xC0, 0xE0, 0xED, 0xF0, 0xF4, 0xFF]
+        let interesting: [UInt8] =
+            Array("{}[]\",:\\u0123456789eE.+-tfn ".utf8) + [0x00, 0x1F, 0x80, 0xBF, 0xC0, 0xE0, 0xED, 0xF0, 0xF4, 0xFF]
         for iteration in 0..<20_000 {
             var bytes = seeds[iteration % seeds.count]
             for _ in 0..<Int.random(in: 1...4, using: &rng) {

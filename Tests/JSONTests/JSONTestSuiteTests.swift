@@ -1,11 +1,12 @@
+import Testing
+
+@testable import JSON
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Testing
-
-@testable import JSON
 
 /// Runs Nicolas Seriot's JSONTestSuite (`test_parsing/`) through the parser: every `y_` file accepted, every
 /// `n_` file rejected, every `i_` file parsed or rejected without crashing. The corpus is not vendored into
@@ -20,7 +21,12 @@ import Testing
         let names = Self.listFiles(dir).filter { $0.hasSuffix(".json") }.sorted()
         try #require(!names.isEmpty, "no .json files in \(dir)")
 
-        var accepted = 0, yes = 0, rejected = 0, no = 0, indeterminate = 0, indeterminateAccepted: [String] = []
+        var accepted = 0
+        var yes = 0
+        var rejected = 0
+        var no = 0
+        var indeterminate = 0
+        var indeterminateAccepted: [String] = []
         var strictRejected = 0
         for name in names {
             let bytes = try #require(Self.readFile(dir + "/" + name), "cannot read \(name)")

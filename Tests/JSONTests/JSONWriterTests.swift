@@ -140,6 +140,15 @@ import Testing
         #expect(JSONWriter.string(.object(object)) == #"{"a":2,"b":1,"b":3}"#)
     }
 
+    @Test func sortsLargeObjects() throws {
+        // Reverse order with a duplicate: the large-object path must sort and keep equal keys by position.
+        var members = (0..<5000).reversed().map { JSONMember("k\(1_000_000 + $0)", .number(Double($0))) }
+        members.append(JSONMember("k1000002", "dup"))
+        let text = JSONWriter.string(.object(JSONObject(members)))
+        #expect(text.hasPrefix(#"{"k1000000":0,"k1000001":1,"k1000002":2,"k1000002":"dup","k1000003":3,"#))
+        #expect(text.hasSuffix(#""k1004999":4999}"#))
+    }
+
     @Test(arguments: 0..<8)
     func roundTripsRandomTrees(seed: UInt64) throws {
         var random = RandomJSON(seed: seed)
