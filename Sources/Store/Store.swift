@@ -66,6 +66,7 @@ public final class Store: DeviceCatalog, Sendable {
 
     private let pool: DatabasePool
     let writer: StoreWriter  // internal for tests (blocking the writer deterministically)
+    private let checkpointer: Checkpointer?
     private let metrics: StoreMetrics
     private let closed = Atomic<Bool>(false)
 
@@ -112,6 +113,19 @@ public final class Store: DeviceCatalog, Sendable {
         let pool = DatabasePool(
             writer: connection, path: configuration.path, inMemory: inMemory, maxReaders: configuration.maxReaders,
             busyTimeoutMillis: configuration.busyTimeoutMillis)
+        // Checkpoints off the writer thread (see `Checkpointer`); without it SQLite's auto-checkpoint stays.
+        var checkpointer: Checkpointer?
+        if !inMemory {
+            let c = Checkpointer()
+            do {
+                try c.start(path: configuration.path, busyTimeoutMillis: configuration.busyTimeoutMillis)
+                _ = try? pool.write { (db) throws(StoreError) in c.install(on: db) }
+                checkpointer = c
+            } catch {
+                c.stop()
+                warnings.append("background checkpoints unavailable (\(error)); checkpoints run in the writer")
+            }
+        }
         let metrics = StoreMetrics()
         let writer = StoreWriter(
             pool: pool, metrics: metrics,
@@ -123,11 +137,12 @@ public final class Store: DeviceCatalog, Sendable {
         do {
             try writer.start()
         } catch {
+            Store.stopCheckpointer(checkpointer, pool: pool)
             pool.close()
             throw error
         }
         let store = Store(
-            configuration: configuration, pool: pool, writer: writer, metrics: metrics,
+            configuration: configuration, pool: pool, writer: writer, checkpointer: checkpointer, metrics: metrics,
             devices: DeviceProfileStore(initial: profiles, writer: writer),
             requestLog: RequestLog(pool: pool, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes),
             warnings: warnings)
@@ -135,12 +150,13 @@ public final class Store: DeviceCatalog, Sendable {
     }
 
     private init(
-        configuration: Configuration, pool: DatabasePool, writer: StoreWriter, metrics: StoreMetrics,
-        devices: DeviceProfileStore, requestLog: RequestLog, warnings: [String]
+        configuration: Configuration, pool: DatabasePool, writer: StoreWriter, checkpointer: Checkpointer?,
+        metrics: StoreMetrics, devices: DeviceProfileStore, requestLog: RequestLog, warnings: [String]
     ) {
         self.configuration = configuration
         self.pool = pool
         self.writer = writer
+        self.checkpointer = checkpointer
         self.metrics = metrics
         self.devices = devices
         self.requestLog = requestLog
@@ -154,7 +170,15 @@ public final class Store: DeviceCatalog, Sendable {
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         writer.close()
+        Store.stopCheckpointer(checkpointer, pool: pool)
         pool.close()
+    }
+
+    /// Removes the WAL hook from the writer connection, then stops the checkpoint thread.
+    private static func stopCheckpointer(_ checkpointer: Checkpointer?, pool: DatabasePool) {
+        guard let checkpointer else { return }
+        _ = try? pool.write { (db) throws(StoreError) in Checkpointer.uninstall(from: db) }
+        checkpointer.stop()
     }
 
     /// False after a failed request-log commit until a later one succeeds, and after `close` (`/readyz`).
