@@ -37,7 +37,11 @@ final class Checkpointer: @unchecked Sendable {
     /// Opens the checkpoint connection and starts the thread. On failure nothing is installed and SQLite's
     /// auto-checkpoint stays in place (the caller keeps going: this is an optimisation).
     func start(path: String, busyTimeoutMillis: Int) throws(StoreError) {
-        connection = try Connection(path: path, readOnly: false, busyTimeoutMillis: busyTimeoutMillis)
+        let db = try Connection(path: path, readOnly: false, busyTimeoutMillis: busyTimeoutMillis)
+        // A connection opens the WAL on its first read; until then sqlite3_wal_checkpoint_v2 on it is a
+        // silent no-op (measured: the WAL grew to the hard limit with the background thread idle).
+        _ = try db.scalarInt("SELECT count(*) FROM sqlite_schema")
+        connection = db
         thread = try StoreThread(name: "hinge-store-checkpoint") { [self] in self.run() }
     }
 
