@@ -88,9 +88,10 @@ public final class Store: DeviceCatalog, Sendable {
             let version = try Schema.validate(connection, displayPath: configuration.path)
             // Only now, with the file known to be ours (or empty), may anything write to it.
             if !inMemory {
-                // A new file only: 8 KiB pages hold request bodies (~1–4 KiB) with less slack than 4 KiB
-                // pages; a no-op on an existing database.
-                if version == 0 { try connection.execute("PRAGMA page_size = 8192") }
+                // A new file only (a no-op on an existing database). 16 KiB pages: a typical record's bodies
+                // are ~4.3 KiB (652 B scene + 3.6 KiB resolution), one row per 8 KiB page (47% of each page
+                // written empty, twice: WAL and checkpoint) but three per 16 KiB page (BENCHMARKS.md).
+                if version == 0 { try connection.execute("PRAGMA page_size = 16384") }
                 let mode = try connection.scalarText("PRAGMA journal_mode = WAL")
                 if mode?.lowercased() != "wal" {
                     warnings.append("journal_mode is \(mode ?? "unknown"), not WAL: readers may wait for the writer")
