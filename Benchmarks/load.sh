@@ -95,13 +95,19 @@ start_hinge() {
     pids+=("$HINGE_PID")
     wait_port "$HINGE_PORT_BENCH"
 }
-# stop_hinge: SIGTERM (graceful: drains and commits the request log), wait for exit.
+# stop_hinge PID: SIGTERM (graceful: drains and commits the request log), wait for exit.
 stop_hinge() {
-    kill -TERM "$HINGE_PID"
-    wait "$HINGE_PID" || echo "hinge exited with status $?" >&2
+    kill -TERM "$1"
+    wait "$1" || echo "hinge exited with status $?" >&2
 }
-# First instance: --no-record (GET /healthz, POST /v1/resolve without the request log).
+# Two instances, both started before any measurement (an idle instance costs nothing), so that rounds can
+# alternate between them: A with --no-record (GET /healthz, POST /v1/resolve without the request log);
+# B recording into a fresh database, without pruning so that every committed record is there to count.
 start_hinge "$tmp/norecord.sqlite" --no-record
+A_PORT=$HINGE_PORT_BENCH A_PID=$HINGE_PID
+start_hinge "$tmp/record.sqlite" --max-records 100000000
+B_PORT=$HINGE_PORT_BENCH B_PID=$HINGE_PID
+HINGE_PORT_BENCH=$A_PORT HINGE_PID=$A_PID
 
 # run_wrk NAME URL [METHOD BODY_FILE] -> prints "req/s p99_ms" and stores them in RESULT_*
 run_wrk() {
@@ -138,27 +144,9 @@ scenario() {
     printf '%-32s %10s req/s   p99 %6s ms   non-2xx %s   socket errors %s\n' "$name" "$RPS" "$P99" "$NON2XX" "$sockerr"
 }
 
-echo "wrk -t$WRK_THREADS -c$WRK_CONNECTIONS -d$WRK_DURATION --latency on loopback; $(nproc) cores; hinge --threads $HINGE_THREADS"
-read -r n_rps n_p99 _ _ < <(run_wrk nginx "http://127.0.0.1:$NGINX_PORT/healthz")
-printf '%-32s %10s req/s   p99 %6s ms\n' "nginx (2 workers) fixed JSON" "$n_rps" "$n_p99"
-scenario "hinge GET /healthz" GET /healthz
-h_rps=$RPS h_p99=$P99
-
-# Idle keep-alive connections: RSS of hinge holding 1000 of them.
-if [ "${SKIP_IDLE:-0}" != 1 ]; then
-    python3 Benchmarks/idle_connections.py "$HINGE_PORT_BENCH" "$HINGE_PID" 1000
-fi
-
-# POST /v1/resolve without the request log (issue #3).
-scenario "hinge POST /v1/resolve no-record" POST /v1/resolve "$SCENE"
-nr_rps=$RPS nr_p99=$P99
-stop_hinge
-
-# POST /v1/resolve with recording (issue #4): a fresh database, no pruning during the run so that every
-# committed record is still there to count.
-start_hinge "$tmp/record.sqlite" --max-records 100000000
 count_records() { sqlite3 "$tmp/record.sqlite" 'SELECT count(*) FROM requests'; }
-# After the warm-up: wait until its in-flight records are committed (the count stops moving), note it.
+# Waits until the record count stops moving (the in-flight requests of a finished wrk are committed), then
+# writes it to the file named by $1.
 settle() {
     local a b
     b=$(count_records)
@@ -168,27 +156,62 @@ settle() {
         [ "$a" = "$b" ] && break
         b=$a
     done
-    echo "$a" >"$tmp/records-before"
+    echo "$a" >"$1"
 }
-BEFORE_MEASURE=settle scenario "hinge POST /v1/resolve record" POST /v1/resolve "$SCENE"
-r_rps=$RPS r_p99=$P99 r_completed=$COMPLETED r_non2xx=$NON2XX
-stop_hinge  # graceful: whatever was still in flight is committed before exit
-before=$(cat "$tmp/records-before")
-after=$(count_records)
-recorded=$((after - before))
+settle_before() { settle "$tmp/records-before"; }
 
-python3 - "$n_rps" "$h_rps" "$nr_rps" "$r_rps" "$h_p99" "$nr_p99" "$r_p99" <<'PY'
+# ROUNDS (default 1): the machine's background load changes within seconds, so more rounds alternate the
+# scenarios and the summary gives the median of each ratio.
+ROUNDS=${ROUNDS:-1}
+echo "wrk -t$WRK_THREADS -c$WRK_CONNECTIONS -d$WRK_DURATION --latency on loopback; $(nproc) cores; hinge --threads $HINGE_THREADS; scene $SCENE ($(wc -c <"$SCENE") B); $ROUNDS round(s)"
+: >"$tmp/ratios"
+for round in $(seq "$ROUNDS"); do
+    [ "$ROUNDS" -gt 1 ] && echo "--- round $round ($(cut -d' ' -f1-3 /proc/loadavg) load average)"
+    read -r n_rps n_p99 _ _ _ < <(run_wrk nginx "http://127.0.0.1:$NGINX_PORT/healthz")
+    printf '%-32s %10s req/s   p99 %6s ms\n' "nginx (2 workers) fixed JSON" "$n_rps" "$n_p99"
+    HINGE_PORT_BENCH=$A_PORT
+    scenario "hinge GET /healthz" GET /healthz
+    h_rps=$RPS h_p99=$P99
+    # Idle keep-alive connections: RSS of hinge holding 1000 of them (first round only).
+    if [ "${SKIP_IDLE:-0}" != 1 ] && [ "$round" = 1 ]; then
+        python3 Benchmarks/idle_connections.py "$A_PORT" "$A_PID" 1000
+    fi
+    # POST /v1/resolve without the request log (issue #3).
+    scenario "hinge POST /v1/resolve no-record" POST /v1/resolve "$SCENE"
+    nr_rps=$RPS nr_p99=$P99
+    # POST /v1/resolve with recording (issue #4); the count is taken after the warm-up settled.
+    HINGE_PORT_BENCH=$B_PORT
+    BEFORE_MEASURE=settle_before scenario "hinge POST /v1/resolve record" POST /v1/resolve "$SCENE"
+    r_rps=$RPS r_p99=$P99 r_completed=$COMPLETED r_non2xx=$NON2XX
+    settle "$tmp/records-after"
+    before=$(cat "$tmp/records-before") after=$(cat "$tmp/records-after")
+    recorded=$((after - before))
+    python3 - "$n_rps" "$h_rps" "$nr_rps" "$r_rps" "$h_p99" "$nr_p99" "$r_p99" "$tmp/ratios" <<'PY'
 import sys
 n, h, nr, r = map(float, sys.argv[1:5])
 hp, nrp, rp = sys.argv[5:8]
 print(f"ratio healthz/nginx:            {h/n:.2f}x (target >= 0.8x); p99 {hp} ms")
 print(f"ratio resolve-no-record/nginx:  {nr/n:.2f}x (target >= 0.5x, issue #3); p99 {nrp} ms")
 print(f"ratio record/no-record:         {r/nr:.2f}x (target >= 0.8x, issue #4); p99 {rp} ms vs {nrp} ms")
+open(sys.argv[8], "a").write(f"{h/n} {nr/n} {r/nr}\n")
 PY
-echo "recording run: wrk completed $r_completed requests (non-2xx $r_non2xx); records committed during it $recorded" \
-    "($before before, $after after graceful stop)"
-if [ "$recorded" -ge "$r_completed" ] && [ "$((recorded - r_completed))" -le "$WRK_CONNECTIONS" ]; then
-    echo "records check: OK (completed <= records <= completed + $WRK_CONNECTIONS in flight)"
-else
-    echo "records check: MISMATCH (expected completed <= records <= completed + $WRK_CONNECTIONS)"
+    echo "recording run: wrk completed $r_completed requests (non-2xx $r_non2xx); records committed during it $recorded ($before before, $after after)"
+    if [ "$recorded" -ge "$r_completed" ] && [ "$((recorded - r_completed))" -le "$WRK_CONNECTIONS" ]; then
+        echo "records check: OK (completed <= records <= completed + $WRK_CONNECTIONS in flight)"
+    else
+        echo "records check: MISMATCH (expected completed <= records <= completed + $WRK_CONNECTIONS)"
+    fi
+done
+if [ "$ROUNDS" -gt 1 ]; then
+    python3 - "$tmp/ratios" <<'PY'
+import statistics, sys
+rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
+for k, name in enumerate(["healthz/nginx", "resolve-no-record/nginx", "record/no-record"]):
+    v = [r[k] for r in rows]
+    print(f"median {name}: {statistics.median(v):.2f}x (rounds: {', '.join(f'{x:.2f}' for x in v)})")
+PY
 fi
+# Graceful stop of the recording instance: the count must not move any more (everything was committed).
+final_before=$(count_records)
+stop_hinge "$B_PID"
+echo "records after graceful stop: $(count_records) (was $final_before)"
