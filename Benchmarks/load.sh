@@ -109,7 +109,7 @@ start_hinge "$tmp/record.sqlite" --max-records 100000000
 B_PORT=$HINGE_PORT_BENCH B_PID=$HINGE_PID
 HINGE_PORT_BENCH=$A_PORT HINGE_PID=$A_PID
 
-# run_wrk NAME URL [METHOD BODY_FILE] -> prints "req/s p99_ms" and stores them in RESULT_*
+# run_wrk NAME URL [METHOD BODY_FILE] -> prints "req/s p99_ms non2xx socket_errors completed"
 run_wrk() {
     local name=${1//[^A-Za-z0-9]/_} url=$2 method=${3:-GET} body=${4:-}
     local script="$tmp/$name.lua"
