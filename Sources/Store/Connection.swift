@@ -201,6 +201,54 @@ struct Statement {
         if rc != SQLITE_OK { throw connection.failure(rc, sql) }
     }
 
+    // MARK: The writer's hot path (one statement reused for a whole batch, no `SQLValue` arrays)
+
+    /// Resets for the next row of a batch. Every parameter is bound again before the next step.
+    func reset() { sqlite3_reset(handle) }
+
+    func bindInt(_ value: Int64, at index: Int32) throws(StoreError) {
+        let rc = sqlite3_bind_int64(handle, index, value)
+        if rc != SQLITE_OK { throw connection.failure(rc, sql) }
+    }
+
+    func bindText(_ value: String?, at index: Int32) throws(StoreError) {
+        guard let value else {
+            let rc = sqlite3_bind_null(handle, index)
+            if rc != SQLITE_OK { throw connection.failure(rc, sql) }
+            return
+        }
+        try bind(.text(value), at: index)
+    }
+
+    /// Binds `bytes` without copying (`SQLITE_STATIC`) and steps once: SQLite reads the bytes only during
+    /// the step, while `withUnsafeBytes` keeps them alive; the parameters are unbound before returning so
+    /// that no dangling pointer stays bound.
+    func stepBindingBlobs(_ a: [UInt8], at ia: Int32, _ b: [UInt8], at ib: Int32) throws(StoreError) {
+        let rc: Int32 = a.withUnsafeBytes { pa in
+            b.withUnsafeBytes { pb in
+                // A nil pointer would bind NULL, not an empty blob: bind empty blobs as zeroblob(0).
+                var rc = pa.isEmpty
+                    ? sqlite3_bind_zeroblob(handle, ia, 0)
+                    : sqlite3_bind_blob(handle, ia, pa.baseAddress, Int32(pa.count), nil)
+                if rc == SQLITE_OK {
+                    rc = pb.isEmpty
+                        ? sqlite3_bind_zeroblob(handle, ib, 0)
+                        : sqlite3_bind_blob(handle, ib, pb.baseAddress, Int32(pb.count), nil)
+                }
+                if rc == SQLITE_OK { rc = sqlite3_step(handle) }
+                sqlite3_reset(handle)
+                sqlite3_clear_bindings(handle)
+                return rc
+            }
+        }
+        switch rc {
+        case SQLITE_DONE, SQLITE_ROW: return
+        default:
+            let code = connection.handle.map { sqlite3_extended_errcode($0) } ?? rc
+            throw connection.failure(code, sql)
+        }
+    }
+
     /// Steps once: true when a row is available, false when done.
     func step() throws(StoreError) -> Bool {
         let rc = sqlite3_step(handle)

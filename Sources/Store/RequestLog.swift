@@ -332,27 +332,59 @@ public final class RequestLog: Sendable {
             requestTruncated: s.bool(10), responseTruncated: s.bool(11))
     }
 
-    /// Inserts one record (writer thread, inside the batch transaction); returns its id.
-    static func insert(_ p: StoreWriter.PendingRecord, into db: Connection) throws(StoreError) -> Int64 {
-        let r = p.record
-        // A code containing the separator would split wrongly when read back: drop the separator.
-        let codes = r.codes.map { $0.contains(codeSeparator) ? $0.filter { $0 != codeSeparator } : $0 }
-        try db.run(
-            "INSERT INTO requests (received_at, duration_us, device, status, codes, path, engine_version, "
-                + "request_size, response_size, request_truncated, response_truncated) "
-                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            .int(r.receivedAt.millisecondsSinceEpoch), .int(r.durationMicros), .optional(r.device),
-            .int(Int64(r.status)), .text(codes.joined(separator: String(codeSeparator))), .text(r.path),
-            .text(r.engineVersion), .int(Int64(p.requestSize)), .int(Int64(p.responseSize)),
-            .int(p.requestTruncated ? 1 : 0), .int(p.responseTruncated ? 1 : 0))
-        let id = db.lastInsertRowID
-        try db.run(
-            "INSERT INTO request_bodies (request_id, request, response) VALUES (?, ?, ?)", .int(id),
-            .blob(r.requestBody), .blob(r.responseBody))
-        var seen: Set<String> = []
-        for code in codes where seen.insert(code).inserted {
-            try db.run("INSERT INTO request_codes (request_id, code) VALUES (?, ?)", .int(id), .text(code))
+    static let insertRequestSQL =
+        "INSERT INTO requests (received_at, duration_us, device, status, codes, path, engine_version, "
+        + "request_size, response_size, request_truncated, response_truncated) "
+        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let insertBodiesSQL = "INSERT INTO request_bodies (request_id, request, response) VALUES (?, ?, ?)"
+    static let insertCodeSQL = "INSERT INTO request_codes (request_id, code) VALUES (?, ?)"
+
+    /// Inserts a batch of records (writer thread, inside the batch transaction), appending their ids to
+    /// `ids`. The statements are looked up once per batch, not once per row; bodies are bound without a
+    /// copy (see `Statement.stepBindingBlobs`); a record without codes touches no `request_codes` page.
+    static func insert<C: Collection>(_ records: C, into db: Connection, ids: inout [Int64]) throws(StoreError)
+    where C.Element == StoreWriter.PendingRecord {
+        try db.withStatement(insertRequestSQL) { (row) throws(StoreError) in
+            try db.withStatement(insertBodiesSQL) { (bodies) throws(StoreError) in
+                for p in records {
+                    let r = p.record
+                    row.reset()
+                    try row.bindInt(r.receivedAt.millisecondsSinceEpoch, at: 1)
+                    try row.bindInt(r.durationMicros, at: 2)
+                    try row.bindText(r.device, at: 3)
+                    try row.bindInt(Int64(r.status), at: 4)
+                    // A code containing the separator would split wrongly when read back: drop the separator.
+                    let codes =
+                        r.codes.contains(where: { $0.contains(codeSeparator) })
+                        ? r.codes.map { $0.filter { $0 != codeSeparator } } : r.codes
+                    try row.bindText(codes.isEmpty ? "" : codes.joined(separator: String(codeSeparator)), at: 5)
+                    try row.bindText(r.path, at: 6)
+                    try row.bindText(r.engineVersion, at: 7)
+                    try row.bindInt(Int64(p.requestSize), at: 8)
+                    try row.bindInt(Int64(p.responseSize), at: 9)
+                    try row.bindInt(p.requestTruncated ? 1 : 0, at: 10)
+                    try row.bindInt(p.responseTruncated ? 1 : 0, at: 11)
+                    _ = try row.step()
+                    let id = db.lastInsertRowID
+                    bodies.reset()
+                    try bodies.bindInt(id, at: 1)
+                    try bodies.stepBindingBlobs(r.requestBody, at: 2, r.responseBody, at: 3)
+                    if !codes.isEmpty { try insertCodes(codes, id: id, into: db) }
+                    ids.append(id)
+                }
+            }
         }
-        return id
+    }
+
+    private static func insertCodes(_ codes: [String], id: Int64, into db: Connection) throws(StoreError) {
+        try db.withStatement(insertCodeSQL) { (s) throws(StoreError) in
+            var seen: Set<String> = []
+            for code in codes where seen.insert(code).inserted {
+                s.reset()
+                try s.bindInt(id, at: 1)
+                try s.bindText(code, at: 2)
+                _ = try s.step()
+            }
+        }
     }
 }

@@ -66,6 +66,7 @@ public final class Store: DeviceCatalog, Sendable {
 
     private let pool: DatabasePool
     let writer: StoreWriter  // internal for tests (blocking the writer deterministically)
+    private let checkpointer: Checkpointer?
     private let metrics: StoreMetrics
     private let closed = Atomic<Bool>(false)
 
@@ -87,9 +88,10 @@ public final class Store: DeviceCatalog, Sendable {
             let version = try Schema.validate(connection, displayPath: configuration.path)
             // Only now, with the file known to be ours (or empty), may anything write to it.
             if !inMemory {
-                // A new file only: 8 KiB pages hold request bodies (~1–4 KiB) with less slack than 4 KiB
-                // pages; a no-op on an existing database.
-                if version == 0 { try connection.execute("PRAGMA page_size = 8192") }
+                // A new file only (a no-op on an existing database). 16 KiB pages: a typical record's bodies
+                // are ~4.3 KiB (652 B scene + 3.6 KiB resolution), one row per 8 KiB page (47% of each page
+                // written empty, twice: WAL and checkpoint) but three per 16 KiB page (BENCHMARKS.md).
+                if version == 0 { try connection.execute("PRAGMA page_size = 16384") }
                 let mode = try connection.scalarText("PRAGMA journal_mode = WAL")
                 if mode?.lowercased() != "wal" {
                     warnings.append("journal_mode is \(mode ?? "unknown"), not WAL: readers may wait for the writer")
@@ -112,6 +114,19 @@ public final class Store: DeviceCatalog, Sendable {
         let pool = DatabasePool(
             writer: connection, path: configuration.path, inMemory: inMemory, maxReaders: configuration.maxReaders,
             busyTimeoutMillis: configuration.busyTimeoutMillis)
+        // Checkpoints off the writer thread (see `Checkpointer`); without it SQLite's auto-checkpoint stays.
+        var checkpointer: Checkpointer?
+        if !inMemory {
+            let c = Checkpointer()
+            do {
+                try c.start(path: configuration.path, busyTimeoutMillis: configuration.busyTimeoutMillis)
+                _ = try? pool.write { (db) throws(StoreError) in c.install(on: db) }
+                checkpointer = c
+            } catch {
+                c.stop()
+                warnings.append("background checkpoints unavailable (\(error)); checkpoints run in the writer")
+            }
+        }
         let metrics = StoreMetrics()
         let writer = StoreWriter(
             pool: pool, metrics: metrics,
@@ -123,11 +138,12 @@ public final class Store: DeviceCatalog, Sendable {
         do {
             try writer.start()
         } catch {
+            Store.stopCheckpointer(checkpointer, pool: pool)
             pool.close()
             throw error
         }
         let store = Store(
-            configuration: configuration, pool: pool, writer: writer, metrics: metrics,
+            configuration: configuration, pool: pool, writer: writer, checkpointer: checkpointer, metrics: metrics,
             devices: DeviceProfileStore(initial: profiles, writer: writer),
             requestLog: RequestLog(pool: pool, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes),
             warnings: warnings)
@@ -135,12 +151,13 @@ public final class Store: DeviceCatalog, Sendable {
     }
 
     private init(
-        configuration: Configuration, pool: DatabasePool, writer: StoreWriter, metrics: StoreMetrics,
-        devices: DeviceProfileStore, requestLog: RequestLog, warnings: [String]
+        configuration: Configuration, pool: DatabasePool, writer: StoreWriter, checkpointer: Checkpointer?,
+        metrics: StoreMetrics, devices: DeviceProfileStore, requestLog: RequestLog, warnings: [String]
     ) {
         self.configuration = configuration
         self.pool = pool
         self.writer = writer
+        self.checkpointer = checkpointer
         self.metrics = metrics
         self.devices = devices
         self.requestLog = requestLog
@@ -154,7 +171,15 @@ public final class Store: DeviceCatalog, Sendable {
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         writer.close()
+        Store.stopCheckpointer(checkpointer, pool: pool)
         pool.close()
+    }
+
+    /// Removes the WAL hook from the writer connection, then stops the checkpoint thread.
+    private static func stopCheckpointer(_ checkpointer: Checkpointer?, pool: DatabasePool) {
+        guard let checkpointer else { return }
+        _ = try? pool.write { (db) throws(StoreError) in Checkpointer.uninstall(from: db) }
+        checkpointer.stop()
     }
 
     /// False after a failed request-log commit until a later one succeeds, and after `close` (`/readyz`).

@@ -202,7 +202,7 @@ final class StoreWriter: Sendable {
         do {
             try pool.write { (db) throws(StoreError) in
                 try db.transaction { () throws(StoreError) in
-                    for (r, _) in records { ids.append(try RequestLog.insert(r, into: db)) }
+                    try RequestLog.insert(records.lazy.map(\.0), into: db, ids: &ids)
                 }
             }
             result = .success(())

@@ -1,0 +1,106 @@
+import CSQLite
+
+/// Keeps WAL checkpoints off the writer thread (issue #4).
+///
+/// SQLite's auto-checkpoint runs inside the writer's `COMMIT` once the WAL holds 1000 pages: with ~4 KiB of
+/// bodies per record that is every ~2000 records, and each checkpoint copies the WAL into the database and
+/// `fsync`s both files — time during which no record commits and no recorded response leaves. Instead the
+/// writer connection gets a WAL hook (which replaces auto-checkpoint) that, after a commit:
+/// - past `softPages`, wakes this thread, which runs `PASSIVE` checkpoints on its own connection,
+///   concurrently with the writer (a passive checkpoint never blocks the writer nor readers);
+/// - past `hardPages` (the background checkpoints never caught up with the writer — under sustained load
+///   the WAL can only restart once every frame has been copied), checkpoints `PASSIVE` on the writer
+///   itself, which bounds the WAL. Most frames are already copied by then, so this pass is short.
+///
+/// Durability is unchanged: `synchronous=NORMAL` in WAL mode never syncs at commit; a committed
+/// transaction is in the WAL (survives a process crash) and reaches the database file at a checkpoint.
+/// `close()` still ends with `wal_checkpoint(TRUNCATE)` on the writer (see `DatabasePool.close`).
+final class Checkpointer: @unchecked Sendable {
+    // Sendable proof: `pending`, `stopping` and `connection` are only touched with `lock` held, or by the
+    // checkpoint thread alone (`connection` after `start`); `thread` is written in `start` and read in
+    // `stop`, both called once by `Store` on one thread.
+    private let lock = ConditionLock()
+    private var pending = false
+    private var stopping = false
+    private var connection: Connection?
+    private var thread: StoreThread?
+    let softPages: Int32
+    let hardPages: Int32
+
+    /// 4096 pages = 32 MiB of WAL at 8 KiB pages before a background checkpoint; 8× that before the writer
+    /// checkpoints itself.
+    init(softPages: Int32 = 4096, hardPages: Int32 = 32768) {
+        self.softPages = softPages
+        self.hardPages = hardPages
+    }
+
+    /// Opens the checkpoint connection and starts the thread. On failure nothing is installed and SQLite's
+    /// auto-checkpoint stays in place (the caller keeps going: this is an optimisation).
+    func start(path: String, busyTimeoutMillis: Int) throws(StoreError) {
+        let db = try Connection(path: path, readOnly: false, busyTimeoutMillis: busyTimeoutMillis)
+        // A connection opens the WAL on its first read; until then sqlite3_wal_checkpoint_v2 on it is a
+        // silent no-op (measured: the WAL grew to the hard limit with the background thread idle).
+        _ = try db.scalarInt("SELECT count(*) FROM sqlite_schema")
+        connection = db
+        thread = try StoreThread(name: "hinge-store-checkpoint") { [self] in self.run() }
+    }
+
+    /// Installs the hook on the writer connection (call with the writer lock held, after `start`).
+    func install(on writer: Connection) {
+        guard let db = writer.handle else { return }
+        sqlite3_wal_hook(
+            db,
+            { context, db, name, pages in
+                guard let context else { return SQLITE_OK }
+                let me = Unmanaged<Checkpointer>.fromOpaque(context).takeUnretainedValue()
+                if pages >= me.hardPages {
+                    // Bounded WAL: copy what the background pass has not; errors (BUSY while the background
+                    // pass holds the checkpoint lock) just mean "later".
+                    _ = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                } else if pages >= me.softPages {
+                    me.wake()
+                }
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Removes the hook (call with the writer lock held, before `stop`): the hook holds no reference.
+    static func uninstall(from writer: Connection) {
+        guard let db = writer.handle else { return }
+        sqlite3_wal_hook(db, nil, nil)
+    }
+
+    private func wake() {
+        lock.lock()
+        let signal = !pending
+        pending = true
+        lock.unlock()
+        if signal { lock.signal() }
+    }
+
+    /// Stops the thread (after a pass in progress) and closes its connection.
+    func stop() {
+        lock.withLock { stopping = true }
+        lock.broadcast()
+        thread?.join()
+        thread = nil
+    }
+
+    private func run() {
+        while true {
+            lock.lock()
+            while !pending && !stopping { lock.wait() }
+            if stopping {
+                lock.unlock()
+                break
+            }
+            pending = false
+            lock.unlock()
+            if let db = connection?.handle {
+                _ = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            }
+        }
+        connection?.close()
+        connection = nil
+    }
+}
