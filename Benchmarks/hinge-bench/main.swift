@@ -262,12 +262,14 @@ func responseDTO(_ bytes: [UInt8]) -> ResolutionDTO {
 // MARK: - Run
 
 // HINGE_BENCH_PROFILE=1: only loop the typical pipeline, for `perf record`.
-// HINGE_BENCH_PROFILE=resolve: only the resolve step.
+// HINGE_BENCH_PROFILE=resolve: only the resolve step. HINGE_BENCH_ITERATIONS=n: loop n times (200,000 by
+// default; a few thousand are enough under `valgrind --tool=callgrind`).
 if let mode = ProcessInfo.processInfo.environment["HINGE_BENCH_PROFILE"] {
     let bytes = Array(typical.utf8)
     let scene = decodeScene(bytes)
+    let iterations = ProcessInfo.processInfo.environment["HINGE_BENCH_ITERATIONS"].flatMap { Int($0) } ?? 200_000
     var sink = 0
-    for _ in 0..<200_000 { sink &+= mode == "resolve" ? LayoutEngine.resolve(scene).placements.count : pipeline(bytes) }
+    for _ in 0..<iterations { sink &+= mode == "resolve" ? LayoutEngine.resolve(scene).placements.count : pipeline(bytes) }
     print(sink)
     exit(0)
 }

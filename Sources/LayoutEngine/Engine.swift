@@ -7,12 +7,13 @@ public enum LayoutEngine {
 
     public static func resolve(_ scene: Scene) -> Resolution {
         var diagnostics: [Diagnostic] = []
+        diagnostics.reserveCapacity(scene.unknownFields.count + 2 * scene.presentations.count + 4)
         // SPEC §6: every unknown member is a warning with its path.
         for path in scene.unknownFields {
             diagnostics.append(
                 Diagnostic(
-                    code: .unknownField, severity: .warning, presentation: nil, path: path.description,
-                    message: "unknown field \"\(path.tokens.last ?? "")\" is ignored: check its spelling and where it is nested"))
+                    code: .unknownField, severity: .warning, presentation: nil, path: .pointer(path),
+                    message: .unknownField(path.tokens.last ?? "")))
         }
         let env = EnvironmentResolver.resolve(scene, diagnostics: &diagnostics)
         let c = scene.constants

@@ -20,7 +20,7 @@ extension Resolution {
 /// Writes into one growing raw allocation: no per-append uniqueness checks or generic `append(contentsOf:)`
 /// calls, which dominated the tree writer's profile. Strings are escaped exactly as `JSONWriter.appendString`
 /// does (without `escapeLineTerminators`); integers as `JSONWriter.appendNumber` does, other numbers through it.
-private struct ByteWriter {
+private struct ByteWriter: DiagnosticTextSink {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var count = 0
@@ -101,43 +101,89 @@ private struct ByteWriter {
     }
 
     mutating func string(_ s: String) {
+        byte(UInt8(ascii: "\""))
+        put(s)
+        byte(UInt8(ascii: "\""))
+    }
+
+    /// `s` escaped, without quotes.
+    mutating func put(_ s: String) {
         var s = s
-        s.withUTF8 { utf8 in
-            reserve(utf8.count + 2)
-            base[count] = UInt8(ascii: "\"")
-            count += 1
-            for c in utf8 {
-                let escape: UInt8
-                switch c {
-                case UInt8(ascii: "\""): escape = UInt8(ascii: "\"")
-                case UInt8(ascii: "\\"): escape = UInt8(ascii: "\\")
-                case 0x0A: escape = UInt8(ascii: "n")
-                case 0x0D: escape = UInt8(ascii: "r")
-                case 0x09: escape = UInt8(ascii: "t")
-                case 0x08: escape = UInt8(ascii: "b")
-                case 0x0C: escape = UInt8(ascii: "f")
-                case 0..<0x20: escape = UInt8(ascii: "u")
-                default:
-                    reserve(2)
-                    base[count] = c
-                    count += 1
-                    continue
-                }
-                reserve(7)
-                base[count] = UInt8(ascii: "\\")
-                base[count + 1] = escape
-                count += 2
-                if escape == UInt8(ascii: "u") {
-                    let hex: (UInt8) -> UInt8 = { $0 < 10 ? UInt8(ascii: "0") + $0 : UInt8(ascii: "a") + $0 - 10 }
-                    base[count] = UInt8(ascii: "0")
-                    base[count + 1] = UInt8(ascii: "0")
-                    base[count + 2] = hex(c >> 4)
-                    base[count + 3] = hex(c & 0xF)
-                    count += 4
-                }
+        s.withUTF8 { escaped($0) }
+    }
+
+    /// `s` escaped, without quotes.
+    mutating func put(_ s: StaticString) {
+        escaped(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    /// The bytes of `utf8` as the inside of a JSON string.
+    private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        // Room for every byte unescaped; an escape reserves its extra bytes. Runs of bytes that need no escape
+        // are copied whole: ids, codes and messages are plain text.
+        reserve(utf8.count)
+        var runStart = 0
+        var i = 0
+        let n = utf8.count
+        while i < n {
+            // Eight bytes at a time while none of them needs an escape (loads stay inside `utf8`).
+            if let start = utf8.baseAddress {
+                while i + 8 <= n, !Self.needsEscape(UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)) { i += 8 }
             }
-            byte(UInt8(ascii: "\""))
+            guard i < n else { break }
+            let c = utf8[i]
+            if c >= 0x20, c != UInt8(ascii: "\""), c != UInt8(ascii: "\\") {
+                i += 1
+                continue
+            }
+            if i > runStart { copy(utf8, runStart, i) }
+            reserve(6 + (n - i))  // this escape and the rest of the input
+            let escape: UInt8
+            switch c {
+            case UInt8(ascii: "\""): escape = UInt8(ascii: "\"")
+            case UInt8(ascii: "\\"): escape = UInt8(ascii: "\\")
+            case 0x0A: escape = UInt8(ascii: "n")
+            case 0x0D: escape = UInt8(ascii: "r")
+            case 0x09: escape = UInt8(ascii: "t")
+            case 0x08: escape = UInt8(ascii: "b")
+            case 0x0C: escape = UInt8(ascii: "f")
+            default: escape = UInt8(ascii: "u")
+            }
+            base[count] = UInt8(ascii: "\\")
+            base[count + 1] = escape
+            count += 2
+            if escape == UInt8(ascii: "u") {
+                let hex: (UInt8) -> UInt8 = { $0 < 10 ? UInt8(ascii: "0") + $0 : UInt8(ascii: "a") + $0 - 10 }
+                base[count] = UInt8(ascii: "0")
+                base[count + 1] = UInt8(ascii: "0")
+                base[count + 2] = hex(c >> 4)
+                base[count + 3] = hex(c & 0xF)
+                count += 4
+            }
+            i += 1
+            runStart = i
         }
+        if n > runStart { copy(utf8, runStart, n) }
+    }
+
+    /// Whether any byte of `w` is a control character, `"` or `\\`: the classic "has a byte less than n" and
+    /// "has a zero byte" word tests, exact as yes/no answers (a yes falls back to the byte loop).
+    @inline(__always) private static func needsEscape(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let control = (w &- ones &* 0x20) & ~w & high
+        let q = w ^ (ones &* 0x22)
+        let quote = (q &- ones) & ~q & high
+        let b = w ^ (ones &* 0x5C)
+        let backslash = (b &- ones) & ~b & high
+        return (control | quote | backslash) != 0
+    }
+
+    /// Copies `utf8[from..<to]` (already reserved).
+    @inline(__always) private mutating func copy(_ utf8: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) {
+        guard let start = utf8.baseAddress else { return }
+        (base + count).update(from: start + from, count: to - from)
+        count += to - from
     }
 
     @inline(__always) mutating func bool(_ b: Bool) { raw(b ? "true" : "false") }
@@ -214,9 +260,13 @@ private struct ByteWriter {
         key("{\"code\":")
         string(d.code.rawValue)
         key(",\"message\":")
-        string(d.message)
+        byte(UInt8(ascii: "\""))
+        d.text.render(into: &self)
+        byte(UInt8(ascii: "\""))
         key(",\"path\":")
-        string(d.path)
+        byte(UInt8(ascii: "\""))
+        d.pathParts.render(into: &self)
+        byte(UInt8(ascii: "\""))
         key(",\"presentation\":")
         if let p = d.presentation { string(p) } else { null() }
         key(",\"severity\":")
