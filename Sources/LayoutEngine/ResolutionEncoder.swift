@@ -119,8 +119,50 @@ private struct ByteWriter: DiagnosticTextSink {
 
     /// The bytes of `utf8` as the inside of a JSON string.
     private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let n = utf8.count
+        guard let src = utf8.baseAddress, n > 0 else { return }
+        reserve(n)
+        // Fast path: nothing to escape (names, ids, codes, most messages). Words are loaded only inside `utf8`
+        // (the last one may overlap the one before) and stored only inside the `n` reserved bytes.
+        let raw = UnsafeRawPointer(src)
+        if n >= 8 {
+            var i = 0
+            while i + 8 <= n, !Self.needsEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
+            if i + 8 > n, i == n || !Self.needsEscape(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)) {
+                let dst = UnsafeMutableRawPointer(base + count)
+                if n <= 16 {
+                    let head = raw.loadUnaligned(as: UInt64.self)
+                    let tail = raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+                    dst.storeBytes(of: head, as: UInt64.self)
+                    dst.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
+                } else {
+                    dst.copyMemory(from: raw, byteCount: n)
+                }
+                count += n
+                return
+            }
+        } else {
+            var clean = true
+            for k in 0..<n {
+                let c = src[k]
+                if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
+                    clean = false
+                    break
+                }
+            }
+            if clean {
+                for k in 0..<n { base[count + k] = src[k] }
+                count += n
+                return
+            }
+        }
+        escapedSlowly(utf8)
+    }
+
+    /// `escaped` for text with something to escape.
+    private mutating func escapedSlowly(_ utf8: UnsafeBufferPointer<UInt8>) {
         // Room for every byte unescaped; an escape reserves its extra bytes. Runs of bytes that need no escape
-        // are copied whole: ids, codes and messages are plain text.
+        // are copied whole.
         reserve(utf8.count)
         var runStart = 0
         var i = 0
