@@ -542,6 +542,16 @@ struct SceneDecoder {
 @inline(__always)
 func fmt(_ d: Double) -> String { JSONWriter.formatNumber(d) }
 
+/// Whether the number of characters of `s` lies in `range`, counting characters (grapheme clusters, slow) only
+/// when the UTF-8 length does not decide: a string has at most as many characters as bytes, and at least one
+/// when it has any byte.
+@inline(__always)
+func characterCount(of s: String, isIn range: ClosedRange<Int>) -> Bool {
+    let bytes = s.utf8.count
+    if bytes <= range.upperBound, range.lowerBound <= min(bytes, 1) { return true }
+    return range.contains(s.count)
+}
+
 // MARK: - Fast paths over ObjectReader
 
 /// The reader's typed getters build the member's JSON pointer before looking at the value; a request has
@@ -572,7 +582,7 @@ extension ObjectReader {
     @inline(__always)
     func fastString(_ key: String, required: Bool = false, length: ClosedRange<Int>? = nil) -> String? {
         guard let v = value(key) else { return required ? string(key, required: true, length: length) : nil }
-        if case .string(let s) = v, length.map({ $0.contains(s.count) }) ?? true { return s }
+        if case .string(let s) = v, length.map({ characterCount(of: s, isIn: $0) }) ?? true { return s }
         return string(key, required: required, length: length)
     }
 }
