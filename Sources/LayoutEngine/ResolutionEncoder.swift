@@ -70,12 +70,36 @@ private struct ByteWriter: DiagnosticTextSink {
     @inline(__always) mutating func key(_ s: StaticString) { raw(s) }
 
     mutating func number(_ d: Double) {
-        if d == d.rounded(.towardZero), abs(d) < 1e16 {
+        if abs(d) < 1e16, Double(Int64(d)) == d {  // an integer (also -0.0, written "0")
             var m = Int64(d).magnitude
             reserve(21)
             if d < 0 {
                 base[count] = UInt8(ascii: "-")
                 count += 1
+            }
+            // Frames and insets are mostly below 10,000 points: their digits directly.
+            if m < 10_000 {
+                let zero = UInt8(ascii: "0")
+                if m < 10 {
+                    base[count] = zero + UInt8(m)
+                    count += 1
+                } else if m < 100 {
+                    base[count] = zero + UInt8(m / 10)
+                    base[count + 1] = zero + UInt8(m % 10)
+                    count += 2
+                } else if m < 1000 {
+                    base[count] = zero + UInt8(m / 100)
+                    base[count + 1] = zero + UInt8(m / 10 % 10)
+                    base[count + 2] = zero + UInt8(m % 10)
+                    count += 3
+                } else {
+                    base[count] = zero + UInt8(m / 1000)
+                    base[count + 1] = zero + UInt8(m / 100 % 10)
+                    base[count + 2] = zero + UInt8(m / 10 % 10)
+                    base[count + 3] = zero + UInt8(m % 10)
+                    count += 4
+                }
+                return
             }
             var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
                 (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -108,6 +132,7 @@ private struct ByteWriter: DiagnosticTextSink {
 
     /// `s` escaped, without quotes.
     mutating func put(_ s: String) {
+        if s.utf8.withContiguousStorageIfAvailable({ escaped($0) }) != nil { return }
         var s = s
         s.withUTF8 { escaped($0) }
     }
