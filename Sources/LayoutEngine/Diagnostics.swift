@@ -286,7 +286,8 @@ enum DiagnosticMessage: Sendable, ExpressibleByStringLiteral {
     }
 }
 
-/// Collects the diagnostics of one presentation, filling in its id and path prefix.
+/// Adds the diagnostics of one presentation, filling in its id and path prefix (to `items`, which the engine
+/// swaps with the scene's list while the presentation is resolved).
 struct PresentationDiagnostics {
     let id: String
     let index: Int

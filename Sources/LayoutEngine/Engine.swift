@@ -23,7 +23,9 @@ public enum LayoutEngine {
         var names: [String] = []
         names.reserveCapacity(scene.presentations.count)
         for (index, presentation) in scene.presentations.enumerated() {
+            // The presentation's diagnostics are appended to the scene's list directly (moved in and out).
             var d = PresentationDiagnostics(id: presentation.id, index: index)
+            swap(&d.items, &diagnostics)
             var p = Placement(id: presentation.id, kind: presentation.kind, status: .ignored)
             FullScreenCoverRules.warnStrayPlacement(presentation, diagnostics: &d)  // SPEC §3.3
             if stack.admit(presentation, names: names, diagnostics: &d) {  // SPEC §3.1
@@ -38,7 +40,7 @@ public enum LayoutEngine {
             PresentOrNavigateRules.advise(presentation, swipeToDismiss: p.swipeToDismiss, diagnostics: &d)  // SPEC §3.6
             names.append(presentation.id)
             placements.append(p)
-            diagnostics.append(contentsOf: d.items)
+            swap(&d.items, &diagnostics)
         }
         let arrangement = scene.arrangement.map {
             ArrangementRules.resolve($0, env: env, constants: c, diagnostics: &diagnostics)

@@ -53,7 +53,10 @@ enum SheetRules {
         p.frame = frame
         p.region = env.side(of: frame)
         p.placement = PlacementChoice(requested: sheet.placement, resolved: layout.resolved)
-        if layout.listsDetents { p.detents = stableSorted(heights) }
+        if layout.listsDetents {
+            sortStably(&heights)  // nothing below depends on the request order of `heights`
+            p.detents = heights
+        }
         p.selectedDetent = layout.detentsApply ? selected : nil
 
         // SPEC §3.2 behaviour: background interaction up through a detent (UIKit
@@ -124,10 +127,9 @@ enum SheetRules {
         return best?.detent ?? .large
     }
 
-    private static func stableSorted(_ heights: [ResolvedDetent]) -> [ResolvedDetent] {
+    private static func sortStably(_ sorted: inout [ResolvedDetent]) {
         // Insertion sort (at most 16 detents): an element moves only past strictly taller ones, so ties keep
         // their request order.
-        var sorted = heights
         for i in sorted.indices.dropFirst() {
             let x = sorted[i]
             var j = i
@@ -137,7 +139,6 @@ enum SheetRules {
             }
             sorted[j] = x
         }
-        return sorted
     }
 
     private static func detentsAreDefault(_ s: SheetRequest) -> Bool { s.detents.allSatisfy { $0 == .large } }
