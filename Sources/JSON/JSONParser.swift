@@ -406,7 +406,14 @@ struct ByteParser {
             guard i < end else { break }
             let c = base[i]
             if c == UInt8(ascii: "\"") {
-                let s = String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self)
+                let n = i - start
+                let from = base + start
+                // Copies the (already validated) bytes into the new string's own storage.
+                let s = String(unsafeUninitializedCapacity: n) { buffer in
+                    guard let to = buffer.baseAddress else { return 0 }
+                    to.update(from: from, count: n)
+                    return n
+                }
                 i += 1
                 return s
             }
