@@ -20,14 +20,14 @@ public struct JSONIssue: Sendable, Equatable, CustomStringConvertible {
 public struct JSONLocation {
     private let parent: ObjectReader?
     private let fixed: JSONPointer
-    private let key: String?
+    private let key: String
     private let index: Int
 
     /// A location given by a ready pointer.
     public init(_ pointer: JSONPointer) {
         parent = nil
         fixed = pointer
-        key = nil
+        key = ""
         index = -1
     }
 
@@ -41,7 +41,7 @@ public struct JSONLocation {
 
     /// The pointer, built now.
     public var pointer: JSONPointer {
-        guard let parent, let key else { return fixed }
+        guard let parent else { return fixed }
         var p = parent.path.appending(key)
         if index >= 0 { p = p.appending(index) }
         return p

@@ -54,7 +54,25 @@ public struct Scene: Sendable, Equatable {
 }
 
 public struct Presentation: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable { case sheet, fullScreenCover, popover, adaptivePanel }
+    public enum Kind: String, Sendable, CaseIterable {
+        case sheet, fullScreenCover, popover, adaptivePanel
+
+        /// The synthesized initializer compares `rawValue` with each name in turn; the names' lengths differ, so
+        /// the length picks the one candidate (the names are ASCII without a K, so no text of another length is
+        /// canonically equivalent to one of them).
+        public init?(rawValue: String) {
+            let kind: Kind
+            switch rawValue.utf8.count {
+            case 5: kind = .sheet
+            case 7: kind = .popover
+            case 13: kind = .adaptivePanel
+            case 15: kind = .fullScreenCover
+            default: return nil
+            }
+            guard rawValue == kind.rawValue else { return nil }
+            self = kind
+        }
+    }
 
     public enum Content: Sendable, Equatable {
         case sheet(SheetRequest)
