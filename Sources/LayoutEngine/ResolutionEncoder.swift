@@ -167,16 +167,16 @@ private struct ByteWriter: DiagnosticTextSink {
                 return
             }
         } else {
-            var clean = true
-            for k in 0..<n {
+            // Copied while checked; the bytes count only if none needs an escape.
+            let dst = base + count
+            var k = 0
+            while k < n {
                 let c = src[k]
-                if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
-                    clean = false
-                    break
-                }
+                if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { break }
+                dst[k] = c
+                k += 1
             }
-            if clean {
-                for k in 0..<n { base[count + k] = src[k] }
+            if k == n {
                 count += n
                 return
             }
