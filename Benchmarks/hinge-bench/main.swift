@@ -262,12 +262,24 @@ func responseDTO(_ bytes: [UInt8]) -> ResolutionDTO {
 // MARK: - Run
 
 // HINGE_BENCH_PROFILE=1: only loop the typical pipeline, for `perf record`.
-// HINGE_BENCH_PROFILE=resolve: only the resolve step.
+// HINGE_BENCH_PROFILE=resolve (or decode, encode, parse): only that step. HINGE_BENCH_ITERATIONS=n: loop n times (200,000 by
+// default; a few thousand are enough under `valgrind --tool=callgrind`).
 if let mode = ProcessInfo.processInfo.environment["HINGE_BENCH_PROFILE"] {
     let bytes = Array(typical.utf8)
     let scene = decodeScene(bytes)
+    let iterations = ProcessInfo.processInfo.environment["HINGE_BENCH_ITERATIONS"].flatMap { Int($0) } ?? 200_000
     var sink = 0
-    for _ in 0..<200_000 { sink &+= mode == "resolve" ? LayoutEngine.resolve(scene).placements.count : pipeline(bytes) }
+    let value = (try? JSONParser.parse(bytes)) ?? .null
+    let resolution = LayoutEngine.resolve(scene)
+    for _ in 0..<iterations {
+        switch mode {
+        case "resolve": sink &+= LayoutEngine.resolve(scene).placements.count
+        case "decode": sink &+= Scene.decode(value, catalog: catalog).scene?.presentations.count ?? 0
+        case "encode": sink &+= resolution.encoded.count
+        case "parse": sink &+= (try? JSONParser.parse(bytes)) == nil ? 0 : 1
+        default: sink &+= pipeline(bytes)
+        }
+    }
     print(sink)
     exit(0)
 }

@@ -394,16 +394,28 @@ struct ByteParser {
     /// Parses the rest of a string; `i` is just after the opening quote and ends just after the closing one.
     mutating func parseString() throws(Failure) -> String {
         let start = i
-        // Eight bytes at a time while none is a quote, a backslash, a control or non-ASCII byte.
-        while i + 8 <= end {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            if Self.needsAttention(word) { break }
-            i += 8
-        }
-        while i < end {
+        while true {
+            // Eight bytes at a time while none is a quote, a backslash, a control or non-ASCII byte; then straight
+            // to the first byte that is (the lowest flagged byte of the mask is exact).
+            while i + 8 <= end {
+                let mask = Self.attentionMask(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
+                if mask != 0 {
+                    i += mask.trailingZeroBitCount >> 3
+                    break
+                }
+                i += 8
+            }
+            guard i < end else { break }
             let c = base[i]
             if c == UInt8(ascii: "\"") {
-                let s = String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self)
+                let n = i - start
+                let from = base + start
+                // Copies the (already validated) bytes into the new string's own storage.
+                let s = String(unsafeUninitializedCapacity: n) { buffer in
+                    guard let to = buffer.baseAddress else { return 0 }
+                    to.update(from: from, count: n)
+                    return n
+                }
                 i += 1
                 return s
             }
@@ -416,6 +428,18 @@ struct ByteParser {
             }
         }
         throw Failure(reason: .unexpectedEnd(expected: "'\"' to close the string"), offset: i)
+    }
+
+    /// The high bit of each byte of `word` (first byte lowest) that is `"`, `\\`, below 0x20 or above 0x7F — and
+    /// possibly of bytes above such a byte (a borrow), never below the lowest one.
+    @inline(__always)
+    static func attentionMask(_ word: UInt64) -> UInt64 {
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote
+        let hasBackslash = (backslash &- ones) & ~backslash
+        let hasControl = (word &- ones &* 0x20) & ~word
+        return (hasQuote | hasBackslash | hasControl | word) & highs
     }
 
     private static let ones: UInt64 = 0x0101_0101_0101_0101

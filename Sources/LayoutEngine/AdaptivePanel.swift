@@ -16,7 +16,7 @@ enum AdaptivePanelRules {
         if side {
             // sidePanel: panelWidth wide, full height, at the alignment edge (leading/trailing mirror in rtl).
             if pw > W {
-                d.add(.panelClamped, .info, "panelWidth", "the \(fmt(pw)) pt side panel is wider than the \(fmt(W)) pt window: clamped to the window width; lower panelWidth")
+                d.add(.panelClamped, .info, "panelWidth", .panelWider(pw, window: W))
                 pw = W
             }
             frame = Rect(x: env.x(docking: pw, to: leading, in: env.bounds, inset: 0), y: 0, width: pw, height: H)
@@ -27,7 +27,7 @@ enum AdaptivePanelRules {
             p.contentAxis = .vertical
         } else {
             if ph > H {
-                d.add(.panelClamped, .info, "panelHeight", "the \(fmt(ph)) pt bottom panel is taller than the \(fmt(H)) pt window: clamped to the window height; lower panelHeight")
+                d.add(.panelClamped, .info, "panelHeight", .panelTaller(ph, window: H))
                 ph = H
             }
             frame = Rect(x: 0, y: H - ph, width: W, height: ph)
@@ -59,7 +59,7 @@ enum AdaptivePanelRules {
                 }
             }
             if let t = target, let s = t.side {
-                d.add(.panelSnappedToFold, .info, "", "the \(side ? "side" : "bottom") panel would cross the fold: it snaps to the \(s.rawValue) region; size it to fit that region to avoid the jump")
+                d.add(.panelSnappedToFold, .info, "", .panelSnapped(side: side, s))
             }
         }
         p.frame = frame

@@ -52,30 +52,32 @@ public struct ArrangementRequest: Sendable, Equatable {
     public var container: ArrangementContainer = .plain
     public init() {}
 
-    static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer) -> ArrangementRequest? {
+    static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONLocation) -> ArrangementRequest? {
         guard let r = mapper.object(value, at: path) else { return nil }
         var a = ArrangementRequest()
         a.style = r.fastEnumeration("style") ?? .split
-        if let items = r.array("axes", maxCount: 2) {
+        if let items = r.elements("axes", maxCount: 2) {
             var axes: [Axis] = []
-            for (v, p) in items {
-                if let axis: Axis = JSONMapper.enumeration(v, at: p, mapper: mapper), !axes.contains(axis) { axes.append(axis) }
+            for (i, v) in items.enumerated() {
+                if let axis: Axis = JSONMapper.enumeration(v, at: r.location("axes", index: i), mapper: mapper), !axes.contains(axis) {
+                    axes.append(axis)
+                }
             }
             if items.isEmpty { r.error("axes", "must allow at least one axis") }
             a.axes = axes
         }
         a.container = r.fastEnumeration("container") ?? .plain
-        if let v = r.value("primary") { a.primary = decodeView(v, mapper: mapper, at: r.pointer("primary")) }
-        if let v = r.value("secondary") { a.secondary = decodeView(v, mapper: mapper, at: r.pointer("secondary")) }
+        if let v = r.value("primary") { a.primary = decodeView(v, mapper: mapper, at: r.location("primary")) }
+        if let v = r.value("secondary") { a.secondary = decodeView(v, mapper: mapper, at: r.location("secondary")) }
         r.finish()
         return a
     }
 
-    private static func decodeView(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer) -> ArrangedViewRequest {
+    private static func decodeView(_ value: JSONValue, mapper: JSONMapper, at path: JSONLocation) -> ArrangedViewRequest {
         var view = ArrangedViewRequest()
         guard let r = mapper.object(value, at: path) else { return view }
-        if let v = r.value("ratio") { view.ratio = decodePreference(v, mapper: mapper, at: r.pointer("ratio"), range: 0...1) }
-        if let v = r.value("size") { view.size = decodePreference(v, mapper: mapper, at: r.pointer("size"), range: 0...100_000) }
+        if let v = r.value("ratio") { view.ratio = decodePreference(v, mapper: mapper, at: r.location("ratio"), range: 0...1) }
+        if let v = r.value("size") { view.size = decodePreference(v, mapper: mapper, at: r.location("size"), range: 0...100_000) }
         view.contentSize = {
             guard let o = r.object("contentSize") else { return nil }
             let w = o.fastNumber("width", required: true, range: 0...100_000)
@@ -98,7 +100,7 @@ public struct ArrangementRequest: Sendable, Equatable {
     }
 
     private static func decodePreference(
-        _ value: JSONValue, mapper: JSONMapper, at path: JSONPointer, range: ClosedRange<Double>
+        _ value: JSONValue, mapper: JSONMapper, at path: JSONLocation, range: ClosedRange<Double>
     ) -> AxisPreference? {
         if case .number = value {
             return JSONMapper.number(value, at: path, mapper: mapper, range: range).map {
@@ -126,8 +128,8 @@ enum ArrangementRules {
         if a.container != .plain {
             diagnostics.append(
                 Diagnostic(
-                    code: .arrangementInScrollContainer, severity: .warning, presentation: nil, path: "/arrangement/container",
-                    message: "the arrangement sits in a \(a.container.rawValue): Apple advises against putting ArrangementView inside a List or ScrollView; let each view scroll on its own"))
+                    code: .arrangementInScrollContainer, severity: .warning, presentation: nil, path: .fixed("/arrangement/container"),
+                    message: .arrangementInScrollContainer(a.container)))
         }
         switch a.style {
         case .split: return split(a, env: env, constants: c, diagnostics: &diagnostics)
@@ -161,8 +163,8 @@ enum ArrangementRules {
         guard a.axes.contains(axis) else {
             diagnostics.append(
                 Diagnostic(
-                    code: .secondaryHidden, severity: .warning, presentation: nil, path: "/arrangement/axes",
-                    message: "the split needs the \(axis.rawValue) axis here but axes allow only \(a.axes.map(\.rawValue).joined(separator: ", ")): only the primary view is shown; allow both axes or give the secondary content another way in"))
+                    code: .secondaryHidden, severity: .warning, presentation: nil, path: .fixed("/arrangement/axes"),
+                    message: .secondaryHidden(axis, allowed: a.axes)))
             return ResolvedArrangement(
                 style: .split, axis: nil, separated: false, primary: view(env.bounds, z: 0, env: env), secondary: hidden)
         }
@@ -170,8 +172,8 @@ enum ArrangementRules {
             // The split lands on the fold: primary in the leading/top region, preferences overridden.
             diagnostics.append(
                 Diagnostic(
-                    code: .splitFollowsFold, severity: .info, presentation: nil, path: "/arrangement",
-                    message: "the split follows the fold: the primary view takes the \(first.side?.rawValue ?? "") region and the secondary the \(second.side?.rawValue ?? "") region; size preferences do not apply while the device is folded"))
+                    code: .splitFollowsFold, severity: .info, presentation: nil, path: .fixed("/arrangement"),
+                    message: .splitFollowsFold(first.side, second.side)))
             return ResolvedArrangement(
                 style: .split, axis: axis, separated: true, primary: view(first.frame, z: 0, env: env),
                 secondary: view(second.frame, z: 0, env: env))
@@ -223,8 +225,8 @@ enum ArrangementRules {
         guard a.axes.contains(axis) else {
             diagnostics.append(
                 Diagnostic(
-                    code: .contentSpansFold, severity: .warning, presentation: nil, path: "/arrangement/axes",
-                    message: "the overlay cannot separate along the \(axis.rawValue) axis, which axes exclude: both views stay overlaid across the fold; allow the \(axis.rawValue) axis"))
+                    code: .contentSpansFold, severity: .warning, presentation: nil, path: .fixed("/arrangement/axes"),
+                    message: .overlayCannotSeparate(axis)))
             return overlaid
         }
         // A view with overlayEdge takes the region on that side (the primary's wins a conflict); otherwise

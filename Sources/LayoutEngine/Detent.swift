@@ -6,13 +6,13 @@ public enum Detent: Sendable, Equatable {
     case height(Double)
     case fraction(Double)
 
-    static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer) -> Detent? {
+    static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONLocation) -> Detent? {
         switch value {
         case .string("medium"): return .medium
         case .string("large"): return .large
         case .string("fitted"): return .fitted
         case .object(let o):
-            let r = ObjectReader(mapper: mapper, object: o, path: path)
+            let r = ObjectReader(mapper: mapper, object: o, location: path)
             defer { r.finish() }
             if o.count == 1, r.value("height") != nil {
                 return r.fastNumber("height", range: SceneLimits.size).map { .height($0) }

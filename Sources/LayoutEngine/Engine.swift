@@ -7,12 +7,13 @@ public enum LayoutEngine {
 
     public static func resolve(_ scene: Scene) -> Resolution {
         var diagnostics: [Diagnostic] = []
+        diagnostics.reserveCapacity(scene.unknownFields.count + 2 * scene.presentations.count + 4)
         // SPEC §6: every unknown member is a warning with its path.
         for path in scene.unknownFields {
             diagnostics.append(
                 Diagnostic(
-                    code: .unknownField, severity: .warning, presentation: nil, path: path.description,
-                    message: "unknown field \"\(path.tokens.last ?? "")\" is ignored: check its spelling and where it is nested"))
+                    code: .unknownField, severity: .warning, presentation: nil, path: .pointer(path),
+                    message: .unknownField(path.tokens.last ?? "")))
         }
         let env = EnvironmentResolver.resolve(scene, diagnostics: &diagnostics)
         let c = scene.constants
@@ -22,7 +23,9 @@ public enum LayoutEngine {
         var names: [String] = []
         names.reserveCapacity(scene.presentations.count)
         for (index, presentation) in scene.presentations.enumerated() {
+            // The presentation's diagnostics are appended to the scene's list directly (moved in and out).
             var d = PresentationDiagnostics(id: presentation.id, index: index)
+            swap(&d.items, &diagnostics)
             var p = Placement(id: presentation.id, kind: presentation.kind, status: .ignored)
             FullScreenCoverRules.warnStrayPlacement(presentation, diagnostics: &d)  // SPEC §3.3
             if stack.admit(presentation, names: names, diagnostics: &d) {  // SPEC §3.1
@@ -37,7 +40,7 @@ public enum LayoutEngine {
             PresentOrNavigateRules.advise(presentation, swipeToDismiss: p.swipeToDismiss, diagnostics: &d)  // SPEC §3.6
             names.append(presentation.id)
             placements.append(p)
-            diagnostics.append(contentsOf: d.items)
+            swap(&d.items, &diagnostics)
         }
         let arrangement = scene.arrangement.map {
             ArrangementRules.resolve($0, env: env, constants: c, diagnostics: &diagnostics)

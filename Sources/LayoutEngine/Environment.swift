@@ -78,10 +78,8 @@ enum EnvironmentResolver {
         if !folds, posture != .flat {
             diagnostics.append(
                 Diagnostic(
-                    code: .postureIgnored, severity: .info, presentation: nil, path: "/posture",
-                    message: s.profile != nil
-                        ? "posture \"\(posture.rawValue)\" is ignored: device \"\(s.profile?.id ?? "")\" does not fold; the scene is resolved flat"
-                        : "posture \"\(posture.rawValue)\" is ignored: the scene has no device and no fold; give a foldable device or a \"fold\" to model a posture"))
+                    code: .postureIgnored, severity: .info, presentation: nil, path: .fixed("/posture"),
+                    message: .postureIgnored(posture, device: s.profile?.id)))
             posture = .flat
         }
         // SPEC §2.1: landscape swaps the display's width and height.

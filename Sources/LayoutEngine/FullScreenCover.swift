@@ -22,6 +22,6 @@ enum FullScreenCoverRules {
         guard let placement = presentation.strayPlacement else { return }
         d.add(
             .placementIgnored, .warning, "placement",
-            "placement \"\(placement.rawValue)\" is ignored: only sheets honour presentationPlacement; remove it from this \(presentation.kind.rawValue)")
+            .placementIgnored(placement, presentation.kind))
     }
 }

@@ -32,16 +32,16 @@ struct ModalStack {
                 ok = false
                 d.add(
                     .concurrentPresentation, .warning, "presentedFrom",
-                    "\"\(names[from])\" is not on screen (it was ignored), so nothing can be presented from it: present \"\(p.id)\" after it is dismissed")
+                    .presenterNotOnScreen(names[from], id: p.id))
             } else if isModal, busy[from] {
                 ok = false
                 d.add(
                     .concurrentPresentation, .warning, "",
-                    "\"\(names[from])\" already presents a modal: SwiftUI ignores a second presentation from the same context; present this one from the modal on top, or after dismissing it")
+                    .presenterBusy(names[from]))
             } else if isModal, modal[from] {
                 d.add(
                     .chainedModal, .warning, "presentedFrom",
-                    "a modal presented from the modal \"\(names[from])\": chained modals stack interruptions; consider navigating inside \"\(names[from])\" instead")
+                    .chainedModal(names[from]))
             }
             if ok, isModal { busy[from] = true }
         } else if isModal {

@@ -21,17 +21,17 @@ enum PopoverRules {
                 forcedRegion: env.separatingFold != nil ? region : nil)
             p.adaptedFrom = .popover
             p.placement = nil  // a popover has no sheet placement; `region` says where the sheet went
-            d.add(.popoverAdapted, .info, "", "the popover is shown as a sheet (medium and large detents) because the \(env.separatingFold != nil ? "anchor's region" : "window") is horizontally compact; set compactAdaptation to \"popover\" to keep a popover")
+            d.add(.popoverAdapted, .info, "", .popoverAsSheet(folded: env.separatingFold != nil))
             return
         }
         if sizeClass.horizontal == .compact, adaptation == .fullScreenCover {
-            adaptToCover(&p, env: env, diagnostics: &d, reason: "the \(env.separatingFold != nil ? "anchor's region" : "window") is horizontally compact and compactAdaptation is \"fullScreenCover\"")
+            adaptToCover(&p, env: env, diagnostics: &d, reason: .popoverAsCover(folded: env.separatingFold != nil))
             return
         }
         // SwiftUI: when both are compact the vertical adaptation wins — a full-screen cover, unless the
         // adaptation is popover.
         if sizeClass.vertical == .compact, adaptation != .popover {
-            adaptToCover(&p, env: env, diagnostics: &d, reason: "the window is vertically compact; set compactAdaptation to \"popover\" to keep a popover")
+            adaptToCover(&p, env: env, diagnostics: &d, reason: .popoverAsCoverVerticallyCompact)
             return
         }
 
@@ -88,10 +88,10 @@ enum PopoverRules {
     }
 
     private static func adaptToCover(
-        _ p: inout Placement, env: ResolvedEnvironment, diagnostics d: inout PresentationDiagnostics, reason: String
+        _ p: inout Placement, env: ResolvedEnvironment, diagnostics d: inout PresentationDiagnostics, reason: DiagnosticMessage
     ) {
         FullScreenCoverRules.resolve(into: &p, env: env, diagnostics: &d)
         p.adaptedFrom = .popover
-        d.add(.popoverAdapted, .info, "", "the popover is shown as a full-screen cover: \(reason)")
+        d.add(.popoverAdapted, .info, "", reason)
     }
 }

@@ -20,7 +20,7 @@ extension Resolution {
 /// Writes into one growing raw allocation: no per-append uniqueness checks or generic `append(contentsOf:)`
 /// calls, which dominated the tree writer's profile. Strings are escaped exactly as `JSONWriter.appendString`
 /// does (without `escapeLineTerminators`); integers as `JSONWriter.appendNumber` does, other numbers through it.
-private struct ByteWriter {
+private struct ByteWriter: DiagnosticTextSink {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var count = 0
@@ -73,12 +73,36 @@ private struct ByteWriter {
     @inline(__always) mutating func key(_ s: StaticString) { raw(s) }
 
     mutating func number(_ d: Double) {
-        if d == d.rounded(.towardZero), abs(d) < 1e16 {
+        if abs(d) < 1e16, Double(Int64(d)) == d {  // an integer (also -0.0, written "0")
             var m = Int64(d).magnitude
             reserve(21)
             if d < 0 {
                 base[count] = UInt8(ascii: "-")
                 count += 1
+            }
+            // Frames and insets are mostly below 10,000 points: their digits directly.
+            if m < 10_000 {
+                let zero = UInt8(ascii: "0")
+                if m < 10 {
+                    base[count] = zero + UInt8(m)
+                    count += 1
+                } else if m < 100 {
+                    base[count] = zero + UInt8(m / 10)
+                    base[count + 1] = zero + UInt8(m % 10)
+                    count += 2
+                } else if m < 1000 {
+                    base[count] = zero + UInt8(m / 100)
+                    base[count + 1] = zero + UInt8(m / 10 % 10)
+                    base[count + 2] = zero + UInt8(m % 10)
+                    count += 3
+                } else {
+                    base[count] = zero + UInt8(m / 1000)
+                    base[count + 1] = zero + UInt8(m / 100 % 10)
+                    base[count + 2] = zero + UInt8(m / 10 % 10)
+                    base[count + 3] = zero + UInt8(m % 10)
+                    count += 4
+                }
+                return
             }
             var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
                 (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -104,43 +128,132 @@ private struct ByteWriter {
     }
 
     mutating func string(_ s: String) {
+        byte(UInt8(ascii: "\""))
+        put(s)
+        byte(UInt8(ascii: "\""))
+    }
+
+    /// `s` escaped, without quotes.
+    mutating func put(_ s: String) {
+        if s.utf8.withContiguousStorageIfAvailable({ escaped($0) }) != nil { return }
         var s = s
-        s.withUTF8 { utf8 in
-            reserve(utf8.count + 2)
-            base[count] = UInt8(ascii: "\"")
-            count += 1
-            for c in utf8 {
-                let escape: UInt8
-                switch c {
-                case UInt8(ascii: "\""): escape = UInt8(ascii: "\"")
-                case UInt8(ascii: "\\"): escape = UInt8(ascii: "\\")
-                case 0x0A: escape = UInt8(ascii: "n")
-                case 0x0D: escape = UInt8(ascii: "r")
-                case 0x09: escape = UInt8(ascii: "t")
-                case 0x08: escape = UInt8(ascii: "b")
-                case 0x0C: escape = UInt8(ascii: "f")
-                case 0..<0x20: escape = UInt8(ascii: "u")
-                default:
-                    reserve(2)
-                    base[count] = c
-                    count += 1
-                    continue
+        s.withUTF8 { escaped($0) }
+    }
+
+    /// `s` escaped, without quotes.
+    mutating func put(_ s: StaticString) {
+        escaped(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    /// The bytes of `utf8` as the inside of a JSON string.
+    private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let n = utf8.count
+        guard let src = utf8.baseAddress, n > 0 else { return }
+        reserve(n)
+        // Fast path: nothing to escape (names, ids, codes, most messages). Words are loaded only inside `utf8`
+        // (the last one may overlap the one before) and stored only inside the `n` reserved bytes.
+        let raw = UnsafeRawPointer(src)
+        if n >= 8 {
+            var i = 0
+            while i + 8 <= n, !Self.needsEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
+            if i + 8 > n, i == n || !Self.needsEscape(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)) {
+                let dst = UnsafeMutableRawPointer(base + count)
+                if n <= 16 {
+                    let head = raw.loadUnaligned(as: UInt64.self)
+                    let tail = raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+                    dst.storeBytes(of: head, as: UInt64.self)
+                    dst.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
+                } else {
+                    dst.copyMemory(from: raw, byteCount: n)
                 }
-                reserve(7)
-                base[count] = UInt8(ascii: "\\")
-                base[count + 1] = escape
-                count += 2
-                if escape == UInt8(ascii: "u") {
-                    let hex: (UInt8) -> UInt8 = { $0 < 10 ? UInt8(ascii: "0") + $0 : UInt8(ascii: "a") + $0 - 10 }
-                    base[count] = UInt8(ascii: "0")
-                    base[count + 1] = UInt8(ascii: "0")
-                    base[count + 2] = hex(c >> 4)
-                    base[count + 3] = hex(c & 0xF)
-                    count += 4
-                }
+                count += n
+                return
             }
-            byte(UInt8(ascii: "\""))
+        } else {
+            // Copied while checked; the bytes count only if none needs an escape.
+            let dst = base + count
+            var k = 0
+            while k < n {
+                let c = src[k]
+                if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { break }
+                dst[k] = c
+                k += 1
+            }
+            if k == n {
+                count += n
+                return
+            }
         }
+        escapedSlowly(utf8)
+    }
+
+    /// `escaped` for text with something to escape.
+    private mutating func escapedSlowly(_ utf8: UnsafeBufferPointer<UInt8>) {
+        // Room for every byte unescaped; an escape reserves its extra bytes. Runs of bytes that need no escape
+        // are copied whole.
+        reserve(utf8.count)
+        var runStart = 0
+        var i = 0
+        let n = utf8.count
+        while i < n {
+            // Eight bytes at a time while none of them needs an escape (loads stay inside `utf8`).
+            if let start = utf8.baseAddress {
+                while i + 8 <= n, !Self.needsEscape(UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)) { i += 8 }
+            }
+            guard i < n else { break }
+            let c = utf8[i]
+            if c >= 0x20, c != UInt8(ascii: "\""), c != UInt8(ascii: "\\") {
+                i += 1
+                continue
+            }
+            if i > runStart { copy(utf8, runStart, i) }
+            reserve(6 + (n - i))  // this escape and the rest of the input
+            let escape: UInt8
+            switch c {
+            case UInt8(ascii: "\""): escape = UInt8(ascii: "\"")
+            case UInt8(ascii: "\\"): escape = UInt8(ascii: "\\")
+            case 0x0A: escape = UInt8(ascii: "n")
+            case 0x0D: escape = UInt8(ascii: "r")
+            case 0x09: escape = UInt8(ascii: "t")
+            case 0x08: escape = UInt8(ascii: "b")
+            case 0x0C: escape = UInt8(ascii: "f")
+            default: escape = UInt8(ascii: "u")
+            }
+            base[count] = UInt8(ascii: "\\")
+            base[count + 1] = escape
+            count += 2
+            if escape == UInt8(ascii: "u") {
+                let hex: (UInt8) -> UInt8 = { $0 < 10 ? UInt8(ascii: "0") + $0 : UInt8(ascii: "a") + $0 - 10 }
+                base[count] = UInt8(ascii: "0")
+                base[count + 1] = UInt8(ascii: "0")
+                base[count + 2] = hex(c >> 4)
+                base[count + 3] = hex(c & 0xF)
+                count += 4
+            }
+            i += 1
+            runStart = i
+        }
+        if n > runStart { copy(utf8, runStart, n) }
+    }
+
+    /// Whether any byte of `w` is a control character, `"` or `\\`: the classic "has a byte less than n" and
+    /// "has a zero byte" word tests, exact as yes/no answers (a yes falls back to the byte loop).
+    @inline(__always) private static func needsEscape(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let control = (w &- ones &* 0x20) & ~w & high
+        let q = w ^ (ones &* 0x22)
+        let quote = (q &- ones) & ~q & high
+        let b = w ^ (ones &* 0x5C)
+        let backslash = (b &- ones) & ~b & high
+        return (control | quote | backslash) != 0
+    }
+
+    /// Copies `utf8[from..<to]` (already reserved).
+    @inline(__always) private mutating func copy(_ utf8: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) {
+        guard let start = utf8.baseAddress else { return }
+        (base + count).update(from: start + from, count: to - from)
+        count += to - from
     }
 
     @inline(__always) mutating func bool(_ b: Bool) { raw(b ? "true" : "false") }
@@ -217,9 +330,13 @@ private struct ByteWriter {
         key("{\"code\":")
         string(d.code.rawValue)
         key(",\"message\":")
-        string(d.message)
+        byte(UInt8(ascii: "\""))
+        d.text.render(into: &self)
+        byte(UInt8(ascii: "\""))
         key(",\"path\":")
-        string(d.path)
+        byte(UInt8(ascii: "\""))
+        d.pathParts.render(into: &self)
+        byte(UInt8(ascii: "\""))
         key(",\"presentation\":")
         if let p = d.presentation { string(p) } else { null() }
         key(",\"severity\":")

@@ -54,7 +54,25 @@ public struct Scene: Sendable, Equatable {
 }
 
 public struct Presentation: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable { case sheet, fullScreenCover, popover, adaptivePanel }
+    public enum Kind: String, Sendable, CaseIterable {
+        case sheet, fullScreenCover, popover, adaptivePanel
+
+        /// The synthesized initializer compares `rawValue` with each name in turn; the names' lengths differ, so
+        /// the length picks the one candidate (the names are ASCII without a K, so no text of another length is
+        /// canonically equivalent to one of them).
+        public init?(rawValue: String) {
+            let kind: Kind
+            switch rawValue.utf8.count {
+            case 5: kind = .sheet
+            case 7: kind = .popover
+            case 13: kind = .adaptivePanel
+            case 15: kind = .fullScreenCover
+            default: return nil
+            }
+            guard rawValue == kind.rawValue else { return nil }
+            self = kind
+        }
+    }
 
     public enum Content: Sendable, Equatable {
         case sheet(SheetRequest)
@@ -293,7 +311,7 @@ struct SceneDecoder {
             r.error("window", "is required when no device is given")
         }
         if let v = r.value("safeArea") {
-            if let i = mapper.object(v, at: r.pointer("safeArea")) {
+            if let i = mapper.object(v, at: r.location("safeArea")) {
                 s.safeArea = Insets(
                     top: i.fastNumber("top", range: SceneLimits.inset) ?? 0,
                     leading: i.fastNumber("leading", range: SceneLimits.inset) ?? 0,
@@ -311,9 +329,12 @@ struct SceneDecoder {
             }
         }
         if let v = r.value("constants") { s.constants = Constants.decode(v, mapper: mapper, at: r.pointer("constants")) }
-        if let items = r.array("presentations", maxCount: SceneLimits.maxPresentations) {
+        if let items = r.elements("presentations", maxCount: SceneLimits.maxPresentations) {
             var ids: [String: Int] = [:]
-            for (index, (v, p)) in items.enumerated() {
+            ids.reserveCapacity(items.count)
+            s.presentations.reserveCapacity(items.count)
+            for (index, v) in items.enumerated() {
+                let p = r.location("presentations", index: index)
                 guard let pr = decodePresentation(v, at: p, ids: ids) else { continue }
                 if let first = ids[pr.id] {
                     mapper.error(p.appending("id"), "duplicate id \"\(pr.id)\" (already used by /presentations/\(first))")
@@ -324,7 +345,7 @@ struct SceneDecoder {
             }
         }
         if let v = r.value("arrangement") {
-            s.arrangement = ArrangementRequest.decode(v, mapper: mapper, at: r.pointer("arrangement"))
+            s.arrangement = ArrangementRequest.decode(v, mapper: mapper, at: r.location("arrangement"))
         }
         r.finish()
         validateEnvironment(&s)
@@ -364,7 +385,7 @@ struct SceneDecoder {
         }
     }
 
-    private func decodePresentation(_ value: JSONValue, at path: JSONPointer, ids: [String: Int]) -> Presentation? {
+    private func decodePresentation(_ value: JSONValue, at path: JSONLocation, ids: [String: Int]) -> Presentation? {
         let before = mapper.errors.count
         guard let r = mapper.object(value, at: path) else { return nil }
         let id = r.fastString("id", required: true, length: SceneLimits.idLength)
@@ -420,10 +441,12 @@ struct SceneDecoder {
         s.placement = r.fastEnumeration("placement") ?? .automatic
         s.sizing = r.fastEnumeration("sizing") ?? .automatic
         s.contentSize = decodeSize(r, "contentSize")
-        if let items = r.array("detents", maxCount: SceneLimits.maxDetents) {
+        if let items = r.elements("detents", maxCount: SceneLimits.maxDetents) {
             if items.isEmpty { r.error("detents", "must list at least one detent (omit it for [\"large\"])") }
             var detents: [Detent] = []
-            for (v, p) in items {
+            detents.reserveCapacity(items.count)
+            for (i, v) in items.enumerated() {
+                let p = r.location("detents", index: i)
                 if let d = Detent.decode(v, mapper: mapper, at: p) {
                     if d == .fitted, s.contentSize == nil {
                         mapper.error(p, "a fitted detent needs the measured \"contentSize\" (its height)")
@@ -433,7 +456,7 @@ struct SceneDecoder {
             }
             if !items.isEmpty { s.detents = detents }
         }
-        if let v = r.value("selectedDetent"), let d = Detent.decode(v, mapper: mapper, at: r.pointer("selectedDetent")) {
+        if let v = r.value("selectedDetent"), let d = Detent.decode(v, mapper: mapper, at: r.location("selectedDetent")) {
             if s.detents.contains(d) {
                 s.selectedDetent = d
             } else {
@@ -441,14 +464,14 @@ struct SceneDecoder {
             }
         }
         if let v = r.value("backgroundInteraction") {
-            let p = r.pointer("backgroundInteraction")
+            let p = r.location("backgroundInteraction")
             switch v {
             case .string("disabled"): s.backgroundInteraction = .disabled
             case .string("enabled"): s.backgroundInteraction = .enabled
             case .object:
                 if let o = mapper.object(v, at: p) {
                     if let dv = o.value("upThrough") {
-                        if let d = Detent.decode(dv, mapper: mapper, at: o.pointer("upThrough")) {
+                        if let d = Detent.decode(dv, mapper: mapper, at: o.location("upThrough")) {
                             if d == .fitted, s.contentSize == nil {
                                 o.error("upThrough", "a fitted detent needs the measured \"contentSize\" (its height)")
                             }
@@ -467,10 +490,11 @@ struct SceneDecoder {
         s.hasUnsavedChanges = r.fastBool("hasUnsavedChanges") ?? false
         s.dragIndicator = r.fastEnumeration("dragIndicator") ?? .automatic
         s.cornerRadius = r.fastNumber("cornerRadius", range: 0...10_000)
-        if let items = r.array("toolbar", maxCount: SceneLimits.maxToolbarItems) {
+        if let items = r.elements("toolbar", maxCount: SceneLimits.maxToolbarItems) {
             var toolbar: [ToolbarItem] = []
-            for (v, p) in items {
-                guard let o = mapper.object(v, at: p) else { continue }
+            toolbar.reserveCapacity(items.count)
+            for (i, v) in items.enumerated() {
+                guard let o = mapper.object(v, at: r.location("toolbar", index: i)) else { continue }
                 let item = ToolbarItem(
                     title: o.fastString("title", length: SceneLimits.textLength),
                     systemImage: o.fastString("systemImage", length: SceneLimits.textLength),
@@ -536,6 +560,16 @@ struct SceneDecoder {
 @inline(__always)
 func fmt(_ d: Double) -> String { JSONWriter.formatNumber(d) }
 
+/// Whether the number of characters of `s` lies in `range`, counting characters (grapheme clusters, slow) only
+/// when the UTF-8 length does not decide: a string has at most as many characters as bytes, and at least one
+/// when it has any byte.
+@inline(__always)
+func characterCount(of s: String, isIn range: ClosedRange<Int>) -> Bool {
+    let bytes = s.utf8.count
+    if bytes <= range.upperBound, range.lowerBound <= min(bytes, 1) { return true }
+    return range.contains(s.count)
+}
+
 // MARK: - Fast paths over ObjectReader
 
 /// The reader's typed getters build the member's JSON pointer before looking at the value; a request has
@@ -566,7 +600,7 @@ extension ObjectReader {
     @inline(__always)
     func fastString(_ key: String, required: Bool = false, length: ClosedRange<Int>? = nil) -> String? {
         guard let v = value(key) else { return required ? string(key, required: true, length: length) : nil }
-        if case .string(let s) = v, length.map({ $0.contains(s.count) }) ?? true { return s }
+        if case .string(let s) = v, length.map({ characterCount(of: s, isIn: $0) }) ?? true { return s }
         return string(key, required: required, length: length)
     }
 }

@@ -35,8 +35,7 @@ enum SheetRules {
             heights.append(ResolvedDetent(detent: detent, height: h))
             if clamped, layout.listsDetents {
                 d.add(
-                    .detentClamped, .info, "detents/\(i)",
-                    "detent \(detent.text) is taller than the large detent here: clamped to \(fmt(h)) pt (window or region height − top safe area − sheet.topGap)")
+                    .detentClamped, .info, "detents", item: i, .detentClamped(detent, h))
             }
         }
         let selected = sheet.selectedDetent ?? smallest(heights)
@@ -54,7 +53,10 @@ enum SheetRules {
         p.frame = frame
         p.region = env.side(of: frame)
         p.placement = PlacementChoice(requested: sheet.placement, resolved: layout.resolved)
-        if layout.listsDetents { p.detents = stableSorted(heights) }
+        if layout.listsDetents {
+            sortStably(&heights)  // nothing below depends on the request order of `heights`
+            p.detents = heights
+        }
         p.selectedDetent = layout.detentsApply ? selected : nil
 
         // SPEC §3.2 behaviour: background interaction up through a detent (UIKit
@@ -85,10 +87,10 @@ enum SheetRules {
         case .visible: p.dragIndicatorVisible = true
         case .hidden: p.dragIndicatorVisible = false
         case .automatic:
-            var distinct: [Double] = []
-            for h in heights where !distinct.contains(h.height) { distinct.append(h.height) }
+            // More than one distinct height: some height differs from the first.
+            let distinctHeights = heights.contains { $0.height != heights[0].height }
             p.dragIndicatorVisible =
-                layout.detentsApply && distinct.count > 1 && (layout.style == .bottomSheet || layout.style == .regionSheet)
+                layout.detentsApply && distinctHeights && (layout.style == .bottomSheet || layout.style == .regionSheet)
         }
         // SPEC §3.2: vertical toolbar for a side presentation at the trailing edge (seed 001).
         p.toolbarOrientation = layout.toolbarVertical ? .vertical : .horizontal
@@ -96,8 +98,7 @@ enum SheetRules {
             if layout.toolbarVertical {
                 for (i, item) in toolbar.enumerated() where item.systemImage == nil {
                     d.add(
-                        .toolbarItemMissingIcon, .warning, "toolbar/\(i)",
-                        "toolbar item \(item.title.map { "\"\($0)\"" } ?? "\(i)") has no systemImage: the sheet sits at the trailing edge with a vertical toolbar, which shows icons; give it a systemImage")
+                        .toolbarItemMissingIcon, .warning, "toolbar", item: i, .toolbarItemMissingIcon(title: item.title, index: i))
                 }
             }
             if !toolbar.contains(where: { $0.placement == .cancellationAction || $0.placement == .confirmationAction }) {
@@ -112,7 +113,7 @@ enum SheetRules {
         {
             d.add(
                 .fittedAccessibilityRisk, .warning, "detents",
-                "at \(env.dynamicTypeSize.rawValue) text the content may outgrow a sheet whose detents are all fitted or fixed heights: make the content scrollable or add the \"large\" detent")
+                .fittedAccessibilityRisk(env.dynamicTypeSize))
         }
         let r = sheet.cornerRadius ?? c.sheetCornerRadius
         p.cornerRadii = layout.isCard ? .all(r) : .top(r)
@@ -126,10 +127,18 @@ enum SheetRules {
         return best?.detent ?? .large
     }
 
-    private static func stableSorted(_ heights: [ResolvedDetent]) -> [ResolvedDetent] {
-        heights.enumerated().sorted { a, b in
-            a.element.height != b.element.height ? a.element.height < b.element.height : a.offset < b.offset
-        }.map(\.element)
+    private static func sortStably(_ sorted: inout [ResolvedDetent]) {
+        // Insertion sort (at most 16 detents): an element moves only past strictly taller ones, so ties keep
+        // their request order.
+        for i in sorted.indices.dropFirst() {
+            let x = sorted[i]
+            var j = i
+            while j > 0, sorted[j - 1].height > x.height {
+                sorted[j] = sorted[j - 1]
+                j -= 1
+            }
+            sorted[j] = x
+        }
     }
 
     private static func detentsAreDefault(_ s: SheetRequest) -> Bool { s.detents.allSatisfy { $0 == .large } }
@@ -157,7 +166,7 @@ enum SheetRules {
                 if forcedRegion == nil, sheet.placement != .automatic, sheet.placement.rawValue != side.rawValue {
                     d.add(
                         .placementMovedByFold, .info, "placement",
-                        "placement \"\(sheet.placement.rawValue)\" would cross the fold: the sheet moves to the \(side.rawValue) region (only trailing takes the trailing half)")
+                        .placementMovedByFold(sheet.placement, side))
                 }
             }
             return inner
@@ -189,7 +198,7 @@ enum SheetRules {
             if sheet.placement != .automatic, sheet.placement.rawValue != layout.resolved.rawValue {
                 d.add(
                     .placementNoEffect, .info, "placement",
-                    "\(sheet.placement.rawValue) placement has no visible effect in a compact-height window: the sheet spans the window's width")
+                    .placementNoEffectCompactHeight(sheet.placement))
             }
             return layout
         }
@@ -207,7 +216,7 @@ enum SheetRules {
             if !quietPlacement, sheet.placement != .automatic {
                 d.add(
                     .placementNoEffect, .info, "placement",
-                    "\(sheet.placement.rawValue) placement has no visible effect on a compact-width \(container.side == nil ? "window" : "region"): the sheet spans the full width")
+                    .placementNoEffectCompactWidth(sheet.placement, region: container.side != nil))
             }
             return Layout(
                 style: .bottomSheet, frame: f, container: container, resolved: .fullWidth, listsDetents: true,
@@ -217,7 +226,7 @@ enum SheetRules {
         if !detentsAreDefault(sheet) {
             d.add(
                 .detentsIgnored, .info, "detents",
-                "detents are ignored by a card in a regular-width \(container.side == nil ? "window" : "region"): its size comes from sizing (form, page or fitted)")
+                .detentsIgnoredByCard(region: container.side != nil))
         }
         let m = c.sheetMargin
         var w: Double
