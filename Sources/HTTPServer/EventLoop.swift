@@ -35,6 +35,8 @@ final class EventLoop: @unchecked Sendable {
     private var nextPeer = 0
     private var connections: [Connection?] = []
     private var liveConnections = 0
+    /// Most connections open on this loop since the heap was last trimmed (see `trimHeapAfterFlood`).
+    private var connectionHighWater = 0
     private var nextConnectionID: UInt64 = 1
     private var now: UInt64 = 0
     private var stopping = false
@@ -306,6 +308,7 @@ final class EventLoop: @unchecked Sendable {
         }
         connections[slot] = c
         liveConnections += 1
+        if liveConnections > connectionHighWater { connectionHighWater = liveConnections }
     }
 
     private func close(_ c: Connection) {
@@ -487,7 +490,19 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: - Timeouts
 
+    /// After a flood (hundreds of connections, each with its buffers) has mostly closed, give the freed
+    /// heap back to the kernel: glibc keeps it otherwise, and the process would stay at its peak RSS
+    /// (scripts/soak.sh checks that RSS returns near its level before the flood). Once per flood, on the
+    /// tick, never per request.
+    private func trimHeapAfterFlood() {
+        if connectionHighWater >= 256 && liveConnections * 4 <= connectionHighWater {
+            _ = hinge_malloc_trim()
+            connectionHighWater = liveConnections
+        }
+    }
+
     private func checkTimeouts() {
+        trimHeapAfterFlood()
         if acceptPausedUntil != 0 && now >= acceptPausedUntil && !stopping {
             acceptPausedUntil = 0
             registerListener()
