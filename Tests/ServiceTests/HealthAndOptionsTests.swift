@@ -16,7 +16,8 @@ import Testing
             server.shutdown()
             server.wait()
         }
-        return try HTTPGet.fetch(port: server.port, path: path)
+        let reply = try HTTPClient.send(port: server.port, "GET", path)
+        return (reply.status, reply.text)
     }
 
     @Test func healthzIsOk() throws {
