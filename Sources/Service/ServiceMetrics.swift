@@ -4,12 +4,14 @@ import Synchronization
 
 /// Per-route request counts by status and a latency histogram per route, for `GET /metrics`.
 ///
-/// One uncontended-most-of-the-time mutex per request: a handful of additions, far below the cost of
-/// the request itself (measured in BENCHMARKS.md).
+/// Lock-free on the request path: each route owns its counters (relaxed atomics), and a `Reply` holds its
+/// route's counters directly. A mutex here would make one event loop wait whenever the other was
+/// descheduled while holding it — on a busy 2-core machine, a latency tail of a whole scheduler slice.
 public final class ServiceMetrics: Sendable {
     /// Upper bounds of the latency buckets, in seconds (Prometheus `le`).
     static let bucketBounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
 
+    /// A route's snapshot for the exposition text.
     struct RouteState {
         var byStatus: [Int: Int] = [:]
         var buckets = [Int](repeating: 0, count: ServiceMetrics.bucketBounds.count)
@@ -17,26 +19,88 @@ public final class ServiceMetrics: Sendable {
         var sumSeconds = 0.0
     }
 
-    private let routes: Mutex<[String: RouteState]> = Mutex([:])
+    /// Routes by label; written when routes are registered (start-up), read by `/metrics`.
+    private let routes: Mutex<[String: RouteCounters]> = Mutex([:])
     /// Records that could not be written to the request log (the request still answered).
     let recordFailures = Atomic<Int>(0)
 
     public init() {}
 
-    func observe(route: String, status: Int, seconds: Double) {
+    /// The counters of `route`, created on first use (registering the same label twice shares them).
+    func counters(route: String) -> RouteCounters {
         routes.withLock { all in
-            var s = all[route] ?? RouteState()
-            s.byStatus[status, default: 0] += 1
-            s.count += 1
-            s.sumSeconds += seconds
-            var i = 0
-            while i < ServiceMetrics.bucketBounds.count, seconds > ServiceMetrics.bucketBounds[i] { i += 1 }
-            if i < s.buckets.count { s.buckets[i] += 1 }
-            all[route] = s
+            if let c = all[route] { return c }
+            let c = RouteCounters()
+            all[route] = c
+            return c
         }
     }
 
-    func snapshot() -> [String: RouteState] { routes.withLock { $0 } }
+    func snapshot() -> [String: RouteState] {
+        let all = routes.withLock { $0 }
+        return all.mapValues { $0.state() }.filter { $0.value.count > 0 }
+    }
+}
+
+/// The counters of one route: a slot per HTTP status 100…599, one per latency bucket, the count and the sum
+/// of latencies in nanoseconds. All relaxed atomics: `/metrics` may read a request's count before its
+/// bucket, never a torn value.
+final class RouteCounters: Sendable {
+    private static let statusBase = 100
+    private static let statusSlots = 500
+    private let statuses: AtomicSlots
+    private let buckets: AtomicSlots
+    private let count = Atomic<Int>(0)
+    private let sumNanos = Atomic<Int>(0)
+
+    init() {
+        statuses = AtomicSlots(count: RouteCounters.statusSlots)
+        buckets = AtomicSlots(count: ServiceMetrics.bucketBounds.count)
+    }
+
+    func observe(status: Int, nanos: UInt64) {
+        let slot = status - RouteCounters.statusBase
+        if slot >= 0 && slot < RouteCounters.statusSlots { statuses.add(slot) }
+        let seconds = Double(nanos) / 1e9
+        var i = 0
+        while i < ServiceMetrics.bucketBounds.count, seconds > ServiceMetrics.bucketBounds[i] { i += 1 }
+        if i < ServiceMetrics.bucketBounds.count { buckets.add(i) }
+        count.add(1, ordering: .relaxed)
+        sumNanos.add(Int(truncatingIfNeeded: nanos), ordering: .relaxed)
+    }
+
+    func state() -> ServiceMetrics.RouteState {
+        var s = ServiceMetrics.RouteState()
+        for slot in 0..<RouteCounters.statusSlots {
+            let n = statuses.load(slot)
+            if n > 0 { s.byStatus[slot + RouteCounters.statusBase] = n }
+        }
+        for i in 0..<ServiceMetrics.bucketBounds.count { s.buckets[i] = buckets.load(i) }
+        s.count = count.load(ordering: .relaxed)
+        s.sumSeconds = Double(sumNanos.load(ordering: .relaxed)) / 1e9
+        return s
+    }
+}
+
+/// A fixed array of atomic counters in one allocation (`Atomic` is not copyable, so not an `Array` element).
+final class AtomicSlots: Sendable {
+    // Sendable: the pointer is set once in init and only ever used through atomic operations.
+    nonisolated(unsafe) private let base: UnsafeMutablePointer<Atomic<Int>>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        base = .allocate(capacity: count)
+        for i in 0..<count { (base + i).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        _ = base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    func add(_ i: Int) { (base + i).pointee.add(1, ordering: .relaxed) }
+    func load(_ i: Int) -> Int { (base + i).pointee.load(ordering: .relaxed) }
 }
 
 /// Monotonic clock in nanoseconds.
@@ -50,15 +114,13 @@ func monotonicNanos() -> UInt64 {
 /// Sendable: it may be carried to the request-log writer thread and sent from there.
 struct Reply: Sendable {
     let responder: HTTPResponder
-    let route: String
+    let counters: RouteCounters
     let startNanos: UInt64
-    let metrics: ServiceMetrics
 
     var elapsedMicros: Int64 { Int64((monotonicNanos() &- startNanos) / 1000) }
 
     func send(_ response: HTTPResponse) {
-        let seconds = Double(monotonicNanos() &- startNanos) / 1e9
-        metrics.observe(route: route, status: response.status, seconds: seconds)
+        counters.observe(status: response.status, nanos: monotonicNanos() &- startNanos)
         responder.respond(response)
     }
 }
@@ -77,9 +139,9 @@ struct ServiceRouter {
     ) {
         let label = "\(method.rawValue) \(pattern)"
         registered.append(label)
-        let metrics = self.metrics
+        let counters = metrics.counters(route: label)
         router.add(method, pattern, responding: { request, responder in
-            handler(request, Reply(responder: responder, route: label, startNanos: monotonicNanos(), metrics: metrics))
+            handler(request, Reply(responder: responder, counters: counters, startNanos: monotonicNanos()))
         })
     }
 
