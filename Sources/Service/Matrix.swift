@@ -15,14 +15,10 @@ public enum Matrix {
     public static let maxCombinations = 512
 
     public static func resolve(body: [UInt8], catalog: any DeviceCatalog) -> ResolveOutput {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(body)
-        } catch {
-            let p = Problem.notJSON(error)
-            return ResolveOutput(status: p.status, json: p.body, resolution: nil, device: nil, codes: [])
+        switch ResolveOutput.parse(body) {
+        case .failure(let f): return f.output
+        case .success(let value): return resolve(value: value, catalog: catalog)
         }
-        return resolve(value: value, catalog: catalog)
     }
 
     struct Combination {
@@ -130,7 +126,6 @@ public enum Matrix {
     }
 
     private static func invalid(_ errors: [JSONIssue]) -> ResolveOutput {
-        let p = Problem.invalid(errors, what: "matrix request")
-        return ResolveOutput(status: p.status, json: p.body, resolution: nil, device: nil, codes: [])
+        ResolveOutput(problem: Problem.invalid(errors, what: "matrix request"))
     }
 }

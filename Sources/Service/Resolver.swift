@@ -1,3 +1,4 @@
+import HTTPServer
 import JSON
 import LayoutEngine
 
@@ -17,20 +18,36 @@ public struct ResolveOutput: Sendable {
     public var isProblem: Bool { status != 200 }
 }
 
+// In an extension, so that the memberwise initialiser stays.
+extension ResolveOutput {
+    /// A problem document (400/422) as the output.
+    init(problem: HTTPResponse, device: String? = nil) {
+        self.init(status: problem.status, json: problem.body, resolution: nil, device: device, codes: [])
+    }
+
+    /// The body as JSON, or the 400 that says where it broke (shared by resolve and the matrix).
+    static func parse(_ body: [UInt8]) -> Result<JSONValue, ResolveOutputFailure> {
+        do {
+            return .success(try JSONParser.parse(body))
+        } catch {
+            return .failure(ResolveOutputFailure(output: ResolveOutput(problem: Problem.notJSON(error))))
+        }
+    }
+}
+
+/// A body that could not be read as JSON, already answered.
+struct ResolveOutputFailure: Error { let output: ResolveOutput }
+
 public enum Resolver {
     /// Resolves one scene body. `overrides` patch device/posture/orientation/layoutDirection before
     /// decoding (CLI flags), so every validation still applies to the result.
     public static func resolve(
         body: [UInt8], catalog: any DeviceCatalog, overrides: SceneOverrides? = nil
     ) -> ResolveOutput {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(body)
-        } catch {
-            let p = Problem.notJSON(error)
-            return ResolveOutput(status: p.status, json: p.body, resolution: nil, device: nil, codes: [])
+        switch ResolveOutput.parse(body) {
+        case .failure(let f): return f.output
+        case .success(let value): return resolve(value: value, catalog: catalog, overrides: overrides)
         }
-        return resolve(value: value, catalog: catalog, overrides: overrides)
     }
 
     public static func resolve(
@@ -39,8 +56,7 @@ public enum Resolver {
         let device = overrides?.device ?? value["device"]?.stringValue
         switch Scene.decode(value, catalog: catalog, overrides: overrides) {
         case .invalid(let errors, _):
-            let p = Problem.invalid(errors)
-            return ResolveOutput(status: p.status, json: p.body, resolution: nil, device: device, codes: [])
+            return ResolveOutput(problem: Problem.invalid(errors), device: device)
         case .scene(let scene):
             let resolution = LayoutEngine.resolve(scene)
             // The direct byte encoder: the same bytes as `JSONWriter.encode(resolution.json)` (checked by the
