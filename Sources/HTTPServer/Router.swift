@@ -26,6 +26,8 @@ public struct Router: Sendable {
         var pattern: String
         var segments: [Segment]
         var handler: HTTPHandler
+        /// No `{parameter}` segment: the route matches exactly the path equal to `pattern`.
+        var isLiteral: Bool
     }
 
     private(set) var routes: [Route] = []
@@ -41,7 +43,9 @@ public struct Router: Sendable {
 
     /// Adds a route whose handler responds through the responder, now or later from any thread.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, responding handler: @escaping HTTPHandler) {
-        routes.append(Route(method: method, pattern: pattern, segments: Router.segments(pattern), handler: handler))
+        let segments = Router.segments(pattern)
+        let isLiteral = segments.allSatisfy { if case .literal = $0 { true } else { false } }
+        routes.append(Route(method: method, pattern: pattern, segments: segments, handler: handler, isLiteral: isLiteral))
     }
 
     static func segments(_ pattern: String) -> [Segment] {
@@ -62,11 +66,21 @@ public struct Router: Sendable {
     }
 
     public func match(method: HTTPMethod, path: String) -> Match {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        // Routes are tried in order; a route without parameters matches exactly when its pattern equals the
+        // path, so the path is split into segments only when a route with parameters is tried.
+        var parts: ArraySlice<Substring>? = nil
         var allowed: [HTTPMethod] = []
         var getFallback: (HTTPHandler, [String: String])? = nil
         for route in routes {
-            guard let params = Router.bind(route.segments, parts) else { continue }
+            let params: [String: String]
+            if route.isLiteral {
+                guard route.pattern == path else { continue }
+                params = [:]
+            } else {
+                if parts == nil { parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst() }
+                guard let bound = Router.bind(route.segments, parts!) else { continue }
+                params = bound
+            }
             if route.method == method { return .found(route.handler, parameters: params) }
             if method == .HEAD && route.method == .GET && getFallback == nil { getFallback = (route.handler, params) }
             allowed.append(route.method)

@@ -249,8 +249,10 @@ extension Scene {
     ) -> SceneDecoding {
         let value = overrides?.apply(to: value) ?? value
         let mapper = JSONMapper()
-        let scene = SceneDecoder(mapper: mapper, catalog: catalog).decode(value)
-        if mapper.errors.isEmpty, var scene {
+        // Decoded in place and moved into the result: a Scene is large, and each copy retains every member.
+        var scene = Scene()
+        let decoded = SceneDecoder(mapper: mapper, catalog: catalog).decode(value, into: &scene)
+        if mapper.errors.isEmpty, decoded {
             scene.unknownFields = mapper.unknownFields
             return .scene(scene)
         }
@@ -287,9 +289,9 @@ struct SceneDecoder {
     let mapper: JSONMapper
     let catalog: any DeviceCatalog
 
-    func decode(_ value: JSONValue) -> Scene? {
-        guard let r = mapper.object(value, at: .root) else { return nil }
-        var s = Scene()
+    /// Decodes `value` into `s` (a fresh `Scene()`); false when the root is not an object.
+    func decode(_ value: JSONValue, into s: inout Scene) -> Bool {
+        guard let r = mapper.object(value, at: .root) else { return false }
         if let id = r.fastString("device", length: 1...128) {
             s.deviceID = id
             s.profile = catalog.profile(id: id)
@@ -330,8 +332,7 @@ struct SceneDecoder {
         }
         if let v = r.value("constants") { s.constants = Constants.decode(v, mapper: mapper, at: r.pointer("constants")) }
         if let items = r.elements("presentations", maxCount: SceneLimits.maxPresentations) {
-            var ids: [String: Int] = [:]
-            ids.reserveCapacity(items.count)
+            var ids = PresentationIDs()
             s.presentations.reserveCapacity(items.count)
             for (index, v) in items.enumerated() {
                 let p = r.location("presentations", index: index)
@@ -339,7 +340,7 @@ struct SceneDecoder {
                 if let first = ids[pr.id] {
                     mapper.error(p.appending("id"), "duplicate id \"\(pr.id)\" (already used by /presentations/\(first))")
                 } else {
-                    ids[pr.id] = index
+                    ids.insert(pr.id, at: index)
                 }
                 s.presentations.append(pr)
             }
@@ -349,12 +350,11 @@ struct SceneDecoder {
         }
         r.finish()
         validateEnvironment(&s)
-        return s
+        return true
     }
 
     /// Checks that depend on the device and orientation (SPEC §2.1, §2.2); also run by `Scene.with`.
     func validateEnvironment(_ s: inout Scene) {
-        let windowPath = JSONPointer(["window"])
         if s.profile == nil, s.displayID != nil, s.deviceID == nil {
             mapper.error(JSONPointer(["display"]), "a display can only be chosen together with a device")
         }
@@ -367,7 +367,7 @@ struct SceneDecoder {
                 let eps = 1e-9
                 if w.x < -eps || w.y < -eps || w.x + w.width > dw + eps || w.y + w.height > dh + eps {
                     mapper.error(
-                        windowPath,
+                        JSONPointer(["window"]),
                         "a \(fmt(w.width))×\(fmt(w.height)) window at (\(fmt(w.x)), \(fmt(w.y))) does not fit inside the "
                             + "\(fmt(dw))×\(fmt(dh)) \(s.orientation.rawValue) display \"\(display.id)\"")
                 }
@@ -385,7 +385,7 @@ struct SceneDecoder {
         }
     }
 
-    private func decodePresentation(_ value: JSONValue, at path: JSONLocation, ids: [String: Int]) -> Presentation? {
+    private func decodePresentation(_ value: JSONValue, at path: JSONLocation, ids: PresentationIDs) -> Presentation? {
         let before = mapper.errors.count
         guard let r = mapper.object(value, at: path) else { return nil }
         let id = r.fastString("id", required: true, length: SceneLimits.idLength)
@@ -554,6 +554,36 @@ struct SceneDecoder {
         o.finish()
         guard let w, let h else { return nil }
         return Size(width: w, height: h)
+    }
+}
+
+/// The ids of the presentations decoded so far, with their indices (for `presentedFrom` and duplicate ids). A
+/// scene usually has a handful: they are compared in a list, and hashed only beyond 16 (a request may have
+/// up to `SceneLimits.maxPresentations`, and the lookups must stay linear in total).
+struct PresentationIDs {
+    private var list: [(id: String, index: Int)] = []
+    private var hashed: [String: Int]? = nil
+    private static let listLimit = 16
+
+    subscript(id: String) -> Int? {
+        if let hashed { return hashed[id] }
+        for entry in list where entry.id == id { return entry.index }
+        return nil
+    }
+
+    mutating func insert(_ id: String, at index: Int) {
+        if hashed != nil {
+            hashed![id] = index
+        } else if list.count < Self.listLimit {
+            if list.isEmpty { list.reserveCapacity(4) }
+            list.append((id, index))
+        } else {
+            var h = [String: Int](minimumCapacity: 2 * Self.listLimit)
+            for entry in list { h[entry.id] = entry.index }
+            h[id] = index
+            hashed = h
+            list = []
+        }
     }
 }
 

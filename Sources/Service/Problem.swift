@@ -60,6 +60,7 @@ enum Problem {
     /// SPEC §6: any content type is accepted when the body is JSON, except explicitly non-JSON ones.
     static func unsupportedMediaType(_ request: HTTPRequest) -> HTTPResponse? {
         guard let raw = request.headers["Content-Type"] else { return nil }
+        if isPlainJSONMediaType(raw) { return nil }  // the common case, without splitting or lowercasing
         let type = raw.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIISpaces().lowercased() } ?? ""
         if type.hasPrefix("multipart/") || type == "application/xml" || type == "text/xml" || type.hasSuffix("+xml") {
             return response(
@@ -69,6 +70,24 @@ enum Problem {
         }
         return nil
     }
+}
+
+/// Whether `value` is `application/json`, alone or followed by parameters (`; charset=utf-8`), in any
+/// case: a byte comparison that accepts exactly what the general check accepts for this type.
+func isPlainJSONMediaType(_ value: String) -> Bool {
+    let expected: StaticString = "application/json"
+    let n = expected.utf8CodeUnitCount
+    var i = 0
+    for b in value.utf8 {
+        if i < n {
+            let lower = (b >= 65 && b <= 90) ? b | 0x20 : b
+            if lower != expected.utf8Start[i] { return false }
+        } else {
+            return b == UInt8(ascii: ";") || b == UInt8(ascii: " ") || b == UInt8(ascii: "\t")
+        }
+        i += 1
+    }
+    return i == n
 }
 
 extension Substring {

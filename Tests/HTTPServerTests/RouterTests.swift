@@ -51,6 +51,19 @@ private func respond(_ router: Router, _ method: HTTPMethod, _ path: String) -> 
         #expect(s?.headers["Allow"] == "POST")
     }
 
+    /// Literal routes are matched by comparing the whole path, parameter routes by segments; registration
+    /// order still decides between them.
+    @Test func routesAreTriedInRegistrationOrder() {
+        var r = Router()
+        r.add(.GET, "/v1/items/{id}") { _ in .text("param") }
+        r.add(.GET, "/v1/items/new") { _ in .text("literal") }
+        r.add(.POST, "/v1/items/new") { _ in .text("post") }
+        #expect(respond(r, .GET, "/v1/items/new").1 == ["id": "new"])
+        #expect(respond(r, .POST, "/v1/items/new").0 == nil)
+        #expect(respond(r, .DELETE, "/v1/items/new").0?.headers["Allow"] == "GET, HEAD, POST")
+        #expect(respond(r, .GET, "v1/items/new/").0?.status == 404)
+    }
+
     @Test func headFallsBackToGet() {
         let (r, params) = respond(router, .HEAD, "/v1/devices/x")
         #expect(r == nil)

@@ -55,6 +55,24 @@ struct ValidationTests {
         #expect(e.map(\.path.description) == [path])
     }
 
+    /// Presentation ids are looked up in a list up to 16 and hashed beyond (`PresentationIDs`): `presentedFrom`
+    /// and duplicate ids must behave the same on both sides of the switch.
+    @Test("SPEC §3.1 presentedFrom and duplicate ids, below and above 16 presentations", arguments: [3, 16, 17, 40])
+    func idsAcrossTheListLimit(_ count: Int) throws {
+        var items = (0..<count).map { i in
+            i == 0 ? #"{"id":"p0","kind":"sheet"}"# : #"{"id":"p\#(i)","kind":"sheet","presentedFrom":"p\#(i - 1)"}"#
+        }
+        let valid = try scene(#"{"device":"test-phone","presentations":[\#(items.joined(separator: ","))]}"#)
+        #expect(valid.presentations.map(\.presentedFrom) == [nil] + (0..<count - 1).map { Optional($0) })
+        // A duplicate of the first id, and a reference to an id that comes later, both at the end.
+        items.append(#"{"id":"p0","kind":"sheet"}"#)
+        items.append(#"{"id":"late","kind":"sheet","presentedFrom":"later"}"#)
+        items.append(#"{"id":"later","kind":"sheet"}"#)
+        let e = try errors(#"{"device":"test-phone","presentations":[\#(items.joined(separator: ","))]}"#)
+        #expect(e.map(\.path.description) == ["/presentations/\(count)/id", "/presentations/\(count + 1)/presentedFrom"])
+        #expect(e.first?.message == "duplicate id \"p0\" (already used by /presentations/0)")
+    }
+
     @Test("SPEC §6 limits: presentation count and id length")
     func limits() throws {
         let many = (0...SceneLimits.maxPresentations).map { #"{"id":"p\#($0)","kind":"adaptivePanel"}"# }.joined(separator: ",")
