@@ -98,17 +98,18 @@ func measure(iterations: Int, rounds: Int = 7, _ body: () -> Int) -> Double {
 }
 
 func decodeScene(_ bytes: [UInt8]) -> Scene {
-    guard let value = try? JSONParser.parse(bytes), let scene = Scene.decode(value, catalog: catalog).scene else {
+    guard let document = try? JSONParser.document(bytes), let scene = Scene.decode(document.root, catalog: catalog).scene else {
         print("benchmark scene does not decode")
         exit(1)
     }
     return scene
 }
 
-/// Bytes in, bytes out: what POST /v1/resolve does apart from HTTP.
+/// Bytes in, bytes out: what POST /v1/resolve does apart from HTTP (the parsed document is decoded directly,
+/// as `Resolver` does; no `JSONValue` tree).
 @inline(never)
 func pipeline(_ bytes: [UInt8]) -> Int {
-    guard let value = try? JSONParser.parse(bytes), case .scene(let scene) = Scene.decode(value, catalog: catalog) else { return -1 }
+    guard let document = try? JSONParser.document(bytes), case .scene(let scene) = Scene.decode(document.root, catalog: catalog) else { return -1 }
     return LayoutEngine.resolve(scene).encoded.count
 }
 
@@ -269,14 +270,15 @@ if let mode = ProcessInfo.processInfo.environment["HINGE_BENCH_PROFILE"] {
     let scene = decodeScene(bytes)
     let iterations = ProcessInfo.processInfo.environment["HINGE_BENCH_ITERATIONS"].flatMap { Int($0) } ?? 200_000
     var sink = 0
-    let value = (try? JSONParser.parse(bytes)) ?? .null
+    guard let document = try? JSONParser.document(bytes) else { exit(1) }
     let resolution = LayoutEngine.resolve(scene)
     for _ in 0..<iterations {
         switch mode {
         case "resolve": sink &+= LayoutEngine.resolve(scene).placements.count
-        case "decode": sink &+= Scene.decode(value, catalog: catalog).scene?.presentations.count ?? 0
+        case "decode": sink &+= Scene.decode(document.root, catalog: catalog).scene?.presentations.count ?? 0
         case "encode": sink &+= resolution.encoded.count
-        case "parse": sink &+= (try? JSONParser.parse(bytes)) == nil ? 0 : 1
+        case "parse": sink &+= (try? JSONParser.document(bytes)) == nil ? 0 : 1
+        case "tree": sink &+= (try? JSONParser.parse(bytes)) == nil ? 0 : 1
         default: sink &+= pipeline(bytes)
         }
     }
@@ -315,16 +317,17 @@ print("hinge decode+resolve+encode vs Foundation decode+encode: \(String(format:
 // MARK: - Where the typical pipeline spends its time
 do {
     let bytes = Array(typical.utf8)
-    guard let value = try? JSONParser.parse(bytes) else { exit(1) }
+    guard let document = try? JSONParser.document(bytes) else { exit(1) }
     let scene = decodeScene(bytes)
     let resolution = LayoutEngine.resolve(scene)
-    let tree = resolution.json
-    let parse = measure(iterations: 20_000) { (try? JSONParser.parse(bytes)) == nil ? 0 : 1 }
-    let decode = measure(iterations: 20_000) { Scene.decode(value, catalog: catalog).scene?.presentations.count ?? 0 }
+    let resolutionTree = resolution.json
+    let parse = measure(iterations: 20_000) { (try? JSONParser.document(bytes)) == nil ? 0 : 1 }
+    let decode = measure(iterations: 20_000) { Scene.decode(document.root, catalog: catalog).scene?.presentations.count ?? 0 }
+    let tree = measure(iterations: 20_000) { (try? JSONParser.parse(bytes)) == nil ? 0 : 1 }
     let build = measure(iterations: 20_000) { resolution.json == .null ? 0 : 1 }
-    let write = measure(iterations: 20_000) { JSONWriter.encode(tree).count }
+    let write = measure(iterations: 20_000) { JSONWriter.encode(resolutionTree).count }
     let direct = measure(iterations: 20_000) { resolution.encoded.count }
     let resolveOnly = measure(iterations: 20_000) { LayoutEngine.resolve(scene).placements.count }
     print("")
-    print("typical, by stage (ns/op): parse \(Int(parse)), decode \(Int(decode)), resolve \(Int(resolveOnly)), encode directly \(Int(direct)) (\(resolution.encoded.count) bytes); tree + writer instead: build \(Int(build)) + write \(Int(write))")
+    print("typical, by stage (ns/op): parse \(Int(parse)), decode \(Int(decode)), resolve \(Int(resolveOnly)), encode directly \(Int(direct)) (\(resolution.encoded.count) bytes); tree + writer instead: build \(Int(build)) + write \(Int(write)); the request as a JSONValue tree (JSONParser.parse) \(Int(tree))")
 }

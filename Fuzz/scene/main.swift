@@ -4,6 +4,7 @@
 // Invariants (a violation traps, which libFuzzer reports as a crash):
 // - nothing traps, whatever the bytes;
 // - a refused scene has at least one error, each with a message;
+// - decoding the parsed document (the service's path) and decoding the value tree agree exactly;
 // - the direct encoder and the tree writer give the same bytes, and those bytes parse back;
 // - every presented frame is finite;
 // - the SVG renderer accepts every resolution.
@@ -12,8 +13,16 @@ let catalog = loadFixtureCatalog()
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let value = try? JSONParser.parse(bytes) else { return 0 }
-    switch Scene.decode(value, catalog: catalog) {
+    guard let document = try? JSONParser.document(bytes) else { return 0 }
+    let value = document.root.value
+    let decoded = Scene.decode(document.root, catalog: catalog)
+    let fromTree = Scene.decode(value, catalog: catalog)
+    switch (decoded, fromTree) {
+    case (.scene(let a), .scene(let b)) where a == b: break
+    case (.invalid(let e1, let u1), .invalid(let e2, let u2)) where e1 == e2 && u1 == u2: break
+    default: fatalError("the document and the tree decode differently")
+    }
+    switch decoded {
     case .invalid(let errors, _):
         if errors.isEmpty { fatalError("refused without an error") }
         for e in errors where e.message.isEmpty { fatalError("error without a message at \(e.path)") }

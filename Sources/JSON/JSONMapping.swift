@@ -13,42 +13,15 @@ public struct JSONIssue: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(path.description.isEmpty ? "/" : path.description): \(message)" }
 }
 
-/// Where a value sits in the document, without building its `JSONPointer` yet: the reader of the object that
-/// holds it, the member's key and (for an element of an array member) the index. Decoding reads dozens of
-/// members per request and almost never reports one, so the pointer (an array of tokens) is materialised
-/// only when an error or an unknown field is recorded.
-public struct JSONLocation {
-    private let parent: ObjectReader?
-    private let fixed: JSONPointer
-    private let key: String
-    private let index: Int
-
-    /// A location given by a ready pointer.
-    public init(_ pointer: JSONPointer) {
-        parent = nil
-        fixed = pointer
-        key = ""
-        index = -1
-    }
-
-    /// Member `key` of the object `parent` reads, or element `index` of that member when `index >= 0`.
-    public init(_ parent: ObjectReader, _ key: String, index: Int = -1) {
-        self.parent = parent
-        fixed = .root
-        self.key = key
-        self.index = index
-    }
-
-    /// The pointer, built now.
-    public var pointer: JSONPointer {
-        guard let parent else { return fixed }
-        var p = parent.path.appending(key)
-        if index >= 0 { p = p.appending(index) }
-        return p
-    }
-
-    /// The location of member `key` of the object at this location (built now: only for error paths).
-    public func appending(_ key: String) -> JSONLocation { JSONLocation(pointer.appending(key)) }
+/// Where a value sits in the document, without building its `JSONPointer` yet: a handle into the mapper
+/// that handed it out, which records the location's parent location, key and (for an element of an array
+/// member) index. Decoding takes dozens of locations per request and almost never reports one, so a
+/// location costs an append to an array and becomes a pointer (an array of tokens) only when an error or an
+/// unknown field is recorded. A location is meaningful only to the mapper that made it.
+public struct JSONLocation: Sendable, Equatable {
+    let id: Int32
+    /// The document root: location 0 of every mapper (`mapper.location(.root)`).
+    static let documentRoot = JSONLocation(id: 0)
 }
 
 /// Collects the violations and unknown fields of one mapping pass.
@@ -56,59 +29,115 @@ public final class JSONMapper {
     public private(set) var errors: [JSONIssue] = []
     public private(set) var unknownFields: [JSONPointer] = []
 
-    public init() {}
+    /// The locations handed out: `parent < 0` is a location given by a pointer (`fixed[index]`).
+    private struct Entry {
+        var parent: Int32
+        var index: Int32
+        var key: StaticString
+    }
+    // Exclusivity is not checked dynamically on this array: only `location` and `pointer` touch it, never
+    // with an access in progress, and the check cost more than the append it guarded.
+    @exclusivity(unchecked) private var entries: [Entry] = [Entry(parent: -1, index: 0, key: "")]
+    private var fixed: [JSONPointer] = [.root]
+
+    public init() {
+        entries.reserveCapacity(64)
+    }
+
+    /// A location given by a ready pointer.
+    public func location(_ pointer: JSONPointer) -> JSONLocation {
+        if pointer.tokens.isEmpty { return .documentRoot }
+        fixed.append(pointer)
+        entries.append(Entry(parent: -1, index: Int32(fixed.count - 1), key: ""))
+        return JSONLocation(id: Int32(entries.count - 1))
+    }
+
+    /// Member `key` of the object at `parent`, or element `index` of that member when `index >= 0`.
+    @inline(__always)
+    public func location(_ parent: JSONLocation, _ key: StaticString, index: Int = -1) -> JSONLocation {
+        entries.append(Entry(parent: parent.id, index: Int32(truncatingIfNeeded: index), key: key))
+        return JSONLocation(id: Int32(entries.count - 1))
+    }
+
+    /// The pointer of `location`, built now.
+    public func pointer(_ location: JSONLocation) -> JSONPointer {
+        let e = entries[Int(location.id)]
+        if e.parent < 0 { return fixed[Int(e.index)] }
+        var p = pointer(JSONLocation(id: e.parent)).appending(e.key.description)
+        if e.index >= 0 { p = p.appending(Int(e.index)) }
+        return p
+    }
 
     public func error(_ path: JSONPointer, _ message: String) {
         errors.append(JSONIssue(path: path, message: message))
     }
 
-    public func error(_ location: JSONLocation, _ message: String) { error(location.pointer, message) }
+    public func error(_ location: JSONLocation, _ message: String) { error(pointer(location), message) }
+
+    /// An error at member `key` of the value at `location`.
+    public func error(_ location: JSONLocation, member key: String, _ message: String) {
+        error(pointer(location).appending(key), message)
+    }
 
     public func unknown(_ path: JSONPointer) { unknownFields.append(path) }
 
     /// A reader over `value` when it is an object; otherwise records "expected an object" and returns nil.
+    public func object(_ value: JSONNode, at path: JSONPointer) -> ObjectReader? {
+        object(value, at: location(path))
+    }
+
+    /// A reader over a value tree (flattened first: for callers that hold a `JSONValue`, off the hot path).
     public func object(_ value: JSONValue, at path: JSONPointer) -> ObjectReader? {
-        object(value, at: JSONLocation(path))
+        object(JSONDocument(value).root, at: location(path))
     }
 
     /// A reader over `value` when it is an object; otherwise records "expected an object" at `location` and
     /// returns nil. The reader builds its pointer only if it reports something.
-    public func object(_ value: JSONValue, at location: JSONLocation) -> ObjectReader? {
-        guard case .object(let o) = value else {
+    public func object(_ value: JSONNode, at location: JSONLocation) -> ObjectReader? {
+        guard value.isObject else {
             error(location, "expected an object, found \(value.typeName)")
             return nil
         }
-        return ObjectReader(mapper: self, object: o, location: location)
+        return ObjectReader(mapper: self, node: value, location: location)
     }
 }
 
 /// Reads the members of one object. Members that are read are marked; `finish()` reports the rest as
-/// unknown fields.
-public final class ObjectReader {
+/// unknown fields. Keys are matched by their bytes (code units), so a key is found only as written.
+///
+/// A value type (reading marks members, so readers are `var`s): a request has a dozen objects, and a class
+/// instance for each cost more than the reading itself.
+public struct ObjectReader {
     public let mapper: JSONMapper
-    public let object: JSONObject
     /// Where the object sits; its pointer is built only when asked for (`path`), i.e. when reporting.
     public let location: JSONLocation
+    private let document: JSONDocument
+    private let start: Int
+    private let memberCount: Int
     /// Members read so far: one bit per member for the first 64, `readBeyond` for the rest.
     private var readMask: UInt64 = 0
     private var readBeyond: [Bool]
 
-    public convenience init(mapper: JSONMapper, object: JSONObject, path: JSONPointer) {
-        self.init(mapper: mapper, object: object, location: JSONLocation(path))
+    public init(mapper: JSONMapper, node: JSONNode, location: JSONLocation) {
+        precondition(node.isObject, "ObjectReader reads objects")
+        self.mapper = mapper
+        self.location = location
+        document = node.document
+        start = node.index
+        memberCount = node.count
+        readBeyond = memberCount > 64 ? Array(repeating: false, count: memberCount - 64) : []
     }
 
-    public init(mapper: JSONMapper, object: JSONObject, location: JSONLocation) {
-        self.mapper = mapper
-        self.object = object
-        self.location = location
-        let n = object.members.count
-        self.readBeyond = n > 64 ? Array(repeating: false, count: n - 64) : []
-    }
+    /// The object read.
+    public var node: JSONNode { JSONNode(document: document, index: start) }
 
     /// The object's JSON pointer (built on each call).
-    public var path: JSONPointer { location.pointer }
+    public var path: JSONPointer { mapper.pointer(location) }
 
-    @inline(__always) private func markRead(_ i: Int) {
+    /// Number of members of the object.
+    public var count: Int { memberCount }
+
+    @inline(__always) private mutating func markRead(_ i: Int) {
         if i < 64 { readMask |= 1 << UInt64(i) } else { readBeyond[i - 64] = true }
     }
 
@@ -116,84 +145,130 @@ public final class ObjectReader {
         i < 64 ? readMask & (1 << UInt64(i)) != 0 : readBeyond[i - 64]
     }
 
-    /// The raw member, marking it read. `null` counts as absent.
-    public func value(_ key: String) -> JSONValue? {
-        // Keys of different lengths cannot be equal: most members are rejected by a length check, without a
-        // string comparison.
-        let length = key.utf8.count
-        return object.members.withUnsafeBufferPointer { members in
-            for i in members.indices where members[i].key.utf8.count == length && members[i].key == key {
-                markRead(i)
-                if case .null = members[i].value { return nil }
-                return members[i].value
+    /// The index of member `key`'s value node, marking the member read; nil when absent or `null`.
+    @inline(__always) private mutating func valueIndex(_ key: StaticString) -> Int? {
+        let prefix = JSONDocument.prefix(of: key.utf8Start, count: key.utf8CodeUnitCount)
+        let nodes = document.nodes
+        var k = start + 1
+        var m = 0
+        while m < memberCount {
+            if document.textEquals(k, key, prefix: prefix) {
+                markRead(m)
+                return nodes[k + 1].kind == .null ? nil : k + 1
             }
-            return nil
+            k = Int(nodes[k].c)
+            m += 1
         }
+        return nil
     }
 
-    public func contains(_ key: String) -> Bool { value(key) != nil }
+    /// The raw member, marking it read. `null` counts as absent.
+    public mutating func value(_ key: StaticString) -> JSONNode? {
+        guard let i = valueIndex(key) else { return nil }
+        return JSONNode(document: document, index: i)
+    }
 
-    public func pointer(_ key: String) -> JSONPointer { path.appending(key) }
+    public mutating func contains(_ key: StaticString) -> Bool { valueIndex(key) != nil }
+
+    public func pointer(_ key: StaticString) -> JSONPointer { path.appending(key.description) }
 
     /// The location of member `key` (or of its element `index`), for nested readers and later errors.
-    public func location(_ key: String, index: Int = -1) -> JSONLocation { JSONLocation(self, key, index: index) }
-
-    public func error(_ key: String, _ message: String) { mapper.error(path.appending(key), message) }
-
-    private func missing(_ key: String, _ required: Bool) {
-        if required { mapper.error(path.appending(key), "is required") }
+    public func location(_ key: StaticString, index: Int = -1) -> JSONLocation {
+        mapper.location(location, key, index: index)
     }
 
-    public func string(_ key: String, required: Bool = false, length: ClosedRange<Int>? = nil) -> String? {
-        guard let v = value(key) else {
+    public func error(_ key: StaticString, _ message: String) { mapper.error(pointer(key), message) }
+
+    private func missing(_ key: StaticString, _ required: Bool) {
+        if required { mapper.error(pointer(key), "is required") }
+    }
+
+    // The typed getters read the valid case straight from the node and make the member's location (and a
+    // `JSONNode`) only to report a problem.
+
+    /// A string; with `length`, its number of characters must lie in the range.
+    public mutating func string(_ key: StaticString, required: Bool = false, length: ClosedRange<Int> = 0...Int.max) -> String? {
+        guard let i = valueIndex(key) else {
             missing(key, required)
             return nil
         }
-        guard case .string(let s) = v else {
-            error(key, "expected a string, found \(v.typeName)")
+        let kind = document.nodes[i].kind
+        guard kind == .string || kind == .escapedString else {
+            error(key, "expected a string, found \(JSONNode(document: document, index: i).typeName)")
             return nil
         }
-        if let length, !length.contains(s.count) {
+        let s = document.string(i)
+        if !characterCount(of: s, isIn: length) {
             error(key, "must be \(length.lowerBound) to \(length.upperBound) characters long, is \(s.count)")
             return nil
         }
         return s
     }
 
-    public func bool(_ key: String, required: Bool = false) -> Bool? {
-        guard let v = value(key) else {
+    public mutating func bool(_ key: StaticString, required: Bool = false) -> Bool? {
+        guard let i = valueIndex(key) else {
             missing(key, required)
             return nil
         }
-        guard case .bool(let b) = v else {
-            error(key, "expected a boolean, found \(v.typeName)")
+        switch document.nodes[i].kind {
+        case .true: return true
+        case .false: return false
+        default:
+            error(key, "expected a boolean, found \(JSONNode(document: document, index: i).typeName)")
             return nil
         }
-        return b
     }
 
     /// A finite number, optionally inside `range` (message names the range).
-    public func number(
-        _ key: String, required: Bool = false, range: ClosedRange<Double>? = nil, positive: Bool = false
+    public mutating func number(
+        _ key: StaticString, required: Bool = false, range: ClosedRange<Double>? = nil, positive: Bool = false
     ) -> Double? {
-        guard let v = value(key) else {
+        guard let i = valueIndex(key) else {
             missing(key, required)
             return nil
         }
-        return JSONMapper.number(v, at: location(key), mapper: mapper, range: range, positive: positive)
+        let n = document.nodes[i]
+        if n.kind == .number, n.number.isFinite, !positive || n.number > 0 {
+            if let range {
+                if range.contains(n.number) { return n.number }
+            } else {
+                return n.number
+            }
+        }
+        return JSONMapper.number(
+            JSONNode(document: document, index: i), at: location(key), mapper: mapper, range: range, positive: positive)
     }
 
-    /// One of the raw values of `E`; the message lists the accepted values.
-    public func enumeration<E: RawRepresentable & CaseIterable>(_ key: String, required: Bool = false) -> E?
+    /// One of the raw values of `E`; the message lists the accepted values. Inlinable so that `E(rawValue:)` is
+    /// specialised where it is called (a generic call across modules looks up type metadata at run time).
+    @inlinable
+    public mutating func enumeration<E: RawRepresentable & CaseIterable>(_ key: StaticString, required: Bool = false) -> E?
     where E.RawValue == String {
-        guard let v = value(key) else {
-            missing(key, required)
-            return nil
-        }
-        return JSONMapper.enumeration(v, at: location(key), mapper: mapper)
+        let (present, text) = enumerationText(key, required: required)
+        guard present else { return nil }
+        if let text, let e = E(rawValue: text) { return e }
+        return reportEnumeration(key, E.self)
     }
 
-    public func object(_ key: String, required: Bool = false) -> ObjectReader? {
+    /// For `enumeration`: whether member `key` is present (marking it read; "is required" recorded when it is
+    /// absent and required) and its text when it is a string.
+    public mutating func enumerationText(_ key: StaticString, required: Bool) -> (present: Bool, text: String?) {
+        guard let i = valueIndex(key) else {
+            missing(key, required)
+            return (false, nil)
+        }
+        let kind = document.nodes[i].kind
+        return (true, kind == .string || kind == .escapedString ? document.string(i) : nil)
+    }
+
+    /// Records why member `key` is not one of `E`'s raw values (the error path of `enumeration`).
+    public mutating func reportEnumeration<E: RawRepresentable & CaseIterable>(_ key: StaticString, _: E.Type) -> E?
+    where E.RawValue == String {
+        guard let i = valueIndex(key) else { return nil }
+        return JSONMapper.enumeration(JSONNode(document: document, index: i), at: location(key), mapper: mapper)
+    }
+
+    public mutating func object(_ key: StaticString, required: Bool = false) -> ObjectReader? {
         guard let v = value(key) else {
             missing(key, required)
             return nil
@@ -202,53 +277,65 @@ public final class ObjectReader {
     }
 
     /// The elements of an array member with their pointers.
-    public func array(_ key: String, required: Bool = false, maxCount: Int? = nil) -> [(JSONValue, JSONPointer)]? {
+    public mutating func array(_ key: StaticString, required: Bool = false, maxCount: Int? = nil) -> [(JSONNode, JSONPointer)]? {
         guard let a = elements(key, required: required, maxCount: maxCount) else { return nil }
-        let base = path.appending(key)
+        let base = pointer(key)
         return a.enumerated().map { ($0.element, base.appending($0.offset)) }
     }
 
     /// The elements of an array member; `location(key, index: i)` is where element `i` sits.
-    public func elements(_ key: String, required: Bool = false, maxCount: Int? = nil) -> [JSONValue]? {
+    public mutating func elements(_ key: StaticString, required: Bool = false, maxCount: Int? = nil) -> JSONElements? {
         guard let v = value(key) else {
             missing(key, required)
             return nil
         }
-        guard case .array(let a) = v else {
+        guard v.isArray else {
             error(key, "expected an array, found \(v.typeName)")
             return nil
         }
-        if let maxCount, a.count > maxCount {
-            error(key, "has \(a.count) elements, at most \(maxCount) are allowed")
+        if let maxCount, v.count > maxCount {
+            error(key, "has \(v.count) elements, at most \(maxCount) are allowed")
             return nil
         }
-        return a
+        return v.elements
     }
 
     /// Reports every member not read so far as an unknown field.
     public func finish() {
-        let n = object.members.count
+        let n = memberCount
         guard n > 0, n > 64 || readMask != (n == 64 ? UInt64.max : (1 << UInt64(n)) - 1) else { return }
         let base = path
-        for i in object.members.indices where !wasRead(i) {
-            mapper.unknown(base.appending(object.members[i].key))
+        var k = start + 1
+        for m in 0..<n {
+            if !wasRead(m) { mapper.unknown(base.appending(document.string(k))) }
+            k = Int(document.nodes[k].c)
         }
     }
 }
 
+/// Whether the number of characters of `s` lies in `range`, counting characters (grapheme clusters, slow) only
+/// when the UTF-8 length does not decide: a string has at most as many characters as bytes, and at least one
+/// when it has any byte.
+@inline(__always)
+func characterCount(of s: String, isIn range: ClosedRange<Int>) -> Bool {
+    let bytes = s.utf8.count
+    if bytes <= range.upperBound, range.lowerBound <= min(bytes, 1) { return true }
+    return range.contains(s.count)
+}
+
 extension JSONMapper {
     public static func number(
-        _ v: JSONValue, at path: JSONPointer, mapper: JSONMapper, range: ClosedRange<Double>? = nil,
+        _ v: JSONNode, at path: JSONPointer, mapper: JSONMapper, range: ClosedRange<Double>? = nil,
         positive: Bool = false
     ) -> Double? {
-        number(v, at: JSONLocation(path), mapper: mapper, range: range, positive: positive)
+        number(v, at: mapper.location(path), mapper: mapper, range: range, positive: positive)
     }
 
     public static func number(
-        _ v: JSONValue, at path: JSONLocation, mapper: JSONMapper, range: ClosedRange<Double>? = nil,
+        _ v: JSONNode, at path: JSONLocation, mapper: JSONMapper, range: ClosedRange<Double>? = nil,
         positive: Bool = false
     ) -> Double? {
-        guard case .number(let d) = v else {
+        guard let d = v.numberValue else {
             mapper.error(path, "expected a number, found \(v.typeName)")
             return nil
         }
@@ -271,15 +358,22 @@ extension JSONMapper {
     }
 
     public static func enumeration<E: RawRepresentable & CaseIterable>(
+        _ v: JSONNode, at path: JSONPointer, mapper: JSONMapper
+    ) -> E? where E.RawValue == String {
+        enumeration(v, at: mapper.location(path), mapper: mapper)
+    }
+
+    /// A value tree's enumeration (flattened first).
+    public static func enumeration<E: RawRepresentable & CaseIterable>(
         _ v: JSONValue, at path: JSONPointer, mapper: JSONMapper
     ) -> E? where E.RawValue == String {
-        enumeration(v, at: JSONLocation(path), mapper: mapper)
+        enumeration(JSONDocument(v).root, at: mapper.location(path), mapper: mapper)
     }
 
     public static func enumeration<E: RawRepresentable & CaseIterable>(
-        _ v: JSONValue, at path: JSONLocation, mapper: JSONMapper
+        _ v: JSONNode, at path: JSONLocation, mapper: JSONMapper
     ) -> E? where E.RawValue == String {
-        guard case .string(let s) = v else {
+        guard let s = v.stringValue else {
             mapper.error(path, "expected a string, found \(v.typeName)")
             return nil
         }

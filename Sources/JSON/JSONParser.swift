@@ -39,48 +39,51 @@ public enum JSONParser {
     public static func parse(_ bytes: UnsafeRawBufferPointer, options: Options = .default) throws(JSONParseError)
         -> JSONValue
     {
-        let result: Result<JSONValue, JSONParseError> = parseResult(bytes, options: options)
-        return try result.get()
+        try document(Array(bytes), options: options).root.value
     }
 
     public static func parse(_ bytes: [UInt8], options: Options = .default) throws(JSONParseError) -> JSONValue {
-        let result = bytes.withUnsafeBytes { parseResult($0, options: options) }
-        return try result.get()
+        try document(bytes, options: options).root.value
     }
 
     public static func parse(_ bytes: ArraySlice<UInt8>, options: Options = .default) throws(JSONParseError)
         -> JSONValue
     {
-        let result = bytes.withUnsafeBytes { parseResult($0, options: options) }
-        return try result.get()
+        try document(Array(bytes), options: options).root.value
     }
 
     public static func parse(_ text: String, options: Options = .default) throws(JSONParseError) -> JSONValue {
-        let direct = text.utf8.withContiguousStorageIfAvailable {
-            parseResult(UnsafeRawBufferPointer($0), options: options)
-        }
-        if let direct { return try direct.get() }
-        return try parse(Array(text.utf8), options: options)
+        try document(Array(text.utf8), options: options).root.value
     }
 
-    static func parseResult(_ bytes: UnsafeRawBufferPointer, options: Options) -> Result<JSONValue, JSONParseError> {
-        guard bytes.count <= options.maxSize else {
-            return .failure(
-                JSONParseError(
-                    reason: .sizeLimitExceeded(limit: options.maxSize, size: bytes.count), offset: 0, line: 1,
-                    column: 1))
+    /// The validated document, flat (see `JSONDocument`): what the mapping layer reads without building a
+    /// `JSONValue` tree. `parse` is this followed by `root.value`.
+    public static func document(_ bytes: [UInt8], options: Options = .default) throws(JSONParseError) -> JSONDocument {
+        guard bytes.count <= options.maxSize, bytes.count <= JSONDocument.maxBytes else {
+            throw JSONParseError(
+                reason: .sizeLimitExceeded(limit: min(options.maxSize, JSONDocument.maxBytes), size: bytes.count),
+                offset: 0, line: 1, column: 1)
         }
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else {
-            return .failure(JSONParseError(reason: .unexpectedEnd(expected: "a value"), offset: 0, line: 1, column: 1))
+        let result: Result<JSONDocument, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, buffer.count > 0 else {
+                return .failure(JSONParseError(reason: .unexpectedEnd(expected: "a value"), offset: 0, line: 1, column: 1))
+            }
+            let depth = min(max(options.maxDepth, 0), Options.maxDepthCeiling)
+            var parser = ByteParser(
+                base: base, end: buffer.count, maxDepth: depth, rejectDuplicateKeys: options.rejectDuplicateKeys)
+            do throws(ByteParser.Failure) {
+                try parser.parseDocument()
+            } catch {
+                parser.nodeBase.deallocate()
+                return .failure(error.located(in: buffer))
+            }
+            return .success(
+                JSONDocument(
+                    input: buffer, decoded: parser.decoded,
+                    nodes: UnsafeMutableBufferPointer(start: parser.nodeBase, count: parser.nodeCount),
+                    keysMayRepeat: !options.rejectDuplicateKeys))
         }
-        let depth = min(max(options.maxDepth, 0), Options.maxDepthCeiling)
-        var parser = ByteParser(
-            base: base, end: bytes.count, maxDepth: depth, rejectDuplicateKeys: options.rejectDuplicateKeys)
-        do throws(ByteParser.Failure) {
-            return .success(try parser.parseDocument())
-        } catch {
-            return .failure(error.located(in: UnsafeBufferPointer(start: base, count: bytes.count)))
-        }
+        return try result.get()
     }
 }
 
@@ -117,24 +120,47 @@ struct ByteParser {
     let maxDepth: Int
     let rejectDuplicateKeys: Bool
     var i = 0
-    /// Reused for strings with escapes, so that only the final `String` is allocated.
-    var scratch: [UInt8] = []
+    /// The document's nodes in document order (see `JSONDocument`), `nodeCount` of them in a buffer of
+    /// `nodeCapacity`: the caller hands the buffer to the document, or frees it when parsing fails. (Nodes are
+    /// plain values; a raw buffer spares each append the uniqueness and bounds checks of an array.)
+    var nodeBase: UnsafeMutablePointer<JSONDocument.Node>
+    var nodeCount = 0
+    var nodeCapacity: Int
+    /// The text of strings that had escapes, decoded; their nodes point here (`escapedString`).
+    var decoded: [UInt8] = []
 
     init(base: UnsafePointer<UInt8>, end: Int, maxDepth: Int, rejectDuplicateKeys: Bool) {
         self.base = base
         self.end = end
         self.maxDepth = maxDepth
         self.rejectDuplicateKeys = rejectDuplicateKeys
+        // About one node per 6 bytes in scene-like documents; the buffer grows if needed.
+        nodeCapacity = end / 6 + 8
+        nodeBase = .allocate(capacity: nodeCapacity)
     }
 
-    mutating func parseDocument() throws(Failure) -> JSONValue {
+    @inline(__always)
+    private mutating func append(_ node: JSONDocument.Node) {
+        if nodeCount == nodeCapacity { growNodes() }
+        (nodeBase + nodeCount).initialize(to: node)
+        nodeCount += 1
+    }
+
+    private mutating func growNodes() {
+        let bigger = UnsafeMutablePointer<JSONDocument.Node>.allocate(capacity: nodeCapacity * 2)
+        bigger.moveInitialize(from: nodeBase, count: nodeCount)
+        nodeBase.deallocate()
+        nodeBase = bigger
+        nodeCapacity *= 2
+    }
+
+    mutating func parseDocument() throws(Failure) {
         if end >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF {
             throw Failure(reason: .byteOrderMark, offset: 0)
         }
-        let value = try parseValue(depth: 0)
+        try parseValue(depth: 0)
         skipWhitespace()
         if i < end { throw unexpected(expected: "end of input") }
-        return value
     }
 
     // MARK: - Structure
@@ -148,98 +174,113 @@ struct ByteParser {
         }
     }
 
-    mutating func parseValue(depth: Int) throws(Failure) -> JSONValue {
+    mutating func parseValue(depth: Int) throws(Failure) {
         skipWhitespace()
         guard i < end else { throw Failure(reason: .unexpectedEnd(expected: "a value"), offset: i) }
         switch base[i] {
         case UInt8(ascii: "\""):
             i += 1
-            return .string(try parseString())
+            try parseString()
         case UInt8(ascii: "{"):
-            return try parseObject(depth: depth + 1)
+            try parseObject(depth: depth + 1)
         case UInt8(ascii: "["):
-            return try parseArray(depth: depth + 1)
+            try parseArray(depth: depth + 1)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return .number(try parseNumber())
+            append(JSONDocument.Node(number: try parseNumber()))
         case UInt8(ascii: "t"):
             try literal("true")
-            return .bool(true)
+            append(JSONDocument.Node(kind: .true))
         case UInt8(ascii: "f"):
             try literal("false")
-            return .bool(false)
+            append(JSONDocument.Node(kind: .false))
         case UInt8(ascii: "n"):
             try literal("null")
-            return .null
+            append(JSONDocument.Node(kind: .null))
         default:
             throw unexpected(expected: "a value")
         }
     }
 
-    mutating func parseArray(depth: Int) throws(Failure) -> JSONValue {
+    /// Sets the element/member count and the end of the container node at `index`, once its content is parsed.
+    @inline(__always)
+    private mutating func close(_ index: Int, count: Int) {
+        nodeBase[index].a = Int32(truncatingIfNeeded: count)
+        nodeBase[index].b = Int32(truncatingIfNeeded: nodeCount)
+    }
+
+    mutating func parseArray(depth: Int) throws(Failure) {
         if depth > maxDepth { throw Failure(reason: .depthLimitExceeded(limit: maxDepth), offset: i) }
         i += 1  // [
+        let at = nodeCount
+        append(JSONDocument.Node(kind: .array))
         skipWhitespace()
-        var elements: [JSONValue] = []
         guard i < end else { throw Failure(reason: .unexpectedEnd(expected: "a value or ']'"), offset: i) }
         if base[i] == UInt8(ascii: "]") {
             i += 1
-            return .array(elements)
+            close(at, count: 0)
+            return
         }
-        elements.reserveCapacity(4)  // skips the 1→2→4 growth steps of small arrays
+        var count = 0
         while true {
-            elements.append(try parseValue(depth: depth))
+            try parseValue(depth: depth)
+            count += 1
             skipWhitespace()
             guard i < end else { throw Failure(reason: .unexpectedEnd(expected: "',' or ']'"), offset: i) }
             let c = base[i]
             i += 1
             if c == UInt8(ascii: ",") { continue }
-            if c == UInt8(ascii: "]") { return .array(elements) }
+            if c == UInt8(ascii: "]") {
+                close(at, count: count)
+                return
+            }
             i -= 1
             throw unexpected(expected: "',' or ']'")
         }
     }
 
-    mutating func parseObject(depth: Int) throws(Failure) -> JSONValue {
+    mutating func parseObject(depth: Int) throws(Failure) {
         if depth > maxDepth { throw Failure(reason: .depthLimitExceeded(limit: maxDepth), offset: i) }
         i += 1  // {
+        let at = nodeCount
+        append(JSONDocument.Node(kind: .object))
         skipWhitespace()
-        var members: [JSONMember] = []
         guard i < end else { throw Failure(reason: .unexpectedEnd(expected: "a string key or '}'"), offset: i) }
         if base[i] == UInt8(ascii: "}") {
             i += 1
-            return .object(JSONObject(members))
+            close(at, count: 0)
+            return
         }
         if base[i] != UInt8(ascii: "\"") { throw unexpected(expected: "a string key or '}'") }
-        members.reserveCapacity(8)
-        // Duplicate detection: a linear scan while the object is small, a hash of the UTF-8 keys beyond.
-        var seen: [[UInt8]: Int]? = nil
+        // Duplicate detection: a linear scan while the object is small, a hash of the keys' bytes beyond.
+        var seen: Set<[UInt8]>? = nil
+        var count = 0
         while true {
             skipWhitespace()
             guard i < end else { throw Failure(reason: .unexpectedEnd(expected: "a string key"), offset: i) }
             guard base[i] == UInt8(ascii: "\"") else { throw unexpected(expected: "a string key") }
             let keyOffset = i
             i += 1
-            let key = try parseString()
-            let duplicate = indexOf(key, in: members, seen: &seen)
-            if duplicate != nil && rejectDuplicateKeys {
-                throw Failure(reason: .duplicateKey(key), offset: keyOffset)
+            try parseString()
+            let key = nodeCount - 1
+            if rejectDuplicateKeys && isDuplicate(key, object: at, members: count, seen: &seen) {
+                throw Failure(reason: .duplicateKey(keyText(key)), offset: keyOffset)
             }
             skipWhitespace()
             guard i < end else { throw Failure(reason: .unexpectedEnd(expected: "':'"), offset: i) }
             guard base[i] == UInt8(ascii: ":") else { throw unexpected(expected: "':' after the key") }
             i += 1
-            let value = try parseValue(depth: depth)
-            if let duplicate {
-                members[duplicate].value = value
-            } else {
-                members.append(JSONMember(key, value))
-            }
+            try parseValue(depth: depth)
+            nodeBase[key].c = Int32(truncatingIfNeeded: nodeCount)
+            count += 1
             skipWhitespace()
             guard i < end else { throw Failure(reason: .unexpectedEnd(expected: "',' or '}'"), offset: i) }
             let c = base[i]
             i += 1
             if c == UInt8(ascii: ",") { continue }
-            if c == UInt8(ascii: "}") { return .object(JSONObject(members)) }
+            if c == UInt8(ascii: "}") {
+                close(at, count: count)
+                return
+            }
             i -= 1
             throw unexpected(expected: "',' or '}'")
         }
@@ -247,29 +288,46 @@ struct ByteParser {
 
     private static let linearDuplicateScanLimit = 16
 
-    /// The index of the member named `key`, if any (keys compared by Unicode scalars).
+    /// The bytes of the text of string node `index` (the input between the quotes, or its decoded copy).
     @inline(__always)
-    private func indexOf(_ key: String, in members: [JSONMember], seen: inout [[UInt8]: Int]?) -> Int? {
-        if members.count < Self.linearDuplicateScanLimit {
-            for k in members.indices where sameScalars(members[k].key, key) { return k }
-            return nil
+    private func withKeyBytes<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let n = nodeBase[index]
+        if n.kind == .escapedString {
+            return decoded.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[Int(n.a)..<Int(n.a) + Int(n.b)])) }
         }
-        if seen == nil {
-            var index = [[UInt8]: Int](minimumCapacity: members.count * 2)
-            for (k, m) in members.enumerated() { index[Array(m.key.utf8)] = k }
-            seen = index
-        }
-        let bytes = Array(key.utf8)
-        if let k = seen![bytes] { return k }
-        seen![bytes] = members.count
-        return nil
+        return body(UnsafeBufferPointer(start: base + Int(n.a), count: Int(n.b)))
     }
 
-    /// Equal code points. `==` alone would also match canonically equivalent keys ("é" and "e\u{301}"), but it
-    /// is the fast test (bitwise for small strings, memcmp for ASCII), so it filters before the byte check.
-    @inline(__always)
-    private func sameScalars(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a == b && a.utf8.elementsEqual(b.utf8)
+    private func keyText(_ index: Int) -> String { withKeyBytes(index) { String(decoding: $0, as: UTF8.self) } }
+
+    /// Whether key node `key` repeats one of the `members` keys already parsed in the object at node `object`:
+    /// same code points, that is the same bytes of well-formed UTF-8. The earlier keys are reached through
+    /// their `c` links; lengths and first 8 bytes decide most comparisons.
+    private func isDuplicate(_ key: Int, object: Int, members: Int, seen: inout Set<[UInt8]>?) -> Bool {
+        let n = nodeBase[key]
+        if members < Self.linearDuplicateScanLimit {
+            var k = object + 1
+            for _ in 0..<members {
+                let m = nodeBase[k]
+                if m.b == n.b, m.prefix == n.prefix,
+                    n.b <= 8 || withKeyBytes(key, { a in withKeyBytes(k) { b in a.elementsEqual(b) } })
+                {
+                    return true
+                }
+                k = Int(m.c)
+            }
+            return false
+        }
+        if seen == nil {
+            var set = Set<[UInt8]>(minimumCapacity: members * 2)
+            var k = object + 1
+            for _ in 0..<members {
+                set.insert(withKeyBytes(k) { Array($0) })
+                k = Int(nodeBase[k].c)
+            }
+            seen = set
+        }
+        return !seen!.insert(withKeyBytes(key) { Array($0) }).inserted
     }
 
     private mutating func literal(_ word: StaticString) throws(Failure) {
@@ -391,8 +449,9 @@ struct ByteParser {
 
     // MARK: - Strings
 
-    /// Parses the rest of a string; `i` is just after the opening quote and ends just after the closing one.
-    mutating func parseString() throws(Failure) -> String {
+    /// Parses the rest of a string into a string node; `i` is just after the opening quote and ends just after
+    /// the closing one.
+    mutating func parseString() throws(Failure) {
         let start = i
         while true {
             // Eight bytes at a time while none is a quote, a backslash, a control or non-ASCII byte; then straight
@@ -408,16 +467,12 @@ struct ByteParser {
             guard i < end else { break }
             let c = base[i]
             if c == UInt8(ascii: "\"") {
-                let n = i - start
-                let from = base + start
-                // Copies the (already validated) bytes into the new string's own storage.
-                let s = String(unsafeUninitializedCapacity: n) { buffer in
-                    guard let to = buffer.baseAddress else { return 0 }
-                    to.update(from: from, count: n)
-                    return n
-                }
+                append(
+                    JSONDocument.Node(
+                        string: start, length: i - start, escaped: false,
+                        prefix: JSONDocument.prefix(of: base + start, count: i - start)))
                 i += 1
-                return s
+                return
             }
             if c == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
             if c < 0x20 { throw Failure(reason: .controlCharacterInString(c), offset: i) }
@@ -458,27 +513,30 @@ struct ByteParser {
         return (hasQuote | hasBackslash | hasControl | (word & ~ignoringHighBit)) & highs != 0
     }
 
-    /// The slow path: copies the string into `scratch`, decoding escapes.
-    private mutating func parseEscapedString(from start: Int) throws(Failure) -> String {
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: i - start))
+    /// The slow path: copies the string into `decoded`, decoding escapes, and adds its node.
+    private mutating func parseEscapedString(from start: Int) throws(Failure) {
+        let from = decoded.count
+        decoded.append(contentsOf: UnsafeBufferPointer(start: base + start, count: i - start))
         while i < end {
             let c = base[i]
             if c == UInt8(ascii: "\"") {
                 i += 1
-                return String(decoding: scratch, as: UTF8.self)
+                let length = decoded.count - from
+                let prefix = decoded.withUnsafeBufferPointer { JSONDocument.prefix(of: $0.baseAddress! + from, count: length) }
+                append(JSONDocument.Node(string: from, length: length, escaped: true, prefix: prefix))
+                return
             }
             if c == UInt8(ascii: "\\") {
                 try parseEscape()
             } else if c < 0x20 {
                 throw Failure(reason: .controlCharacterInString(c), offset: i)
             } else if c < 0x80 {
-                scratch.append(c)
+                decoded.append(c)
                 i += 1
             } else {
                 let s = i
                 try skipUTF8Sequence()
-                scratch.append(contentsOf: UnsafeBufferPointer(start: base + s, count: i - s))
+                decoded.append(contentsOf: UnsafeBufferPointer(start: base + s, count: i - s))
             }
         }
         throw Failure(reason: .unexpectedEnd(expected: "'\"' to close the string"), offset: i)
@@ -491,14 +549,14 @@ struct ByteParser {
         let c = base[i]
         i += 1
         switch c {
-        case UInt8(ascii: "\""): scratch.append(0x22)
-        case UInt8(ascii: "\\"): scratch.append(0x5C)
-        case UInt8(ascii: "/"): scratch.append(0x2F)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "\""): decoded.append(0x22)
+        case UInt8(ascii: "\\"): decoded.append(0x5C)
+        case UInt8(ascii: "/"): decoded.append(0x2F)
+        case UInt8(ascii: "b"): decoded.append(0x08)
+        case UInt8(ascii: "f"): decoded.append(0x0C)
+        case UInt8(ascii: "n"): decoded.append(0x0A)
+        case UInt8(ascii: "r"): decoded.append(0x0D)
+        case UInt8(ascii: "t"): decoded.append(0x09)
         case UInt8(ascii: "u"):
             let unit = try hexQuad(escapeStart: escapeStart)
             var scalar = UInt32(unit)
@@ -562,19 +620,19 @@ struct ByteParser {
     private mutating func appendUTF8(_ scalar: UInt32) {
         switch scalar {
         case 0..<0x80:
-            scratch.append(UInt8(scalar))
+            decoded.append(UInt8(scalar))
         case 0x80..<0x800:
-            scratch.append(UInt8(0xC0 | scalar >> 6))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
+            decoded.append(UInt8(0xC0 | scalar >> 6))
+            decoded.append(UInt8(0x80 | scalar & 0x3F))
         case 0x800..<0x10000:
-            scratch.append(UInt8(0xE0 | scalar >> 12))
-            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
+            decoded.append(UInt8(0xE0 | scalar >> 12))
+            decoded.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            decoded.append(UInt8(0x80 | scalar & 0x3F))
         default:
-            scratch.append(UInt8(0xF0 | scalar >> 18))
-            scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | scalar & 0x3F))
+            decoded.append(UInt8(0xF0 | scalar >> 18))
+            decoded.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            decoded.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            decoded.append(UInt8(0x80 | scalar & 0x3F))
         }
     }
 

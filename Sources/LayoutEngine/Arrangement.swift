@@ -52,10 +52,10 @@ public struct ArrangementRequest: Sendable, Equatable {
     public var container: ArrangementContainer = .plain
     public init() {}
 
-    static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONLocation) -> ArrangementRequest? {
-        guard let r = mapper.object(value, at: path) else { return nil }
+    static func decode(_ value: JSONNode, mapper: JSONMapper, at path: JSONLocation) -> ArrangementRequest? {
+        guard var r = mapper.object(value, at: path) else { return nil }
         var a = ArrangementRequest()
-        a.style = r.fastEnumeration("style") ?? .split
+        a.style = r.enumeration("style") ?? .split
         if let items = r.elements("axes", maxCount: 2) {
             var axes: [Axis] = []
             for (i, v) in items.enumerated() {
@@ -66,54 +66,54 @@ public struct ArrangementRequest: Sendable, Equatable {
             if items.isEmpty { r.error("axes", "must allow at least one axis") }
             a.axes = axes
         }
-        a.container = r.fastEnumeration("container") ?? .plain
+        a.container = r.enumeration("container") ?? .plain
         if let v = r.value("primary") { a.primary = decodeView(v, mapper: mapper, at: r.location("primary")) }
         if let v = r.value("secondary") { a.secondary = decodeView(v, mapper: mapper, at: r.location("secondary")) }
         r.finish()
         return a
     }
 
-    private static func decodeView(_ value: JSONValue, mapper: JSONMapper, at path: JSONLocation) -> ArrangedViewRequest {
+    private static func decodeView(_ value: JSONNode, mapper: JSONMapper, at path: JSONLocation) -> ArrangedViewRequest {
         var view = ArrangedViewRequest()
-        guard let r = mapper.object(value, at: path) else { return view }
+        guard var r = mapper.object(value, at: path) else { return view }
         if let v = r.value("ratio") { view.ratio = decodePreference(v, mapper: mapper, at: r.location("ratio"), range: 0...1) }
         if let v = r.value("size") { view.size = decodePreference(v, mapper: mapper, at: r.location("size"), range: 0...100_000) }
         view.contentSize = {
-            guard let o = r.object("contentSize") else { return nil }
-            let w = o.fastNumber("width", required: true, range: 0...100_000)
-            let h = o.fastNumber("height", required: true, range: 0...100_000)
+            guard var o = r.object("contentSize") else { return nil }
+            let w = o.number("width", required: true, range: 0...100_000)
+            let h = o.number("height", required: true, range: 0...100_000)
             o.finish()
             guard let w, let h else { return nil }
             return Size(width: w, height: h)
         }()
-        if let f = r.object("fixedSize") {
-            view.fixedHorizontal = f.fastBool("horizontal") ?? false
-            view.fixedVertical = f.fastBool("vertical") ?? false
+        if var f = r.object("fixedSize") {
+            view.fixedHorizontal = f.bool("horizontal") ?? false
+            view.fixedVertical = f.bool("vertical") ?? false
             f.finish()
             if (view.fixedHorizontal || view.fixedVertical), view.contentSize == nil, !r.contains("contentSize") {
                 r.error("fixedSize", "a fixed size needs the view's \"contentSize\"")
             }
         }
-        view.overlayEdge = r.fastEnumeration("overlayEdge")
+        view.overlayEdge = r.enumeration("overlayEdge")
         r.finish()
         return view
     }
 
     private static func decodePreference(
-        _ value: JSONValue, mapper: JSONMapper, at path: JSONLocation, range: ClosedRange<Double>
+        _ value: JSONNode, mapper: JSONMapper, at path: JSONLocation, range: ClosedRange<Double>
     ) -> AxisPreference? {
-        if case .number = value {
+        if value.numberValue != nil {
             return JSONMapper.number(value, at: path, mapper: mapper, range: range).map {
                 AxisPreference(idealHorizontal: $0, idealVertical: $0)
             }
         }
-        guard let r = mapper.object(value, at: path) else { return nil }
+        guard var r = mapper.object(value, at: path) else { return nil }
         let p = AxisPreference(
-            minHorizontal: r.fastNumber("minHorizontal", range: range), idealHorizontal: r.fastNumber("idealHorizontal", range: range),
-            maxHorizontal: r.fastNumber("maxHorizontal", range: range), idealVertical: r.fastNumber("idealVertical", range: range))
+            minHorizontal: r.number("minHorizontal", range: range), idealHorizontal: r.number("idealHorizontal", range: range),
+            maxHorizontal: r.number("maxHorizontal", range: range), idealVertical: r.number("idealVertical", range: range))
         r.finish()
         if let lo = p.minHorizontal, let hi = p.maxHorizontal, lo > hi {
-            mapper.error(path.appending("maxHorizontal"), "must not be below minHorizontal (\(fmt(lo)))")
+            mapper.error(path, member: "maxHorizontal", "must not be below minHorizontal (\(fmt(lo)))")
         }
         return p
     }

@@ -57,13 +57,13 @@ public struct Constants: Sendable, Equatable {
 
     /// SPEC §7: the request's `constants` object. Unknown keys and out-of-range values are errors at
     /// `/constants/<key>`; a key is a single pointer token ("." needs no escaping).
-    static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer) -> Constants {
+    static func decode(_ value: JSONNode, mapper: JSONMapper, at path: JSONPointer) -> Constants {
         var c = Constants()
-        guard case .object(let object) = value else {
+        guard value.isObject else {
             mapper.error(path, "expected an object of constant overrides, found \(value.typeName)")
             return c
         }
-        for member in object.members {
+        for member in value.members {
             let p = path.appending(member.key)
             guard let d = definitions.first(where: { $0.key == member.key }) else {
                 mapper.error(p, "unknown constant \"\(member.key)\"; GET /v1/constants lists the valid keys")

@@ -126,8 +126,13 @@ extension DeviceProfile {
     /// a fold inside the display, unique display ids. Every violation is recorded in `mapper` with its path;
     /// the result is nil when there was any. `builtIn` in the body is ignored (the store decides it).
     public static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer = .root) -> DeviceProfile? {
+        decode(JSONDocument(value).root, mapper: mapper, at: path)
+    }
+
+    /// `decode` from a parsed document.
+    public static func decode(_ value: JSONNode, mapper: JSONMapper, at path: JSONPointer = .root) -> DeviceProfile? {
         let before = mapper.errors.count
-        guard let r = mapper.object(value, at: path) else { return nil }
+        guard var r = mapper.object(value, at: path) else { return nil }
         let id = r.string("id", required: true, length: 1...128)
         if let id, !DeviceProfile.isValidID(id) {
             r.error("id", "may contain only letters, digits, '-', '_' and '.'")
@@ -177,8 +182,8 @@ extension DeviceProfile {
 }
 
 extension Insets {
-    static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer) -> Insets? {
-        guard let r = mapper.object(value, at: path) else { return nil }
+    static func decode(_ value: JSONNode, mapper: JSONMapper, at path: JSONPointer) -> Insets? {
+        guard var r = mapper.object(value, at: path) else { return nil }
         let range = 0.0...100_000
         let i = Insets(
             top: r.number("top", range: range) ?? 0, leading: r.number("leading", range: range) ?? 0,
@@ -196,8 +201,8 @@ extension Insets {
 }
 
 extension SizeClassPair {
-    static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer) -> SizeClassPair? {
-        guard let r = mapper.object(value, at: path) else { return nil }
+    static func decode(_ value: JSONNode, mapper: JSONMapper, at path: JSONPointer) -> SizeClassPair? {
+        guard var r = mapper.object(value, at: path) else { return nil }
         let h: SizeClass? = r.enumeration("horizontal", required: true)
         let v: SizeClass? = r.enumeration("vertical", required: true)
         r.finish()
@@ -209,8 +214,8 @@ extension SizeClassPair {
 }
 
 extension Fold {
-    public static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer) -> Fold? {
-        guard let r = mapper.object(value, at: path) else { return nil }
+    public static func decode(_ value: JSONNode, mapper: JSONMapper, at path: JSONPointer) -> Fold? {
+        guard var r = mapper.object(value, at: path) else { return nil }
         let o: Axis? = r.enumeration("orientation", required: true)
         let p = r.number("position", required: true)
         let t = r.number("thickness", range: 0...10_000) ?? 0
@@ -228,9 +233,9 @@ extension Fold {
 }
 
 extension Display {
-    static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer) -> Display? {
+    static func decode(_ value: JSONNode, mapper: JSONMapper, at path: JSONPointer) -> Display? {
         let before = mapper.errors.count
-        guard let r = mapper.object(value, at: path) else { return nil }
+        guard var r = mapper.object(value, at: path) else { return nil }
         let id = r.string("id", required: true, length: 1...64)
         let size = 1.0...100_000
         let width = r.number("width", required: true, range: size)
@@ -245,7 +250,7 @@ extension Display {
         let fold = r.value("fold").flatMap { Fold.decode($0, mapper: mapper, at: r.pointer("fold")) }
         var portrait: SizeClassPair?
         var landscape: SizeClassPair?
-        if let sc = r.object("sizeClasses", required: true) {
+        if var sc = r.object("sizeClasses", required: true) {
             portrait = sc.value("portrait").flatMap { SizeClassPair.decode($0, mapper: mapper, at: sc.pointer("portrait")) }
             landscape = sc.value("landscape").flatMap {
                 SizeClassPair.decode($0, mapper: mapper, at: sc.pointer("landscape"))

@@ -247,7 +247,12 @@ extension Scene {
     public static func decode(
         _ value: JSONValue, catalog: any DeviceCatalog, overrides: SceneOverrides? = nil
     ) -> SceneDecoding {
-        let value = overrides?.apply(to: value) ?? value
+        decode(JSONDocument(overrides?.apply(to: value) ?? value).root, catalog: catalog)
+    }
+
+    /// Decodes a request straight from its parsed document (`JSONParser.document`): the service's path, which
+    /// never builds a `JSONValue` tree.
+    public static func decode(_ value: JSONNode, catalog: any DeviceCatalog) -> SceneDecoding {
         let mapper = JSONMapper()
         // Decoded in place and moved into the result: a Scene is large, and each copy retains every member.
         var scene = Scene()
@@ -290,35 +295,35 @@ struct SceneDecoder {
     let catalog: any DeviceCatalog
 
     /// Decodes `value` into `s` (a fresh `Scene()`); false when the root is not an object.
-    func decode(_ value: JSONValue, into s: inout Scene) -> Bool {
-        guard let r = mapper.object(value, at: .root) else { return false }
-        if let id = r.fastString("device", length: 1...128) {
+    func decode(_ value: JSONNode, into s: inout Scene) -> Bool {
+        guard var r = mapper.object(value, at: .root) else { return false }
+        if let id = r.string("device", length: 1...128) {
             s.deviceID = id
             s.profile = catalog.profile(id: id)
             if s.profile == nil { r.error("device", "unknown device \"\(id)\"; GET /v1/devices lists the known ids") }
         }
-        s.displayID = r.fastString("display", length: 1...64)
-        s.orientation = r.fastEnumeration("orientation") ?? .portrait
-        s.posture = r.fastEnumeration("posture") ?? .flat
-        s.layoutDirection = r.fastEnumeration("layoutDirection") ?? .ltr
-        s.dynamicTypeSize = r.fastEnumeration("dynamicTypeSize") ?? .large
-        if let w = r.object("window") {
-            let width = w.fastNumber("width", required: true, range: SceneLimits.size)
-            let height = w.fastNumber("height", required: true, range: SceneLimits.size)
-            let x = w.fastNumber("x", range: SceneLimits.coordinate) ?? 0
-            let y = w.fastNumber("y", range: SceneLimits.coordinate) ?? 0
+        s.displayID = r.string("display", length: 1...64)
+        s.orientation = r.enumeration("orientation") ?? .portrait
+        s.posture = r.enumeration("posture") ?? .flat
+        s.layoutDirection = r.enumeration("layoutDirection") ?? .ltr
+        s.dynamicTypeSize = r.enumeration("dynamicTypeSize") ?? .large
+        if var w = r.object("window") {
+            let width = w.number("width", required: true, range: SceneLimits.size)
+            let height = w.number("height", required: true, range: SceneLimits.size)
+            let x = w.number("x", range: SceneLimits.coordinate) ?? 0
+            let y = w.number("y", range: SceneLimits.coordinate) ?? 0
             w.finish()
             if let width, let height { s.window = WindowRequest(x: x, y: y, width: width, height: height) }
         } else if s.deviceID == nil {
             r.error("window", "is required when no device is given")
         }
         if let v = r.value("safeArea") {
-            if let i = mapper.object(v, at: r.location("safeArea")) {
+            if var i = mapper.object(v, at: r.location("safeArea")) {
                 s.safeArea = Insets(
-                    top: i.fastNumber("top", range: SceneLimits.inset) ?? 0,
-                    leading: i.fastNumber("leading", range: SceneLimits.inset) ?? 0,
-                    bottom: i.fastNumber("bottom", range: SceneLimits.inset) ?? 0,
-                    trailing: i.fastNumber("trailing", range: SceneLimits.inset) ?? 0)
+                    top: i.number("top", range: SceneLimits.inset) ?? 0,
+                    leading: i.number("leading", range: SceneLimits.inset) ?? 0,
+                    bottom: i.number("bottom", range: SceneLimits.inset) ?? 0,
+                    trailing: i.number("trailing", range: SceneLimits.inset) ?? 0)
                 i.finish()
             }
         }
@@ -338,7 +343,7 @@ struct SceneDecoder {
                 let p = r.location("presentations", index: index)
                 guard let pr = decodePresentation(v, at: p, ids: ids) else { continue }
                 if let first = ids[pr.id] {
-                    mapper.error(p.appending("id"), "duplicate id \"\(pr.id)\" (already used by /presentations/\(first))")
+                    mapper.error(p, member: "id", "duplicate id \"\(pr.id)\" (already used by /presentations/\(first))")
                 } else {
                     ids.insert(pr.id, at: index)
                 }
@@ -385,13 +390,13 @@ struct SceneDecoder {
         }
     }
 
-    private func decodePresentation(_ value: JSONValue, at path: JSONLocation, ids: PresentationIDs) -> Presentation? {
+    private func decodePresentation(_ value: JSONNode, at path: JSONLocation, ids: PresentationIDs) -> Presentation? {
         let before = mapper.errors.count
-        guard let r = mapper.object(value, at: path) else { return nil }
-        let id = r.fastString("id", required: true, length: SceneLimits.idLength)
-        let kind: Presentation.Kind? = r.fastEnumeration("kind", required: true)
+        guard var r = mapper.object(value, at: path) else { return nil }
+        let id = r.string("id", required: true, length: SceneLimits.idLength)
+        let kind: Presentation.Kind? = r.enumeration("kind", required: true)
         var presentedFrom: Int?
-        if let from = r.fastString("presentedFrom", length: SceneLimits.idLength) {
+        if let from = r.string("presentedFrom", length: SceneLimits.idLength) {
             if let i = ids[from] {
                 presentedFrom = i
             } else if from == id {
@@ -401,24 +406,24 @@ struct SceneDecoder {
             }
         }
         var intent: Intent?
-        if let i = r.object("intent") {
-            intent = Intent(hasDecision: i.fastBool("hasDecision"), abandonableWithoutCost: i.fastBool("abandonableWithoutCost"))
+        if var i = r.object("intent") {
+            intent = Intent(hasDecision: i.bool("hasDecision"), abandonableWithoutCost: i.bool("abandonableWithoutCost"))
             i.finish()
         }
         var stray: SheetPlacement?
         var content: Presentation.Content?
         switch kind {
         case .sheet?:
-            content = decodeSheet(r).map { .sheet($0) }
+            content = decodeSheet(&r).map { .sheet($0) }
         case .fullScreenCover?:
-            stray = r.fastEnumeration("placement")
+            stray = r.enumeration("placement")
             content = .fullScreenCover
         case .popover?:
-            stray = r.fastEnumeration("placement")
-            content = decodePopover(r).map { .popover($0) }
+            stray = r.enumeration("placement")
+            content = decodePopover(&r).map { .popover($0) }
         case .adaptivePanel?:
-            stray = r.fastEnumeration("placement")
-            content = decodePanel(r).map { .adaptivePanel($0) }
+            stray = r.enumeration("placement")
+            content = decodePanel(&r).map { .adaptivePanel($0) }
         case nil:
             break
         }
@@ -435,12 +440,12 @@ struct SceneDecoder {
         return p
     }
 
-    private func decodeSheet(_ r: ObjectReader) -> SheetRequest? {
+    private func decodeSheet(_ r: inout ObjectReader) -> SheetRequest? {
         let before = mapper.errors.count
         var s = SheetRequest()
-        s.placement = r.fastEnumeration("placement") ?? .automatic
-        s.sizing = r.fastEnumeration("sizing") ?? .automatic
-        s.contentSize = decodeSize(r, "contentSize")
+        s.placement = r.enumeration("placement") ?? .automatic
+        s.sizing = r.enumeration("sizing") ?? .automatic
+        s.contentSize = decodeSize(&r, "contentSize")
         if let items = r.elements("detents", maxCount: SceneLimits.maxDetents) {
             if items.isEmpty { r.error("detents", "must list at least one detent (omit it for [\"large\"])") }
             var detents: [Detent] = []
@@ -465,11 +470,12 @@ struct SceneDecoder {
         }
         if let v = r.value("backgroundInteraction") {
             let p = r.location("backgroundInteraction")
-            switch v {
-            case .string("disabled"): s.backgroundInteraction = .disabled
-            case .string("enabled"): s.backgroundInteraction = .enabled
-            case .object:
-                if let o = mapper.object(v, at: p) {
+            if v.isString("disabled") {
+                s.backgroundInteraction = .disabled
+            } else if v.isString("enabled") {
+                s.backgroundInteraction = .enabled
+            } else if v.isObject {
+                if var o = mapper.object(v, at: p) {
                     if let dv = o.value("upThrough") {
                         if let d = Detent.decode(dv, mapper: mapper, at: o.location("upThrough")) {
                             if d == .fitted, s.contentSize == nil {
@@ -482,51 +488,51 @@ struct SceneDecoder {
                     }
                     o.finish()
                 }
-            default:
+            } else {
                 mapper.error(p, "expected \"disabled\", \"enabled\" or {\"upThrough\": <detent>}")
             }
         }
-        s.interactiveDismissDisabled = r.fastBool("interactiveDismissDisabled") ?? false
-        s.hasUnsavedChanges = r.fastBool("hasUnsavedChanges") ?? false
-        s.dragIndicator = r.fastEnumeration("dragIndicator") ?? .automatic
-        s.cornerRadius = r.fastNumber("cornerRadius", range: 0...10_000)
+        s.interactiveDismissDisabled = r.bool("interactiveDismissDisabled") ?? false
+        s.hasUnsavedChanges = r.bool("hasUnsavedChanges") ?? false
+        s.dragIndicator = r.enumeration("dragIndicator") ?? .automatic
+        s.cornerRadius = r.number("cornerRadius", range: 0...10_000)
         if let items = r.elements("toolbar", maxCount: SceneLimits.maxToolbarItems) {
             var toolbar: [ToolbarItem] = []
             toolbar.reserveCapacity(items.count)
             for (i, v) in items.enumerated() {
-                guard let o = mapper.object(v, at: r.location("toolbar", index: i)) else { continue }
+                guard var o = mapper.object(v, at: r.location("toolbar", index: i)) else { continue }
                 let item = ToolbarItem(
-                    title: o.fastString("title", length: SceneLimits.textLength),
-                    systemImage: o.fastString("systemImage", length: SceneLimits.textLength),
-                    placement: o.fastEnumeration("placement") ?? .automatic)
+                    title: o.string("title", length: SceneLimits.textLength),
+                    systemImage: o.string("systemImage", length: SceneLimits.textLength),
+                    placement: o.enumeration("placement") ?? .automatic)
                 o.finish()
                 toolbar.append(item)
             }
             s.toolbar = toolbar
         }
-        s.contentScrollable = r.fastBool("contentScrollable") ?? false
-        s.edgeAttachedInCompactHeight = r.fastBool("edgeAttachedInCompactHeight") ?? false
-        s.widthFollowsContentSize = r.fastBool("widthFollowsContentSize") ?? false
+        s.contentScrollable = r.bool("contentScrollable") ?? false
+        s.edgeAttachedInCompactHeight = r.bool("edgeAttachedInCompactHeight") ?? false
+        s.widthFollowsContentSize = r.bool("widthFollowsContentSize") ?? false
         if s.sizing == .fitted, s.contentSize == nil {
             r.error("sizing", "fitted sizing needs the measured \"contentSize\"")
         }
         return mapper.errors.count == before ? s : nil
     }
 
-    private func decodePopover(_ r: ObjectReader) -> PopoverRequest? {
+    private func decodePopover(_ r: inout ObjectReader) -> PopoverRequest? {
         let before = mapper.errors.count
         var anchor: Rect?
-        if let a = r.object("anchor", required: true) {
-            let x = a.fastNumber("x", required: true, range: SceneLimits.coordinate)
-            let y = a.fastNumber("y", required: true, range: SceneLimits.coordinate)
-            let w = a.fastNumber("width", range: 0...100_000) ?? 0
-            let h = a.fastNumber("height", range: 0...100_000) ?? 0
+        if var a = r.object("anchor", required: true) {
+            let x = a.number("x", required: true, range: SceneLimits.coordinate)
+            let y = a.number("y", required: true, range: SceneLimits.coordinate)
+            let w = a.number("width", range: 0...100_000) ?? 0
+            let h = a.number("height", range: 0...100_000) ?? 0
             a.finish()
             if let x, let y { anchor = Rect(x: x, y: y, width: w, height: h) }
         }
-        let arrowEdge: ArrowEdge = r.fastEnumeration("arrowEdge") ?? .top
-        let contentSize = decodeSize(r, "contentSize")
-        let adaptation: CompactAdaptation = r.fastEnumeration("compactAdaptation") ?? .automatic
+        let arrowEdge: ArrowEdge = r.enumeration("arrowEdge") ?? .top
+        let contentSize = decodeSize(&r, "contentSize")
+        let adaptation: CompactAdaptation = r.enumeration("compactAdaptation") ?? .automatic
         guard mapper.errors.count == before, let anchor else { return nil }
         var p = PopoverRequest(anchor: anchor)
         p.arrowEdge = arrowEdge
@@ -535,22 +541,22 @@ struct SceneDecoder {
         return p
     }
 
-    private func decodePanel(_ r: ObjectReader) -> PanelRequest? {
+    private func decodePanel(_ r: inout ObjectReader) -> PanelRequest? {
         let before = mapper.errors.count
         var p = PanelRequest()
-        p.breakpoint = r.fastNumber("breakpoint", range: 0...100_000)
-        p.alignment = r.fastEnumeration("alignment") ?? .trailing
-        p.panelWidth = r.fastNumber("panelWidth", range: SceneLimits.size)
-        p.panelHeight = r.fastNumber("panelHeight", range: SceneLimits.size)
-        p.modal = r.fastBool("modal") ?? false
-        p.cornerRadius = r.fastNumber("cornerRadius", range: 0...10_000)
+        p.breakpoint = r.number("breakpoint", range: 0...100_000)
+        p.alignment = r.enumeration("alignment") ?? .trailing
+        p.panelWidth = r.number("panelWidth", range: SceneLimits.size)
+        p.panelHeight = r.number("panelHeight", range: SceneLimits.size)
+        p.modal = r.bool("modal") ?? false
+        p.cornerRadius = r.number("cornerRadius", range: 0...10_000)
         return mapper.errors.count == before ? p : nil
     }
 
-    private func decodeSize(_ r: ObjectReader, _ key: String) -> Size? {
-        guard let o = r.object(key) else { return nil }
-        let w = o.fastNumber("width", required: true, range: 0...100_000)
-        let h = o.fastNumber("height", required: true, range: 0...100_000)
+    private func decodeSize(_ r: inout ObjectReader, _ key: StaticString) -> Size? {
+        guard var o = r.object(key) else { return nil }
+        let w = o.number("width", required: true, range: 0...100_000)
+        let h = o.number("height", required: true, range: 0...100_000)
         o.finish()
         guard let w, let h else { return nil }
         return Size(width: w, height: h)
@@ -589,48 +595,3 @@ struct PresentationIDs {
 
 @inline(__always)
 func fmt(_ d: Double) -> String { JSONWriter.formatNumber(d) }
-
-/// Whether the number of characters of `s` lies in `range`, counting characters (grapheme clusters, slow) only
-/// when the UTF-8 length does not decide: a string has at most as many characters as bytes, and at least one
-/// when it has any byte.
-@inline(__always)
-func characterCount(of s: String, isIn range: ClosedRange<Int>) -> Bool {
-    let bytes = s.utf8.count
-    if bytes <= range.upperBound, range.lowerBound <= min(bytes, 1) { return true }
-    return range.contains(s.count)
-}
-
-// MARK: - Fast paths over ObjectReader
-
-/// The reader's typed getters build the member's JSON pointer before looking at the value; a request has
-/// dozens of members, so these check the common, valid case first and fall back to the reader (which
-/// records the error with its pointer) only when something is missing or wrong.
-extension ObjectReader {
-    @inline(__always)
-    func fastNumber(_ key: String, required: Bool = false, range: ClosedRange<Double>? = nil, positive: Bool = false) -> Double? {
-        guard let v = value(key) else { return required ? number(key, required: true) : nil }
-        if case .number(let d) = v, d.isFinite, !positive || d > 0, range.map({ $0.contains(d) }) ?? true { return d }
-        return number(key, required: required, range: range, positive: positive)
-    }
-
-    @inline(__always)
-    func fastEnumeration<E: RawRepresentable & CaseIterable>(_ key: String, required: Bool = false) -> E? where E.RawValue == String {
-        guard let v = value(key) else { return required ? enumeration(key, required: true) : nil }
-        if case .string(let s) = v, let e = E(rawValue: s) { return e }
-        return enumeration(key, required: required)
-    }
-
-    @inline(__always)
-    func fastBool(_ key: String, required: Bool = false) -> Bool? {
-        guard let v = value(key) else { return required ? bool(key, required: true) : nil }
-        if case .bool(let b) = v { return b }
-        return bool(key, required: required)
-    }
-
-    @inline(__always)
-    func fastString(_ key: String, required: Bool = false, length: ClosedRange<Int>? = nil) -> String? {
-        guard let v = value(key) else { return required ? string(key, required: true, length: length) : nil }
-        if case .string(let s) = v, length.map({ characterCount(of: s, isIn: $0) }) ?? true { return s }
-        return string(key, required: required, length: length)
-    }
-}

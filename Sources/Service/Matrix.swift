@@ -27,16 +27,17 @@ public enum Matrix {
 
     public static func resolve(value: JSONValue, catalog: any DeviceCatalog) -> ResolveOutput {
         let mapper = JSONMapper()
-        guard let r = mapper.object(value, at: .root) else { return invalid(mapper.errors) }
+        guard var r = mapper.object(value, at: .root) else { return invalid(mapper.errors) }
         let scene = r.value("scene")
-        if scene == nil { r.error("scene", "is required") } else if scene?.objectValue == nil {
+        if scene == nil { r.error("scene", "is required") } else if scene?.isObject == false {
             r.error("scene", "expected an object, found \(scene!.typeName)")
         }
         var devices: [DeviceProfile] = []
-        switch r.value("devices") {
-        case nil: devices = catalog.allProfiles()
-        case .string("all"): devices = catalog.allProfiles()
-        case .array(let ids):
+        let requested = r.value("devices")
+        if requested == nil || requested?.isString("all") == true {
+            devices = catalog.allProfiles()
+        } else if let requested, requested.isArray {
+            let ids = requested.elements
             if ids.isEmpty { r.error("devices", "must name at least one device, or be \"all\"") }
             for (i, v) in ids.enumerated() {
                 let p = r.pointer("devices").appending(i)
@@ -48,12 +49,12 @@ public enum Matrix {
                     mapper.error(p, "unknown device \"\(id)\" (GET /v1/devices lists them)")
                 }
             }
-        case .some(let other):
+        } else if let other = requested {
             r.error("devices", "expected a list of device ids or \"all\", found \(other.typeName)")
         }
-        let postures: [Posture] = list(r, "postures") ?? Posture.allCases
-        let orientations: [Orientation] = list(r, "orientations") ?? Orientation.allCases
-        let directions: [LayoutDirection] = list(r, "layoutDirections") ?? LayoutDirection.allCases
+        let postures: [Posture] = list(&r, "postures") ?? Posture.allCases
+        let orientations: [Orientation] = list(&r, "orientations") ?? Orientation.allCases
+        let directions: [LayoutDirection] = list(&r, "layoutDirections") ?? LayoutDirection.allCases
         r.finish()
         if !mapper.errors.isEmpty { return invalid(mapper.errors) }
 
@@ -82,7 +83,7 @@ public enum Matrix {
         var results: [JSONValue] = []
         results.reserveCapacity(combinations.count)
         var codes: [String] = []
-        let sceneValue = scene ?? .object(JSONObject())
+        let sceneValue = scene?.value ?? .object(JSONObject())
         for c in combinations {
             let overrides = SceneOverrides(
                 device: c.device, posture: c.posture, orientation: c.orientation, layoutDirection: c.direction)
@@ -109,7 +110,7 @@ public enum Matrix {
         return ResolveOutput(status: 200, json: body, resolution: nil, device: nil, codes: codes)
     }
 
-    private static func list<E: RawRepresentable & CaseIterable>(_ r: ObjectReader, _ key: String) -> [E]?
+    private static func list<E: RawRepresentable & CaseIterable>(_ r: inout ObjectReader, _ key: StaticString) -> [E]?
     where E.RawValue == String {
         guard let items = r.array(key) else { return nil }
         if items.isEmpty {

@@ -27,8 +27,13 @@ extension ResolveOutput {
 
     /// The body as JSON, or the 400 that says where it broke (shared by resolve and the matrix).
     static func parse(_ body: [UInt8]) -> Result<JSONValue, ResolveOutputFailure> {
+        document(body).map { $0.root.value }
+    }
+
+    /// The body as a parsed document (what the scene decoder reads), or the 400 that says where it broke.
+    static func document(_ body: [UInt8]) -> Result<JSONDocument, ResolveOutputFailure> {
         do {
-            return .success(try JSONParser.parse(body))
+            return .success(try JSONParser.document(body))
         } catch {
             return .failure(ResolveOutputFailure(output: ResolveOutput(problem: Problem.notJSON(error))))
         }
@@ -44,9 +49,18 @@ public enum Resolver {
     public static func resolve(
         body: [UInt8], catalog: any DeviceCatalog, overrides: SceneOverrides? = nil
     ) -> ResolveOutput {
-        switch ResolveOutput.parse(body) {
+        if let overrides {
+            switch ResolveOutput.parse(body) {
+            case .failure(let f): return f.output
+            case .success(let value): return resolve(value: value, catalog: catalog, overrides: overrides)
+            }
+        }
+        // The service's path: decoded from the parsed document, without a value tree.
+        switch ResolveOutput.document(body) {
         case .failure(let f): return f.output
-        case .success(let value): return resolve(value: value, catalog: catalog, overrides: overrides)
+        case .success(let document):
+            let root = document.root
+            return output(Scene.decode(root, catalog: catalog), device: root.member("device")?.stringValue)
         }
     }
 
@@ -54,9 +68,14 @@ public enum Resolver {
         value: JSONValue, catalog: any DeviceCatalog, overrides: SceneOverrides? = nil
     ) -> ResolveOutput {
         let device = overrides?.device ?? value["device"]?.stringValue
-        switch Scene.decode(value, catalog: catalog, overrides: overrides) {
+        return output(Scene.decode(value, catalog: catalog, overrides: overrides), device: device)
+    }
+
+    /// The response for a decoded (or refused) scene; `device` is the scene's device as written, for the log.
+    private static func output(_ decoding: SceneDecoding, device: @autoclosure () -> String?) -> ResolveOutput {
+        switch decoding {
         case .invalid(let errors, _):
-            return ResolveOutput(problem: Problem.invalid(errors), device: device)
+            return ResolveOutput(problem: Problem.invalid(errors), device: device())
         case .scene(let scene):
             let resolution = LayoutEngine.resolve(scene)
             // The direct byte encoder: the same bytes as `JSONWriter.encode(resolution.json)` (checked by the

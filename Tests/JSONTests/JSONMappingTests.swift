@@ -20,12 +20,12 @@ struct Panel: Equatable {
     var modal: Bool
 
     static func map(_ value: JSONValue, _ mapper: JSONMapper) -> Panel? {
-        guard let reader = mapper.object(value, at: .root) else { return nil }
+        guard var reader = mapper.object(value, at: .root) else { return nil }
         defer { reader.finish() }
         let id = reader.string("id", required: true, length: 1...8)
         let style: PanelStyle? = reader.enumeration("style", required: true)
         var size: Size?
-        if let sizeReader = reader.object("size") {
+        if var sizeReader = reader.object("size") {
             let width = sizeReader.number("width", required: true, positive: true)
             let height = sizeReader.number("height", required: true, range: 0...1000)
             sizeReader.finish()
