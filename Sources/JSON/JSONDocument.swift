@@ -108,15 +108,15 @@ public final class JSONDocument: @unchecked Sendable {
         return v
     }
 
-    /// Whether string node `index` has exactly the bytes of `s`, whose `prefix` is `sPrefix`.
-    @inline(__always) func textEquals(_ index: Int, _ s: StaticString, prefix sPrefix: UInt64) -> Bool {
+    /// Whether string node `index` has exactly the bytes of `s`: the length decides most comparisons, the first
+    /// byte most of the rest.
+    @inline(__always) func textEquals(_ index: Int, _ s: StaticString) -> Bool {
         let n = nodes[index]
         let count = s.utf8CodeUnitCount
-        guard Int(n.b) == count, n.prefix == sPrefix else { return false }
-        guard count > 8 else { return true }
+        guard Int(n.b) == count else { return false }
         let p = text.baseAddress! + Int(n.a)
         let q = s.utf8Start
-        var k = 8
+        var k = 0
         while k < count {
             if p[k] != q[k] { return false }
             k += 1
@@ -124,19 +124,9 @@ public final class JSONDocument: @unchecked Sendable {
         return true
     }
 
-    /// Whether string node `index` has exactly the bytes of `s`.
-    @inline(__always) func textEquals(_ index: Int, _ s: StaticString) -> Bool {
-        textEquals(index, s, prefix: JSONDocument.prefix(of: s.utf8Start, count: s.utf8CodeUnitCount))
-    }
-
     func string(_ index: Int) -> String {
-        let bytes = textBytes(index)
-        // Already validated UTF-8: copied into the new string's own storage.
-        return String(unsafeUninitializedCapacity: bytes.count) { buffer in
-            guard let to = buffer.baseAddress, let from = bytes.baseAddress else { return 0 }
-            to.update(from: from, count: bytes.count)
-            return bytes.count
-        }
+        // Already validated UTF-8 (the check String makes again is a fast pass over ASCII).
+        String(decoding: textBytes(index), as: UTF8.self)
     }
 
     /// The value tree of node `index`. In an object that repeats a key (only possible when the parser was told
@@ -316,9 +306,8 @@ public struct JSONNode: Sendable {
         guard kind == .object else { return nil }
         var k = index + 1
         let end = Int(document.nodes[index].b)
-        let prefix = JSONDocument.prefix(of: key.utf8Start, count: key.utf8CodeUnitCount)
         while k < end {
-            if document.textEquals(k, key, prefix: prefix) { return JSONNode(document: document, index: k + 1) }
+            if document.textEquals(k, key) { return JSONNode(document: document, index: k + 1) }
             k = Int(document.nodes[k].c)
         }
         return nil

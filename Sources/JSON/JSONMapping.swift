@@ -147,12 +147,11 @@ public struct ObjectReader {
 
     /// The index of member `key`'s value node, marking the member read; nil when absent or `null`.
     @inline(__always) private mutating func valueIndex(_ key: StaticString) -> Int? {
-        let prefix = JSONDocument.prefix(of: key.utf8Start, count: key.utf8CodeUnitCount)
         let nodes = document.nodes
         var k = start + 1
         var m = 0
         while m < memberCount {
-            if document.textEquals(k, key, prefix: prefix) {
+            if document.textEquals(k, key) {
                 markRead(m)
                 return nodes[k + 1].kind == .null ? nil : k + 1
             }
@@ -179,7 +178,7 @@ public struct ObjectReader {
 
     public func error(_ key: StaticString, _ message: String) { mapper.error(pointer(key), message) }
 
-    private func missing(_ key: StaticString, _ required: Bool) {
+    @inline(__always) private func missing(_ key: StaticString, _ required: Bool) {
         if required { mapper.error(pointer(key), "is required") }
     }
 

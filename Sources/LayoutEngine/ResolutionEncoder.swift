@@ -65,8 +65,45 @@ private struct ByteWriter: DiagnosticTextSink {
     @inline(__always) mutating func raw(_ s: StaticString) {
         let n = s.utf8CodeUnitCount
         reserve(n)
-        (base + count).update(from: s.utf8Start, count: n)
+        Self.copyShort(from: s.utf8Start, to: base + count, count: n)
         count += n
+    }
+
+    /// Copies `n` bytes with word loads and stores instead of a `memcpy` call: keys and names are short, and
+    /// the call cost more than the copy. Reads and writes stay inside the `n` bytes (the last word overlaps).
+    @inline(__always) private static func copyShort(from src: UnsafePointer<UInt8>, to dst: UnsafeMutablePointer<UInt8>, count n: Int) {
+        if n >= 8 {
+            let from = UnsafeRawPointer(src)
+            let to = UnsafeMutableRawPointer(dst)
+            var i = 0
+            while i + 8 <= n {
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
+                i += 8
+            }
+            if i < n {
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self)
+            }
+        } else {
+            var i = 0
+            while i < n {
+                dst[i] = src[i]
+                i += 1
+            }
+        }
+    }
+
+    /// A name that needs no escaping, quoted: the raw value of an enumeration (identifiers; checked in debug
+    /// builds, and the golden and property tests compare these bytes with the tree writer's).
+    @inline(__always) mutating func clean(_ s: String) {
+        var s = s
+        s.withUTF8 { utf8 in
+            assert(!utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            reserve(utf8.count + 2)
+            base[count] = UInt8(ascii: "\"")
+            if let start = utf8.baseAddress { Self.copyShort(from: start, to: base + count + 1, count: utf8.count) }
+            base[count + 1 + utf8.count] = UInt8(ascii: "\"")
+            count += utf8.count + 2
+        }
     }
 
     /// `s` is the member's opening: `{"key":` or `,"key":`.
@@ -258,9 +295,9 @@ private struct ByteWriter: DiagnosticTextSink {
 
     @inline(__always) mutating func bool(_ b: Bool) { raw(b ? "true" : "false") }
     @inline(__always) mutating func null() { raw("null") }
-    @inline(__always) mutating func name<R: RawRepresentable>(_ v: R) where R.RawValue == String { string(v.rawValue) }
+    @inline(__always) mutating func name<R: RawRepresentable>(_ v: R) where R.RawValue == String { clean(v.rawValue) }
     @inline(__always) mutating func name<R: RawRepresentable>(_ v: R?) where R.RawValue == String {
-        if let v { string(v.rawValue) } else { null() }
+        if let v { clean(v.rawValue) } else { null() }
     }
     @inline(__always) mutating func bool(_ b: Bool?) {
         if let b { bool(b) } else { null() }
@@ -315,7 +352,7 @@ private struct ByteWriter: DiagnosticTextSink {
             diagnostic(d)
         }
         key("],\"engineVersion\":")
-        string(Resolution.engineVersion)
+        clean(Resolution.engineVersion)
         key(",\"environment\":")
         environment(r.environment)
         key(",\"placements\":[")
@@ -328,7 +365,7 @@ private struct ByteWriter: DiagnosticTextSink {
 
     mutating func diagnostic(_ d: Diagnostic) {
         key("{\"code\":")
-        string(d.code.rawValue)
+        name(d.code)
         key(",\"message\":")
         byte(UInt8(ascii: "\""))
         d.text.render(into: &self)
