@@ -20,15 +20,13 @@ public enum LayoutEngine {
         var stack = ModalStack(capacity: scene.presentations.count)
         var placements: [Placement] = []
         placements.reserveCapacity(scene.presentations.count)
-        var names: [String] = []
-        names.reserveCapacity(scene.presentations.count)
         for (index, presentation) in scene.presentations.enumerated() {
             // The presentation's diagnostics are appended to the scene's list directly (moved in and out).
             var d = PresentationDiagnostics(id: presentation.id, index: index)
             swap(&d.items, &diagnostics)
             var p = Placement(id: presentation.id, kind: presentation.kind, status: .ignored)
             FullScreenCoverRules.warnStrayPlacement(presentation, diagnostics: &d)  // SPEC §3.3
-            if stack.admit(presentation, names: names, diagnostics: &d) {  // SPEC §3.1
+            if stack.admit(presentation, earlier: scene.presentations[..<index], diagnostics: &d) {  // SPEC §3.1
                 p.status = .presented
                 switch presentation.content {
                 case .sheet(let sheet): SheetRules.resolve(sheet, into: &p, env: env, constants: c, diagnostics: &d)
@@ -38,7 +36,6 @@ public enum LayoutEngine {
                 }
             }
             PresentOrNavigateRules.advise(presentation, swipeToDismiss: p.swipeToDismiss, diagnostics: &d)  // SPEC §3.6
-            names.append(presentation.id)
             placements.append(p)
             swap(&d.items, &diagnostics)
         }

@@ -1,16 +1,18 @@
 /// SPEC §3.1 Modal stack, chaining, concurrency (seed 003).
 struct ModalStack {
-    /// For each presentation so far: whether it is modal, and whether it was presented.
-    private var modal: [Bool] = []
-    private var presented: [Bool] = []
-    /// The presenters (nil = the scene's root context) that already present a modal.
+    /// For each presentation so far: whether it is modal, whether it was presented, and whether it already
+    /// presents a modal (one array: one allocation per resolution).
+    private struct Entry {
+        var modal: Bool
+        var presented: Bool
+        var busy: Bool
+    }
+    private var entries: [Entry] = []
+    /// Whether the scene's root context already presents a modal.
     private var busyRoot = false
-    private var busy: [Bool] = []
 
     init(capacity: Int) {
-        modal.reserveCapacity(capacity)
-        presented.reserveCapacity(capacity)
-        busy.reserveCapacity(capacity)
+        entries.reserveCapacity(capacity)
     }
 
     /// SPEC §3.1: `sheet`, `fullScreenCover` and `popover` are modal; `adaptivePanel` only with modal: true.
@@ -24,26 +26,27 @@ struct ModalStack {
     /// Decides whether `p` is presented, adding `chained-modal` / `concurrent-presentation`. Each context
     /// (the root, or a presentation named by `presentedFrom`) presents at most one modal at a time: a
     /// second modal from the same context is ignored, as SwiftUI does (docs/rules.md).
-    mutating func admit(_ p: Presentation, names: [String], diagnostics d: inout PresentationDiagnostics) -> Bool {
+    /// `earlier` holds the presentations before `p` (their ids name presenters in messages).
+    mutating func admit(_ p: Presentation, earlier: ArraySlice<Presentation>, diagnostics d: inout PresentationDiagnostics) -> Bool {
         let isModal = Self.isModal(p)
         var ok = true
-        if let from = p.presentedFrom, from < modal.count {
-            if !presented[from] {
+        if let from = p.presentedFrom, from < entries.count {
+            if !entries[from].presented {
                 ok = false
                 d.add(
                     .concurrentPresentation, .warning, "presentedFrom",
-                    .presenterNotOnScreen(names[from], id: p.id))
-            } else if isModal, busy[from] {
+                    .presenterNotOnScreen(earlier[from].id, id: p.id))
+            } else if isModal, entries[from].busy {
                 ok = false
                 d.add(
                     .concurrentPresentation, .warning, "",
-                    .presenterBusy(names[from]))
-            } else if isModal, modal[from] {
+                    .presenterBusy(earlier[from].id))
+            } else if isModal, entries[from].modal {
                 d.add(
                     .chainedModal, .warning, "presentedFrom",
-                    .chainedModal(names[from]))
+                    .chainedModal(earlier[from].id))
             }
-            if ok, isModal { busy[from] = true }
+            if ok, isModal { entries[from].busy = true }
         } else if isModal {
             if busyRoot {
                 ok = false
@@ -54,9 +57,7 @@ struct ModalStack {
                 busyRoot = true
             }
         }
-        modal.append(isModal)
-        presented.append(ok)
-        busy.append(false)
+        entries.append(Entry(modal: isModal, presented: ok, busy: false))
         return ok
     }
 }
