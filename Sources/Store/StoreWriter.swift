@@ -63,7 +63,7 @@ final class StoreWriter: Sendable {
     }
 
     func start() throws(StoreError) {
-        let t = try StoreThread(name: "hinge-store-writer") { [self] in self.run() }
+        let t = try StoreThread(name: "hinge-db-writer") { [self] in self.run() }
         thread.withLock { $0 = t }
     }
 
