@@ -223,7 +223,30 @@ public final class RequestLog: Sendable {
             }
             after = c
         }
-        // The SQL is assembled from constant fragments only; every value is a bound parameter.
+        let (sql, values) = RequestLog.listSQL(query, after: after, limit: limit)
+        var items = try pool.read { (db) throws(StoreError) -> [RecordSummary] in
+            try db.withStatement(sql) { (s) throws(StoreError) -> [RecordSummary] in
+                try s.bind(values)
+                var out: [RecordSummary] = []
+                while try s.step() { out.append(RequestLog.summary(s)) }
+                return out
+            }
+        }
+        var next: String?
+        if items.count > limit {
+            items.removeLast(items.count - limit)
+            next = items.last.map { Cursor.encode(after: $0.id.rawValue) }
+        }
+        return RecordPage(items: items, next: next)
+    }
+
+    /// The query of a listing: records after the cursor `after` (exclusive), newest first, `limit + 1` rows
+    /// (one more than a page, to know whether there is a next page).
+    ///
+    /// The SQL is assembled from constant fragments only; every value is a bound parameter. No filter has an
+    /// index (schema v2, docs/store.md): every listing walks `requests` newest first by rowid, without a
+    /// sort, and stops after `limit + 1` matches, so a filter that matches little scans the whole table.
+    static func listSQL(_ query: RecordQuery, after: Int64?, limit: Int) -> (sql: String, values: [SQLValue]) {
         var sql = "SELECT " + RequestLog.summaryColumns + " FROM requests WHERE 1"
         var values: [SQLValue] = []
         if let d = query.device {
@@ -235,8 +258,19 @@ public final class RequestLog: Sendable {
             values.append(.int(Int64(s)))
         }
         if let c = query.code {
-            sql += " AND id IN (SELECT request_id FROM request_codes WHERE code = ?)"
-            values.append(.text(c))
+            if c.utf8.contains(0x1F) {
+                // No stored code contains the separator (`insert` drops it): nothing can match.
+                sql += " AND 0"
+            } else {
+                // A whole element of the separated list, never a prefix or suffix of another code (the last
+                // condition). The first two are cheap pre-checks that spare most rows the concatenation (a scan
+                // that matches nothing took half the time with them): a record without codes fails at once, and
+                // is not matched by `code=` (empty); one whose codes do not contain the text anywhere fails next.
+                sql += " AND codes <> '' AND instr(codes, ?) > 0"
+                sql += " AND instr(char(31) || codes || char(31), char(31) || ? || char(31)) > 0"
+                values.append(.text(c))
+                values.append(.text(c))
+            }
         }
         if let s = query.since {
             sql += " AND received_at >= ?"
@@ -252,22 +286,7 @@ public final class RequestLog: Sendable {
         }
         sql += " ORDER BY id DESC LIMIT ?"
         values.append(.int(Int64(limit + 1)))
-        let frozenSQL = sql
-        let frozenValues = values
-        var items = try pool.read { (db) throws(StoreError) -> [RecordSummary] in
-            try db.withStatement(frozenSQL) { (s) throws(StoreError) -> [RecordSummary] in
-                try s.bind(frozenValues)
-                var out: [RecordSummary] = []
-                while try s.step() { out.append(RequestLog.summary(s)) }
-                return out
-            }
-        }
-        var next: String?
-        if items.count > limit {
-            items.removeLast(items.count - limit)
-            next = items.last.map { Cursor.encode(after: $0.id.rawValue) }
-        }
-        return RecordPage(items: items, next: next)
+        return (sql, values)
     }
 
     /// One record with its bodies; nil when there is none (route: 404).
@@ -290,7 +309,6 @@ public final class RequestLog: Sendable {
         let submitted = writer.submit { db in
             do throws(StoreError) {
                 try db.transaction { () throws(StoreError) in
-                    try db.run("DELETE FROM request_codes")
                     try db.run("DELETE FROM request_bodies")
                     try db.run("DELETE FROM requests")
                 }
@@ -337,11 +355,10 @@ public final class RequestLog: Sendable {
         + "request_size, response_size, request_truncated, response_truncated) "
         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     static let insertBodiesSQL = "INSERT INTO request_bodies (request_id, request, response) VALUES (?, ?, ?)"
-    static let insertCodeSQL = "INSERT INTO request_codes (request_id, code) VALUES (?, ?)"
 
     /// Inserts a batch of records (writer thread, inside the batch transaction), appending their ids to
     /// `ids`. The statements are looked up once per batch, not once per row; bodies are bound without a
-    /// copy (see `Statement.stepBindingBlobs`); a record without codes touches no `request_codes` page.
+    /// copy (see `Statement.stepBindingBlobs`).
     static func insert<C: Collection>(_ records: C, into db: Connection, ids: inout [Int64]) throws(StoreError)
     where C.Element == StoreWriter.PendingRecord {
         try db.withStatement(insertRequestSQL) { (row) throws(StoreError) in
@@ -369,21 +386,8 @@ public final class RequestLog: Sendable {
                     bodies.reset()
                     try bodies.bindInt(id, at: 1)
                     try bodies.stepBindingBlobs(r.requestBody, at: 2, r.responseBody, at: 3)
-                    if !codes.isEmpty { try insertCodes(codes, id: id, into: db) }
                     ids.append(id)
                 }
-            }
-        }
-    }
-
-    private static func insertCodes(_ codes: [String], id: Int64, into db: Connection) throws(StoreError) {
-        try db.withStatement(insertCodeSQL) { (s) throws(StoreError) in
-            var seen: Set<String> = []
-            for code in codes where seen.insert(code).inserted {
-                s.reset()
-                try s.bindInt(id, at: 1)
-                try s.bindText(code, at: 2)
-                _ = try s.step()
             }
         }
     }
