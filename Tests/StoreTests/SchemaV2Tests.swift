@@ -1,4 +1,5 @@
 import CSQLite
+import Dispatch
 import Testing
 
 #if canImport(Glibc)
@@ -293,6 +294,57 @@ struct SchemaV2Tests {
         // An empty code matches a record whose list holds an empty code, not the records without codes.
         #expect(try find("") == [ids[6]])
         #expect(try find("z") == [ids[6]])
+    }
+
+    /// The writer binds a row's text columns straight from one reused buffer (`RowText`): every value, in
+    /// every position and after longer or shorter neighbours in the same batch, must come back as it went in.
+    @Test func textColumnsRoundTripThroughTheBatchBuffer() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store.open(.init(path: dir.file("hinge.sqlite")))
+        defer { store.close() }
+        let long = String(repeating: "long-code-", count: 200)
+        let cases: [(device: String?, codes: [String], path: String, engine: String)] = [
+            (nil, [], "/v1/resolve", "1.0"),
+            ("", [""], "", ""),
+            ("iPhone 16 “Pro” 📱", ["détente", "日本語", long], "/v1/resolve", "1.0-β"),
+            ("x", ["", "z", ""], "/v1/matrix", "2"),
+            (long, ["a\u{1F}b", "\u{1F}", "c\u{1F}"], "/v1/resolve", long),
+            ("iphone-16", ["detents-ignored", "prefer-sheet", "chained-modal"], "/v1/resolve", "1.0"),
+        ]
+        let counter = CompletionCounter()
+        counter.expect(cases.count * 2)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        store.writer.submit { _ in
+            entered.signal()
+            release.wait()
+        }
+        #expect(entered.wait(timeout: .now() + 10) == .success)
+        for (i, c) in (cases + cases.reversed()).enumerated() {
+            store.requestLog.append(
+                RequestRecord(
+                    receivedAt: Timestamp(millisecondsSinceEpoch: SchemaV2Tests.base + Int64(i)), durationMicros: 1,
+                    device: c.device, status: 200, codes: c.codes, path: c.path, requestBody: [], responseBody: [0],
+                    engineVersion: c.engine),
+                completion: counter.completion)
+        }
+        release.signal()  // all of them in one transaction
+        #expect(counter.wait())
+        #expect(store.counters.maxBatchSize == cases.count * 2)
+        let listed = try store.requestLog.list(RecordQuery(limit: 100)).items.reversed().map { $0 }
+        #expect(listed.count == cases.count * 2)
+        for (item, c) in zip(listed, cases + cases.reversed()) {
+            // Codes as the list returns them: the separator dropped inside a code, and a list of one empty
+            // code is indistinguishable from no codes (both are stored as '').
+            let codes = c.codes.map { $0.filter { $0 != "\u{1F}" } }
+            #expect(item.device == c.device && item.path == c.path && item.engineVersion == c.engine)
+            #expect(item.codes == (codes == [""] ? [] : codes), "\(c.codes)")
+        }
+        #expect(try SchemaV2Tests.allPages(store.requestLog, RecordQuery(code: "日本語")).count == 2)
+        #expect(try SchemaV2Tests.allPages(store.requestLog, RecordQuery(code: long)).count == 2)
+        #expect(try SchemaV2Tests.allPages(store.requestLog, RecordQuery(device: long, code: "ab")).count == 2)
+        #expect(try SchemaV2Tests.allPages(store.requestLog, RecordQuery(device: "", code: "")).isEmpty)
+        #expect(try SchemaV2Tests.allPages(store.requestLog, RecordQuery(device: "x", code: "")).count == 2)
     }
 
     /// Listings never sort and never use an index: `requests` is walked by rowid, newest first (the bytecode
