@@ -260,7 +260,8 @@ struct Statement {
     /// After the step of a statement that returns no row: its failure (read before the reset), if any; then
     /// resets and clears the bindings.
     private func finishStep(_ rc: Int32) -> StoreError? {
-        let failure = rc == SQLITE_DONE || rc == SQLITE_ROW ? nil : connection.failure(connection.extendedErrorCode(rc), sql)
+        let failure =
+            rc == SQLITE_DONE || rc == SQLITE_ROW ? nil : connection.failure(connection.extendedErrorCode(rc), sql)
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         return failure

@@ -263,9 +263,9 @@ public final class RequestLog: Sendable {
                 sql += " AND 0"
             } else {
                 // A whole element of the separated list, never a prefix or suffix of another code (the last
-                // condition). The first two are cheap pre-checks that spare most rows the concatenation (a scan
-                // that matches nothing took half the time with them): a record without codes fails at once, and
-                // is not matched by `code=` (empty); one whose codes do not contain the text anywhere fails next.
+                // condition). The first two are cheap pre-checks that reject a row without the concatenation (a
+                // scan that matches nothing took half the time with them): a record without codes fails at once,
+                // and is not matched by `code=` (empty); one whose codes do not contain the text anywhere, next.
                 sql += " AND codes <> '' AND instr(codes, ?) > 0"
                 sql += " AND instr(char(31) || codes || char(31), char(31) || ? || char(31)) > 0"
                 values.append(.text(c))
@@ -357,11 +357,11 @@ public final class RequestLog: Sendable {
     static let insertBodiesSQL = "INSERT INTO request_bodies (request_id, request, response) VALUES (?, ?, ?)"
 
     /// Inserts a run of records (only `.record` items, cut by `StoreWriter.process`) on the writer thread,
-    /// inside the batch transaction, appending their ids to `ids`. The hot path of the log, so nothing is
-    /// allocated per row: the items are read by index where they were queued; the two statements are looked
-    /// up once per batch; a row's text columns are copied into one buffer reused for the whole batch (`RowText`) and, like
-    /// the bodies, bound `SQLITE_STATIC` for the length of the step, then unbound (`SQLITE_TRANSIENT` makes
-    /// SQLite malloc, copy and free each value).
+    /// inside the batch transaction, appending their ids to `ids`. The hot path of the log, so it allocates
+    /// nothing of its own per row: the items are read by index where they were queued; the two statements
+    /// are looked up once per batch; a row's text columns are copied into one buffer reused for the whole
+    /// batch (`RowText`) and, like the bodies, bound `SQLITE_STATIC` for the length of the step, then
+    /// unbound (`SQLITE_TRANSIENT` makes SQLite malloc, copy and free each value).
     static func insert(_ records: ArraySlice<StoreWriter.Item>, into db: Connection, ids: inout [Int64])
         throws(StoreError)
     {
@@ -400,8 +400,8 @@ public final class RequestLog: Sendable {
     }
 }
 
-/// The text columns of one request-log row, back to back in one byte buffer that a batch reuses, so that they
-/// can be bound without a copy (`Statement.bindStaticText`). The values are ranges into the buffer.
+/// The text columns of one request-log row, back to back in one byte buffer that a batch reuses, so that
+/// they can be bound without a copy (`Statement.bindStaticText`). The values are ranges into the buffer.
 struct RowText {
     /// Byte 0 is a placeholder, so that an empty value (`""`, not NULL) still points into the buffer.
     private var bytes: [UInt8] = [0]
