@@ -42,7 +42,7 @@ final class Checkpointer: @unchecked Sendable {
         // silent no-op (measured: the WAL grew to the hard limit with the background thread idle).
         _ = try db.scalarInt("SELECT count(*) FROM sqlite_schema")
         connection = db
-        thread = try StoreThread(name: "hinge-store-checkpoint") { [self] in self.run() }
+        thread = try StoreThread(name: "hinge-db-ckpt") { [self] in self.run() }
     }
 
     /// Installs the hook on the writer connection (call with the writer lock held, after `start`).

@@ -53,12 +53,17 @@ final class StoreThread: @unchecked Sendable {
     private var thread: pthread_t?
 
     private final class Box {
+        let name: String
         let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        init(_ name: String, _ body: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.body = body
+        }
     }
 
+    /// `name` (at most 15 bytes on Linux) names the thread for `top -H`, `perf` and `/proc/self/task/*/comm`.
     init(name: String, _ body: @escaping @Sendable () -> Void) throws(StoreError) {
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        let box = Unmanaged.passRetained(Box(name, body)).toOpaque()
         #if canImport(Darwin)
         var t: pthread_t?
         #else
@@ -73,6 +78,7 @@ final class StoreThread: @unchecked Sendable {
                 guard let arg else { return nil }
                 let box = Unmanaged<Box>.fromOpaque(arg).takeRetainedValue()
                 #endif
+                StoreThread.setCurrentName(box.name)
                 box.body()
                 return nil
             }, box)
@@ -81,6 +87,20 @@ final class StoreThread: @unchecked Sendable {
             throw .invalidConfiguration("pthread_create failed with errno \(rc) for \(name)")
         }
         thread = t
+    }
+
+    /// Names the calling thread; best effort (a failure only loses the name). Glibc's
+    /// `pthread_setname_np` is not visible to Swift without `_GNU_SOURCE`, so Linux writes `comm` directly.
+    private static func setCurrentName(_ name: String) {
+        #if canImport(Darwin)
+        _ = pthread_setname_np(name)
+        #elseif os(Linux)
+        let fd = open("/proc/thread-self/comm", O_WRONLY)
+        guard fd >= 0 else { return }
+        let bytes = Array(name.utf8.prefix(15))  // the kernel keeps 15 bytes
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        #endif
     }
 
     /// Waits for the thread to end. Called from the thread itself (the last reference to a `Store`

@@ -62,6 +62,9 @@ final class Connection {
         return .sqlite(SQLiteFailure(extendedCode: rc, message: message, operation: operation))
     }
 
+    /// The extended code of the last failure on this connection (`rc`, a primary code, when closed).
+    func extendedErrorCode(_ rc: Int32) -> Int32 { handle.map { sqlite3_extended_errcode($0) } ?? rc }
+
     private func requireHandle(_ operation: String) throws(StoreError) -> OpaquePointer {
         guard let handle else {
             throw .sqlite(SQLiteFailure(extendedCode: SQLITE_MISUSE, message: "connection is closed", operation: operation))
@@ -201,30 +204,42 @@ struct Statement {
         if rc != SQLITE_OK { throw connection.failure(rc, sql) }
     }
 
-    // MARK: The writer's hot path (one statement reused for a whole batch, no `SQLValue` arrays)
-
-    /// Resets for the next row of a batch. Every parameter is bound again before the next step.
-    func reset() { sqlite3_reset(handle) }
+    // MARK: The writer's hot path (one statement reused for a whole batch, no `SQLValue` arrays, no copies)
+    // Each step of the hot path leaves the statement reset with its bindings cleared, ready for the next row
+    // and with no `SQLITE_STATIC` pointer left bound.
 
     func bindInt(_ value: Int64, at index: Int32) throws(StoreError) {
         let rc = sqlite3_bind_int64(handle, index, value)
         if rc != SQLITE_OK { throw connection.failure(rc, sql) }
     }
 
-    func bindText(_ value: String?, at index: Int32) throws(StoreError) {
-        guard let value else {
-            let rc = sqlite3_bind_null(handle, index)
-            if rc != SQLITE_OK { throw connection.failure(rc, sql) }
-            return
+    /// Binds `bytes[range]` as text without a copy (`SQLITE_STATIC`), or NULL when `range` is nil. The bytes
+    /// must stay alive and unchanged until `stepAndUnbind()`, and `bytes` must have an address even for an
+    /// empty range (a nil pointer would bind NULL instead of '').
+    func bindStaticText(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>?, at index: Int32) throws(StoreError) {
+        let rc: Int32
+        if let range, let base = bytes.baseAddress {
+            precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count)
+            rc = UnsafeRawPointer(base + range.lowerBound).withMemoryRebound(to: CChar.self, capacity: range.count) {
+                sqlite3_bind_text(handle, index, $0, Int32(range.count), nil)
+            }
+        } else {
+            precondition(range == nil, "bindStaticText: a buffer without storage")
+            rc = sqlite3_bind_null(handle, index)
         }
-        try bind(.text(value), at: index)
+        if rc != SQLITE_OK { throw connection.failure(rc, sql) }
+    }
+
+    /// Steps a statement that returns no row, then resets it and clears its bindings.
+    func stepAndUnbind() throws(StoreError) {
+        if let failure = finishStep(sqlite3_step(handle)) { throw failure }
     }
 
     /// Binds `bytes` without copying (`SQLITE_STATIC`) and steps once: SQLite reads the bytes only during
     /// the step, while `withUnsafeBytes` keeps them alive; the parameters are unbound before returning so
     /// that no dangling pointer stays bound.
     func stepBindingBlobs(_ a: [UInt8], at ia: Int32, _ b: [UInt8], at ib: Int32) throws(StoreError) {
-        let rc: Int32 = a.withUnsafeBytes { pa in
+        let failure: StoreError? = a.withUnsafeBytes { pa in
             b.withUnsafeBytes { pb in
                 // A nil pointer would bind NULL, not an empty blob: bind empty blobs as zeroblob(0).
                 var rc = pa.isEmpty
@@ -236,17 +251,20 @@ struct Statement {
                         : sqlite3_bind_blob(handle, ib, pb.baseAddress, Int32(pb.count), nil)
                 }
                 if rc == SQLITE_OK { rc = sqlite3_step(handle) }
-                sqlite3_reset(handle)
-                sqlite3_clear_bindings(handle)
-                return rc
+                return finishStep(rc)
             }
         }
-        switch rc {
-        case SQLITE_DONE, SQLITE_ROW: return
-        default:
-            let code = connection.handle.map { sqlite3_extended_errcode($0) } ?? rc
-            throw connection.failure(code, sql)
-        }
+        if let failure { throw failure }
+    }
+
+    /// After the step of a statement that returns no row: its failure (read before the reset), if any; then
+    /// resets and clears the bindings.
+    private func finishStep(_ rc: Int32) -> StoreError? {
+        let failure =
+            rc == SQLITE_DONE || rc == SQLITE_ROW ? nil : connection.failure(connection.extendedErrorCode(rc), sql)
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        return failure
     }
 
     /// Steps once: true when a row is available, false when done.
@@ -255,9 +273,7 @@ struct Statement {
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default:
-            let code = connection.handle.map { sqlite3_extended_errcode($0) } ?? rc
-            throw connection.failure(code, sql)
+        default: throw connection.failure(connection.extendedErrorCode(rc), sql)
         }
     }
 

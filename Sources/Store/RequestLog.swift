@@ -223,7 +223,30 @@ public final class RequestLog: Sendable {
             }
             after = c
         }
-        // The SQL is assembled from constant fragments only; every value is a bound parameter.
+        let (sql, values) = RequestLog.listSQL(query, after: after, limit: limit)
+        var items = try pool.read { (db) throws(StoreError) -> [RecordSummary] in
+            try db.withStatement(sql) { (s) throws(StoreError) -> [RecordSummary] in
+                try s.bind(values)
+                var out: [RecordSummary] = []
+                while try s.step() { out.append(RequestLog.summary(s)) }
+                return out
+            }
+        }
+        var next: String?
+        if items.count > limit {
+            items.removeLast(items.count - limit)
+            next = items.last.map { Cursor.encode(after: $0.id.rawValue) }
+        }
+        return RecordPage(items: items, next: next)
+    }
+
+    /// The query of a listing: records after the cursor `after` (exclusive), newest first, `limit + 1` rows
+    /// (one more than a page, to know whether there is a next page).
+    ///
+    /// The SQL is assembled from constant fragments only; every value is a bound parameter. No filter has an
+    /// index (schema v2, docs/store.md): every listing walks `requests` newest first by rowid, without a
+    /// sort, and stops after `limit + 1` matches, so a filter that matches little scans the whole table.
+    static func listSQL(_ query: RecordQuery, after: Int64?, limit: Int) -> (sql: String, values: [SQLValue]) {
         var sql = "SELECT " + RequestLog.summaryColumns + " FROM requests WHERE 1"
         var values: [SQLValue] = []
         if let d = query.device {
@@ -235,8 +258,19 @@ public final class RequestLog: Sendable {
             values.append(.int(Int64(s)))
         }
         if let c = query.code {
-            sql += " AND id IN (SELECT request_id FROM request_codes WHERE code = ?)"
-            values.append(.text(c))
+            if c.utf8.contains(0x1F) {
+                // No stored code contains the separator (`insert` drops it): nothing can match.
+                sql += " AND 0"
+            } else {
+                // A whole element of the separated list, never a prefix or suffix of another code (the last
+                // condition). The first two are cheap pre-checks that reject a row without the concatenation (a
+                // scan that matches nothing took half the time with them): a record without codes fails at once,
+                // and is not matched by `code=` (empty); one whose codes do not contain the text anywhere, next.
+                sql += " AND codes <> '' AND instr(codes, ?) > 0"
+                sql += " AND instr(char(31) || codes || char(31), char(31) || ? || char(31)) > 0"
+                values.append(.text(c))
+                values.append(.text(c))
+            }
         }
         if let s = query.since {
             sql += " AND received_at >= ?"
@@ -252,22 +286,7 @@ public final class RequestLog: Sendable {
         }
         sql += " ORDER BY id DESC LIMIT ?"
         values.append(.int(Int64(limit + 1)))
-        let frozenSQL = sql
-        let frozenValues = values
-        var items = try pool.read { (db) throws(StoreError) -> [RecordSummary] in
-            try db.withStatement(frozenSQL) { (s) throws(StoreError) -> [RecordSummary] in
-                try s.bind(frozenValues)
-                var out: [RecordSummary] = []
-                while try s.step() { out.append(RequestLog.summary(s)) }
-                return out
-            }
-        }
-        var next: String?
-        if items.count > limit {
-            items.removeLast(items.count - limit)
-            next = items.last.map { Cursor.encode(after: $0.id.rawValue) }
-        }
-        return RecordPage(items: items, next: next)
+        return (sql, values)
     }
 
     /// One record with its bodies; nil when there is none (route: 404).
@@ -290,7 +309,6 @@ public final class RequestLog: Sendable {
         let submitted = writer.submit { db in
             do throws(StoreError) {
                 try db.transaction { () throws(StoreError) in
-                    try db.run("DELETE FROM request_codes")
                     try db.run("DELETE FROM request_bodies")
                     try db.run("DELETE FROM requests")
                 }
@@ -337,54 +355,86 @@ public final class RequestLog: Sendable {
         + "request_size, response_size, request_truncated, response_truncated) "
         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     static let insertBodiesSQL = "INSERT INTO request_bodies (request_id, request, response) VALUES (?, ?, ?)"
-    static let insertCodeSQL = "INSERT INTO request_codes (request_id, code) VALUES (?, ?)"
 
-    /// Inserts a batch of records (writer thread, inside the batch transaction), appending their ids to
-    /// `ids`. The statements are looked up once per batch, not once per row; bodies are bound without a
-    /// copy (see `Statement.stepBindingBlobs`); a record without codes touches no `request_codes` page.
-    static func insert<C: Collection>(_ records: C, into db: Connection, ids: inout [Int64]) throws(StoreError)
-    where C.Element == StoreWriter.PendingRecord {
+    /// Inserts a run of records (only `.record` items, cut by `StoreWriter.process`) on the writer thread,
+    /// inside the batch transaction, appending their ids to `ids`. The hot path of the log, so it allocates
+    /// nothing of its own per row: the items are read by index where they were queued; the two statements
+    /// are looked up once per batch; a row's text columns are copied into one buffer reused for the whole
+    /// batch (`RowText`) and, like the bodies, bound `SQLITE_STATIC` for the length of the step, then
+    /// unbound (`SQLITE_TRANSIENT` makes SQLite malloc, copy and free each value).
+    static func insert(_ records: ArraySlice<StoreWriter.Item>, into db: Connection, ids: inout [Int64])
+        throws(StoreError)
+    {
         try db.withStatement(insertRequestSQL) { (row) throws(StoreError) in
             try db.withStatement(insertBodiesSQL) { (bodies) throws(StoreError) in
-                for p in records {
+                var text = RowText()
+                for i in records.indices {
+                    guard case .record(let p, _) = records[i] else { preconditionFailure("a job among records") }
                     let r = p.record
-                    row.reset()
-                    try row.bindInt(r.receivedAt.millisecondsSinceEpoch, at: 1)
-                    try row.bindInt(r.durationMicros, at: 2)
-                    try row.bindText(r.device, at: 3)
-                    try row.bindInt(Int64(r.status), at: 4)
-                    // A code containing the separator would split wrongly when read back: drop the separator.
-                    let codes =
-                        r.codes.contains(where: { $0.contains(codeSeparator) })
-                        ? r.codes.map { $0.filter { $0 != codeSeparator } } : r.codes
-                    try row.bindText(codes.isEmpty ? "" : codes.joined(separator: String(codeSeparator)), at: 5)
-                    try row.bindText(r.path, at: 6)
-                    try row.bindText(r.engineVersion, at: 7)
-                    try row.bindInt(Int64(p.requestSize), at: 8)
-                    try row.bindInt(Int64(p.responseSize), at: 9)
-                    try row.bindInt(p.requestTruncated ? 1 : 0, at: 10)
-                    try row.bindInt(p.responseTruncated ? 1 : 0, at: 11)
-                    _ = try row.step()
+                    text.removeAll()
+                    let device = r.device.map { text.append($0) }
+                    let codes = text.appendCodes(r.codes)
+                    let path = text.append(r.path)
+                    let engineVersion = text.append(r.engineVersion)
+                    try text.withBytes { (t) throws(StoreError) in
+                        try row.bindInt(r.receivedAt.millisecondsSinceEpoch, at: 1)
+                        try row.bindInt(r.durationMicros, at: 2)
+                        try row.bindStaticText(t, device, at: 3)
+                        try row.bindInt(Int64(r.status), at: 4)
+                        try row.bindStaticText(t, codes, at: 5)
+                        try row.bindStaticText(t, path, at: 6)
+                        try row.bindStaticText(t, engineVersion, at: 7)
+                        try row.bindInt(Int64(p.requestSize), at: 8)
+                        try row.bindInt(Int64(p.responseSize), at: 9)
+                        try row.bindInt(p.requestTruncated ? 1 : 0, at: 10)
+                        try row.bindInt(p.responseTruncated ? 1 : 0, at: 11)
+                        try row.stepAndUnbind()
+                    }
                     let id = db.lastInsertRowID
-                    bodies.reset()
                     try bodies.bindInt(id, at: 1)
                     try bodies.stepBindingBlobs(r.requestBody, at: 2, r.responseBody, at: 3)
-                    if !codes.isEmpty { try insertCodes(codes, id: id, into: db) }
                     ids.append(id)
                 }
             }
         }
     }
+}
 
-    private static func insertCodes(_ codes: [String], id: Int64, into db: Connection) throws(StoreError) {
-        try db.withStatement(insertCodeSQL) { (s) throws(StoreError) in
-            var seen: Set<String> = []
-            for code in codes where seen.insert(code).inserted {
-                s.reset()
-                try s.bindInt(id, at: 1)
-                try s.bindText(code, at: 2)
-                _ = try s.step()
+/// The text columns of one request-log row, back to back in one byte buffer that a batch reuses, so that
+/// they can be bound without a copy (`Statement.bindStaticText`). The values are ranges into the buffer.
+struct RowText {
+    /// Byte 0 is a placeholder, so that an empty value (`""`, not NULL) still points into the buffer.
+    private var bytes: [UInt8] = [0]
+
+    /// Forgets the previous row's values, keeping the buffer's capacity.
+    mutating func removeAll() { bytes.removeLast(bytes.count - 1) }
+
+    mutating func append(_ s: String) -> Range<Int> {
+        let start = bytes.count
+        bytes.append(contentsOf: s.utf8)
+        return start..<bytes.count
+    }
+
+    /// The `codes` column: the codes in order, U+001F-separated. A code containing the separator would split
+    /// wrongly when read back: its separator bytes are dropped.
+    mutating func appendCodes(_ codes: [String]) -> Range<Int> {
+        let start = bytes.count
+        for (i, code) in codes.enumerated() {
+            if i > 0 { bytes.append(0x1F) }
+            let from = bytes.count
+            bytes.append(contentsOf: code.utf8)
+            // Checked in the array, not through `String.UTF8View`, whose iterator took ~1 % of the writer's
+            // perf samples.
+            if bytes[from...].contains(0x1F) {
+                let kept = bytes[from...].filter { $0 != 0x1F }
+                bytes.replaceSubrange(from..., with: kept)
             }
         }
+        return start..<bytes.count
+    }
+
+    /// The bytes, valid for the length of `body` (and unchanged until the next `removeAll`/`append`).
+    func withBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) throws(StoreError) -> T) throws(StoreError) -> T {
+        try bytes.withUnsafeBufferPointer { (b) throws(StoreError) -> T in try body(b) }
     }
 }

@@ -63,7 +63,7 @@ final class StoreWriter: Sendable {
     }
 
     func start() throws(StoreError) {
-        let t = try StoreThread(name: "hinge-store-writer") { [self] in self.run() }
+        let t = try StoreThread(name: "hinge-db-writer") { [self] in self.run() }
         thread.withLock { $0 = t }
     }
 
@@ -161,26 +161,25 @@ final class StoreWriter: Sendable {
         }
     }
 
+    /// Commits each run of consecutive records; runs each job in queue order, after the records before it.
+    /// The runs are slices of `batch`, read in place by index down to `RequestLog.insert` and the completions:
+    /// copying a queued record retains and releases each of its arrays and strings (perf: retain/release
+    /// went from 4.3 % to 2.9 % of the writer's samples without the copies).
     private func process(_ batch: [Item]) {
-        var records: [(PendingRecord, RecordCompletion)] = []
-        records.reserveCapacity(batch.count)
-        for item in batch {
-            switch item {
-            case .record(let r, let c):
-                records.append((r, c))
-            case .job(let job):
-                commit(records)
-                records.removeAll(keepingCapacity: true)
-                // A job's own errors go to its own completion; the pool lock is the only thing that can
-                // fail here (never: the writer lock is not fallible).
-                _ = try? pool.write { (db) throws(StoreError) in job(db) }
-            }
+        var runStart = batch.startIndex
+        for i in batch.indices {
+            guard case .job(let job) = batch[i] else { continue }
+            commit(batch[runStart..<i])
+            // A job's own errors go to its own completion; the pool lock is the only thing that can
+            // fail here (never: the writer lock is not fallible).
+            _ = try? pool.write { (db) throws(StoreError) in job(db) }
+            runStart = i + 1
         }
-        commit(records)
+        commit(batch[runStart...])
     }
 
-    /// Commits `records` in transactions of at most `maxTransactionRecords`.
-    private func commit(_ records: [(PendingRecord, RecordCompletion)]) {
+    /// Commits `records` (all `.record` items) in transactions of at most `maxTransactionRecords`.
+    private func commit(_ records: ArraySlice<Item>) {
         var start = records.startIndex
         while start < records.endIndex {
             let end = min(start + StoreWriter.maxTransactionRecords, records.endIndex)
@@ -194,7 +193,7 @@ final class StoreWriter: Sendable {
     /// don't wait for the whole backlog.
     static let maxTransactionRecords = 1024
 
-    private func commitOne(_ records: ArraySlice<(PendingRecord, RecordCompletion)>) {
+    private func commitOne(_ records: ArraySlice<Item>) {
         guard !records.isEmpty else { return }
         var ids: [Int64] = []
         ids.reserveCapacity(records.count)
@@ -202,7 +201,7 @@ final class StoreWriter: Sendable {
         do {
             try pool.write { (db) throws(StoreError) in
                 try db.transaction { () throws(StoreError) in
-                    try RequestLog.insert(records.lazy.map(\.0), into: db, ids: &ids)
+                    try RequestLog.insert(records, into: db, ids: &ids)
                 }
             }
             result = .success(())
@@ -219,14 +218,18 @@ final class StoreWriter: Sendable {
                 metrics.maxBatchSize.store(records.count, ordering: .relaxed)
             }
             metrics.healthy.store(true, ordering: .releasing)
-            for (i, (_, completion)) in zip(ids.indices, records) { completion(.success(RecordID(rawValue: ids[i]))) }
+            for (id, i) in zip(ids, records.indices) {
+                if case .record(_, let completion) = records[i] { completion(.success(RecordID(rawValue: id))) }
+            }
             let rows = rowCount.wrappingAdd(records.count, ordering: .relaxed).newValue
             if rows > limits.maxRecords + limits.pruneSlack { prune() }
         case .failure(let error):
             metrics.commitFailures.wrappingAdd(1, ordering: .relaxed)
             metrics.recordsFailed.wrappingAdd(records.count, ordering: .relaxed)
             metrics.healthy.store(false, ordering: .releasing)
-            for (_, completion) in records { completion(.failure(error)) }
+            for i in records.indices {
+                if case .record(_, let completion) = records[i] { completion(.failure(error)) }
+            }
         }
     }
 

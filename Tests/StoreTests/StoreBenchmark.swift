@@ -113,6 +113,157 @@ struct StoreBenchmark {
     }
 }
 
+/// Writer CPU per record (issue #4): one producer appends rounds of `HINGE_STORE_BENCH_BATCH` records
+/// (default 50) while a job holds the writer, then releases it, so that every round is one transaction of
+/// exactly that many records, and waits for the round's completions. Bodies: `HINGE_STORE_BENCH_BODY`
+/// bytes each, default 652 + 3644 (a typical resolve); three codes per record. Prints the CPU time of the
+/// writer and checkpoint threads (`/proc/self/task/*/schedstat`) divided by the records.
+/// `HINGE_STORE_BENCH=1 swift test -c release -Xswiftc -enable-testing --filter StoreBenchmarkCosts/writerCPUPerRecord`
+@Suite("Benchmark: writer CPU and listing scans", .serialized, .enabled(if: getenv("HINGE_STORE_BENCH") != nil))
+struct StoreBenchmarkCosts {
+    @Test func writerCPUPerRecord() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store.open(.init(path: dir.file("bench.sqlite"), maxRecords: 1_000_000))
+        let records = envInt("HINGE_STORE_BENCH_RECORDS") ?? 50_000
+        let batch = envInt("HINGE_STORE_BENCH_BATCH") ?? 50
+        let size = envInt("HINGE_STORE_BENCH_BODY")
+        let request = Array(repeating: UInt8(0x20), count: size ?? 652)
+        let response = Array(repeating: UInt8(0x61), count: size ?? 3_644)
+        let writer = try #require(threadID(named: "hinge-db-writer"))
+        let checkpoint = threadID(named: "hinge-db-ckpt")
+        let writer0 = threadCPUNanos(writer)
+        let checkpoint0 = checkpoint.map(threadCPUNanos) ?? 0
+        let begin = monoMicros()
+        var done = 0
+        while done < records {
+            let n = min(batch, records - done)
+            let entered = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            store.writer.submit { _ in
+                entered.signal()
+                release.wait()
+            }
+            entered.wait()
+            let counter = CompletionCounter()
+            counter.expect(n)
+            for i in 0..<n {
+                store.requestLog.append(
+                    RequestRecord(
+                        receivedAt: .now(), durationMicros: 250, device: i % 2 == 0 ? "iphone-16" : "ipad-mini",
+                        status: i % 10 == 0 ? 422 : 200, codes: ["detents-ignored", "prefer-sheet", "chained-modal"],
+                        requestBody: request, responseBody: response, engineVersion: "bench"),
+                    completion: counter.completion)
+            }
+            release.signal()
+            #expect(counter.wait(seconds: 60))
+            done += n
+        }
+        let elapsed = Double(monoMicros() - begin) / 1e6
+        let writerNanos = threadCPUNanos(writer) - writer0
+        let checkpointNanos = checkpoint.map { threadCPUNanos($0) - checkpoint0 } ?? 0
+        let c = store.counters
+        #expect(c.recordsWritten == records && c.commitFailures == 0)
+        print(
+            """
+            [store-bench] writer-cpu records=\(records) batch=\(batch) body=\(request.count)+\(response.count)B \
+            codes=3 elapsed=\(format2(elapsed))s commits=\(c.commits) \
+            writer=\(format2(Double(writerNanos) / Double(records) / 1000))µs/record \
+            checkpoint=\(format2(Double(checkpointNanos) / Double(records) / 1000))µs/record
+            """)
+        store.close()
+    }
+
+    /// Listings over `HINGE_STORE_BENCH_RECORDS` records (default 100 000, bodies 652 + 3644 B): each query
+    /// runs 7 times on a read connection; prints the median and the fastest, in ms, with the query plan.
+    /// `HINGE_STORE_BENCH=1 swift test -c release -Xswiftc -enable-testing --filter StoreBenchmarkCosts/listingTimes`
+    @Test func listingTimes() throws {
+        let dir = TemporaryDirectory()
+        let records = envInt("HINGE_STORE_BENCH_RECORDS") ?? 100_000
+        let store = try Store.open(.init(path: dir.file("bench.sqlite"), maxRecords: records))
+        let size = envInt("HINGE_STORE_BENCH_BODY")
+        let request = Array(repeating: UInt8(0x20), count: size ?? 652)
+        let response = Array(repeating: UInt8(0x61), count: size ?? 3_644)
+        let base = Timestamp.now().millisecondsSinceEpoch - Int64(records)
+        let devices = ["iphone-se-3", "iphone-16", "iphone-16-pro-max", "ipad-mini", "ipad-pro-11"]
+        let codeSets: [[String]] = [[], [], ["detents-ignored"], ["prefer-sheet", "detents-ignored"], ["chained-modal"]]
+        var appended = 0
+        while appended < records {
+            let n = min(1000, records - appended)
+            let counter = CompletionCounter()
+            counter.expect(n)
+            for i in appended..<(appended + n) {
+                store.requestLog.append(
+                    RequestRecord(
+                        receivedAt: Timestamp(millisecondsSinceEpoch: base + Int64(i)), durationMicros: 250,
+                        device: devices[i % devices.count], status: i % 10 == 0 ? 422 : 200,
+                        codes: codeSets[(i / 7) % codeSets.count], requestBody: request, responseBody: response,
+                        engineVersion: "bench"),
+                    completion: counter.completion)
+            }
+            #expect(counter.wait(seconds: 120))
+            appended += n
+        }
+        #expect(try store.requestLog.count() == records)
+        let cases: [(String, RecordQuery)] = [
+            ("newest 50", RecordQuery()),
+            ("device=iphone-16", RecordQuery(device: "iphone-16")),
+            ("code=chained-modal", RecordQuery(code: "chained-modal")),
+            ("status=422", RecordQuery(status: 422)),
+            ("device=no-such-device", RecordQuery(device: "no-such-device")),
+            ("status=599", RecordQuery(status: 599)),
+            ("code=no-such-code", RecordQuery(code: "no-such-code")),
+            ("code=detents (a prefix of a code)", RecordQuery(code: "detents")),
+            (
+                "since/until before the first record",
+                RecordQuery(
+                    since: Timestamp(millisecondsSinceEpoch: base - 10), until: Timestamp(millisecondsSinceEpoch: base - 5))
+            ),
+            ("device+status+code", RecordQuery(device: "iphone-se-3", status: 422, code: "detents-ignored")),
+        ]
+        for (name, query) in cases {
+            var times: [Double] = []
+            var found = 0
+            for _ in 0..<7 {
+                let t0 = monoMicros()
+                found = try store.requestLog.list(query).items.count
+                times.append(Double(monoMicros() - t0) / 1000)
+            }
+            times.sort()
+            print("[store-bench] list \(name): \(found) items, median \(format2(times[3])) ms, min \(format2(times[0])) ms")
+        }
+        store.close()
+    }
+}
+
+private func envInt(_ name: String) -> Int? { getenv(name).flatMap { Int(String(cString: $0)) } }
+
+/// The id of this process's thread named `name` (`/proc/self/task/*/comm`; Linux only). A Store thread
+/// names itself when it starts, possibly after `Store.open` returned: look for up to a second.
+private func threadID(named name: String) -> String? {
+    for _ in 0..<100 {
+        if let tid = findThread(named: name) { return tid }
+        usleep(10_000)
+    }
+    return nil
+}
+
+private func findThread(named name: String) -> String? {
+    guard let dir = opendir("/proc/self/task") else { return nil }
+    defer { closedir(dir) }
+    while let entry = readdir(dir) {
+        let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        guard tid.first?.isNumber == true, let comm = readFile("/proc/self/task/" + tid + "/comm") else { continue }
+        if comm.split(separator: 0x0A).first.map({ String(decoding: $0, as: UTF8.self) }) == name { return tid }
+    }
+    return nil
+}
+
+/// Nanoseconds the thread spent on a CPU (first field of `/proc/self/task/TID/schedstat`).
+private func threadCPUNanos(_ tid: String) -> Int {
+    guard let bytes = readFile("/proc/self/task/" + tid + "/schedstat") else { return 0 }
+    return Int(String(decoding: bytes, as: UTF8.self).split(separator: " ").first ?? "") ?? 0
+}
+
 private func format2(_ d: Double) -> String {
     let hundredths = Int((d * 100).rounded())
     let frac = hundredths % 100

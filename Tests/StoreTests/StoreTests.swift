@@ -548,7 +548,7 @@ struct SupportTests {
     }
 
     /// Security: values only ever travel as bound parameters. No SQL text in the Store's sources is built
-    /// by interpolation; the only concatenations are of constant fragments (RequestLog.list).
+    /// by interpolation; the only concatenations are of constant fragments (RequestLog.listSQL).
     @Test func sqlIsNeverBuiltByInterpolation() throws {
         let sources = String(#filePath.dropLast("Tests/StoreTests/StoreTests.swift".count)) + "Sources/Store/"
         let keywords = ["SELECT ", "INSERT ", "UPDATE ", "DELETE ", "PRAGMA ", "CREATE ", "WHERE "]
