@@ -72,15 +72,17 @@ public struct Diagnostic: Sendable, Equatable {
 }
 
 /// Where text is rendered: a String (`Diagnostic.message`/`path`) or the response encoder's buffer.
+/// Where a message or path is written. Literal pieces go to `put(_: StaticString)` (the String overload has
+/// a label so that a literal never becomes a `String` on the way), values to `put(text:)`.
 protocol DiagnosticTextSink {
     mutating func put(_ s: StaticString)
-    mutating func put(_ s: String)
+    mutating func put(text s: String)
 }
 
 struct StringSink: DiagnosticTextSink {
     var text = ""
     mutating func put(_ s: StaticString) { text += s.description }
-    mutating func put(_ s: String) { text += s }
+    mutating func put(text s: String) { text += s }
 }
 
 /// A diagnostic's path: text, `/presentations/<index>[/member[/item]]`, or an unknown field's pointer.
@@ -93,17 +95,17 @@ enum DiagnosticPath: Sendable {
     func render<S: DiagnosticTextSink>(into out: inout S) {
         switch self {
         case .fixed(let s): out.put(s)
-        case .text(let s): out.put(s)
-        case .pointer(let p): out.put(p.description)
+        case .text(let s): out.put(text: s)
+        case .pointer(let p): out.put(text: p.description)
         case .presentation(let index, let member, let item):
             out.put("/presentations/")
-            out.put(String(index))
+            out.put(text: String(index))
             if member.utf8CodeUnitCount > 0 {
                 out.put("/")
                 out.put(member)
                 if item >= 0 {
                     out.put("/")
-                    out.put(String(item))
+                    out.put(text: String(item))
                 }
             }
         }
@@ -151,129 +153,129 @@ enum DiagnosticMessage: Sendable, ExpressibleByStringLiteral {
     func render<S: DiagnosticTextSink>(into out: inout S) {
         switch self {
         case .fixed(let s): out.put(s)
-        case .text(let s): out.put(s)
+        case .text(let s): out.put(text: s)
         case .unknownField(let name):
             out.put("unknown field \"")
-            out.put(name)
+            out.put(text: name)
             out.put("\" is ignored: check its spelling and where it is nested")
         case .postureIgnored(let posture, let device):
             out.put("posture \"")
-            out.put(posture.rawValue)
+            out.put(text: posture.rawValue)
             if let device {
                 out.put("\" is ignored: device \"")
-                out.put(device)
+                out.put(text: device)
                 out.put("\" does not fold; the scene is resolved flat")
             } else {
                 out.put("\" is ignored: the scene has no device and no fold; give a foldable device or a \"fold\" to model a posture")
             }
         case .arrangementInScrollContainer(let container):
             out.put("the arrangement sits in a ")
-            out.put(container.rawValue)
+            out.put(text: container.rawValue)
             out.put(": Apple advises against putting ArrangementView inside a List or ScrollView; let each view scroll on its own")
         case .secondaryHidden(let axis, let allowed):
             out.put("the split needs the ")
-            out.put(axis.rawValue)
+            out.put(text: axis.rawValue)
             out.put(" axis here but axes allow only ")
-            out.put(allowed.map(\.rawValue).joined(separator: ", "))
+            out.put(text: allowed.map(\.rawValue).joined(separator: ", "))
             out.put(": only the primary view is shown; allow both axes or give the secondary content another way in")
         case .splitFollowsFold(let first, let second):
             out.put("the split follows the fold: the primary view takes the ")
-            out.put(first?.rawValue ?? "")
+            out.put(text: first?.rawValue ?? "")
             out.put(" region and the secondary the ")
-            out.put(second?.rawValue ?? "")
+            out.put(text: second?.rawValue ?? "")
             out.put(" region; size preferences do not apply while the device is folded")
         case .overlayCannotSeparate(let axis):
             out.put("the overlay cannot separate along the ")
-            out.put(axis.rawValue)
+            out.put(text: axis.rawValue)
             out.put(" axis, which axes exclude: both views stay overlaid across the fold; allow the ")
-            out.put(axis.rawValue)
+            out.put(text: axis.rawValue)
             out.put(" axis")
         case .panelWider(let pw, let w):
             out.put("the ")
-            out.put(fmt(pw))
+            out.put(text: fmt(pw))
             out.put(" pt side panel is wider than the ")
-            out.put(fmt(w))
+            out.put(text: fmt(w))
             out.put(" pt window: clamped to the window width; lower panelWidth")
         case .panelTaller(let ph, let h):
             out.put("the ")
-            out.put(fmt(ph))
+            out.put(text: fmt(ph))
             out.put(" pt bottom panel is taller than the ")
-            out.put(fmt(h))
+            out.put(text: fmt(h))
             out.put(" pt window: clamped to the window height; lower panelHeight")
         case .panelSnapped(let side, let region):
             out.put("the ")
-            out.put(side ? "side" : "bottom")
+            out.put(text: side ? "side" : "bottom")
             out.put(" panel would cross the fold: it snaps to the ")
-            out.put(region.rawValue)
+            out.put(text: region.rawValue)
             out.put(" region; size it to fit that region to avoid the jump")
         case .popoverAsSheet(let folded):
             out.put("the popover is shown as a sheet (medium and large detents) because the ")
-            out.put(folded ? "anchor's region" : "window")
+            out.put(text: folded ? "anchor's region" : "window")
             out.put(" is horizontally compact; set compactAdaptation to \"popover\" to keep a popover")
         case .popoverAsCover(let folded):
             out.put("the popover is shown as a full-screen cover: the ")
-            out.put(folded ? "anchor's region" : "window")
+            out.put(text: folded ? "anchor's region" : "window")
             out.put(" is horizontally compact and compactAdaptation is \"fullScreenCover\"")
         case .popoverAsCoverVerticallyCompact:
             out.put("the popover is shown as a full-screen cover: the window is vertically compact; set compactAdaptation to \"popover\" to keep a popover")
         case .presenterNotOnScreen(let presenter, let id):
             out.put("\"")
-            out.put(presenter)
+            out.put(text: presenter)
             out.put("\" is not on screen (it was ignored), so nothing can be presented from it: present \"")
-            out.put(id)
+            out.put(text: id)
             out.put("\" after it is dismissed")
         case .presenterBusy(let presenter):
             out.put("\"")
-            out.put(presenter)
+            out.put(text: presenter)
             out.put("\" already presents a modal: SwiftUI ignores a second presentation from the same context; present this one from the modal on top, or after dismissing it")
         case .chainedModal(let presenter):
             out.put("a modal presented from the modal \"")
-            out.put(presenter)
+            out.put(text: presenter)
             out.put("\": chained modals stack interruptions; consider navigating inside \"")
-            out.put(presenter)
+            out.put(text: presenter)
             out.put("\" instead")
         case .placementIgnored(let placement, let kind):
             out.put("placement \"")
-            out.put(placement.rawValue)
+            out.put(text: placement.rawValue)
             out.put("\" is ignored: only sheets honour presentationPlacement; remove it from this ")
-            out.put(kind.rawValue)
+            out.put(text: kind.rawValue)
         case .detentClamped(let detent, let h):
             out.put("detent ")
-            out.put(detent.text)
+            out.put(text: detent.text)
             out.put(" is taller than the large detent here: clamped to ")
-            out.put(fmt(h))
+            out.put(text: fmt(h))
             out.put(" pt (window or region height − top safe area − sheet.topGap)")
         case .toolbarItemMissingIcon(let title, let index):
             out.put("toolbar item ")
             if let title {
                 out.put("\"")
-                out.put(title)
+                out.put(text: title)
                 out.put("\"")
             } else {
-                out.put(String(index))
+                out.put(text: String(index))
             }
             out.put(" has no systemImage: the sheet sits at the trailing edge with a vertical toolbar, which shows icons; give it a systemImage")
         case .fittedAccessibilityRisk(let size):
             out.put("at ")
-            out.put(size.rawValue)
+            out.put(text: size.rawValue)
             out.put(" text the content may outgrow a sheet whose detents are all fitted or fixed heights: make the content scrollable or add the \"large\" detent")
         case .placementMovedByFold(let placement, let side):
             out.put("placement \"")
-            out.put(placement.rawValue)
+            out.put(text: placement.rawValue)
             out.put("\" would cross the fold: the sheet moves to the ")
-            out.put(side.rawValue)
+            out.put(text: side.rawValue)
             out.put(" region (only trailing takes the trailing half)")
         case .placementNoEffectCompactHeight(let placement):
-            out.put(placement.rawValue)
+            out.put(text: placement.rawValue)
             out.put(" placement has no visible effect in a compact-height window: the sheet spans the window's width")
         case .placementNoEffectCompactWidth(let placement, let region):
-            out.put(placement.rawValue)
+            out.put(text: placement.rawValue)
             out.put(" placement has no visible effect on a compact-width ")
-            out.put(region ? "region" : "window")
+            out.put(text: region ? "region" : "window")
             out.put(": the sheet spans the full width")
         case .detentsIgnoredByCard(let region):
             out.put("detents are ignored by a card in a regular-width ")
-            out.put(region ? "region" : "window")
+            out.put(text: region ? "region" : "window")
             out.put(": its size comes from sizing (form, page or fitted)")
         }
     }

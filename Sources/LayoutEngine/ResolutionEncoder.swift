@@ -166,12 +166,12 @@ private struct ByteWriter: DiagnosticTextSink {
 
     mutating func string(_ s: String) {
         byte(UInt8(ascii: "\""))
-        put(s)
+        put(text: s)
         byte(UInt8(ascii: "\""))
     }
 
     /// `s` escaped, without quotes.
-    mutating func put(_ s: String) {
+    mutating func put(text s: String) {
         if s.utf8.withContiguousStorageIfAvailable({ escaped($0) }) != nil { return }
         var s = s
         s.withUTF8 { escaped($0) }
