@@ -23,7 +23,7 @@ public final class JSONDocument: @unchecked Sendable {
         /// An object's key: index of the next key (or of the node after the object) — a reader walks the members
         /// without looking at their values.
         var c: Int32 = 0
-        /// number: the value; string: its first 8 bytes, little-endian, zero-padded (`prefix(of:)`).
+        /// number: the value.
         var number: Double = 0
 
         init(kind: Kind) { self.kind = kind }
@@ -31,14 +31,11 @@ public final class JSONDocument: @unchecked Sendable {
             kind = .number
             self.number = number
         }
-        init(string offset: Int, length: Int, escaped: Bool, prefix: UInt64) {
+        init(string offset: Int, length: Int, escaped: Bool) {
             kind = escaped ? .escapedString : .string
             a = Int32(truncatingIfNeeded: offset)
             b = Int32(truncatingIfNeeded: length)
-            number = Double(bitPattern: prefix)
         }
-
-        var prefix: UInt64 { number.bitPattern }
 
         var isContainer: Bool { kind == .array || kind == .object }
     }
@@ -94,18 +91,6 @@ public final class JSONDocument: @unchecked Sendable {
     @inline(__always) func textBytes(_ index: Int) -> UnsafeBufferPointer<UInt8> {
         let n = nodes[index]
         return UnsafeBufferPointer(start: text.baseAddress! + Int(n.a), count: Int(n.b))
-    }
-
-    /// The first 8 bytes of `count` bytes at `p`, little-endian, zero-padded: a string node's `prefix`.
-    @inline(__always) static func prefix(of p: UnsafePointer<UInt8>, count: Int) -> UInt64 {
-        if count >= 8 { return UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)) }
-        var v: UInt64 = 0
-        var k = 0
-        while k < count {
-            v |= UInt64(p[k]) << UInt64(8 * k)
-            k += 1
-        }
-        return v
     }
 
     /// Whether string node `index` has exactly the bytes of `s`: the length decides most comparisons, the first
@@ -244,9 +229,7 @@ private struct TreeFlattener {
     private mutating func addString(_ s: String) {
         let offset = text.count
         text.append(contentsOf: s.utf8)
-        let length = text.count - offset
-        let prefix = text.withUnsafeBufferPointer { JSONDocument.prefix(of: $0.baseAddress! + offset, count: length) }
-        nodes.append(.init(string: offset, length: length, escaped: false, prefix: prefix))
+        nodes.append(.init(string: offset, length: text.count - offset, escaped: false))
     }
 
     private mutating func close(_ at: Int, count: Int) {

@@ -298,22 +298,29 @@ struct ByteParser {
         return body(UnsafeBufferPointer(start: base + Int(n.a), count: Int(n.b)))
     }
 
+    @inline(__always)
+    private static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        var k = 0
+        while k < a.count {
+            if a[k] != b[k] { return false }
+            k += 1
+        }
+        return true
+    }
+
     private func keyText(_ index: Int) -> String { withKeyBytes(index) { String(decoding: $0, as: UTF8.self) } }
 
     /// Whether key node `key` repeats one of the `members` keys already parsed in the object at node `object`:
     /// same code points, that is the same bytes of well-formed UTF-8. The earlier keys are reached through
-    /// their `c` links; lengths and first 8 bytes decide most comparisons.
+    /// their `c` links; the lengths decide most comparisons.
     private func isDuplicate(_ key: Int, object: Int, members: Int, seen: inout Set<[UInt8]>?) -> Bool {
         let n = nodeBase[key]
         if members < Self.linearDuplicateScanLimit {
             var k = object + 1
             for _ in 0..<members {
                 let m = nodeBase[k]
-                if m.b == n.b, m.prefix == n.prefix,
-                    n.b <= 8 || withKeyBytes(key, { a in withKeyBytes(k) { b in a.elementsEqual(b) } })
-                {
-                    return true
-                }
+                if m.b == n.b, withKeyBytes(key, { a in withKeyBytes(k) { b in Self.sameBytes(a, b) } }) { return true }
                 k = Int(m.c)
             }
             return false
@@ -467,10 +474,7 @@ struct ByteParser {
             guard i < end else { break }
             let c = base[i]
             if c == UInt8(ascii: "\"") {
-                append(
-                    JSONDocument.Node(
-                        string: start, length: i - start, escaped: false,
-                        prefix: JSONDocument.prefix(of: base + start, count: i - start)))
+                append(JSONDocument.Node(string: start, length: i - start, escaped: false))
                 i += 1
                 return
             }
@@ -521,9 +525,7 @@ struct ByteParser {
             let c = base[i]
             if c == UInt8(ascii: "\"") {
                 i += 1
-                let length = decoded.count - from
-                let prefix = decoded.withUnsafeBufferPointer { JSONDocument.prefix(of: $0.baseAddress! + from, count: length) }
-                append(JSONDocument.Node(string: from, length: length, escaped: true, prefix: prefix))
+                append(JSONDocument.Node(string: from, length: decoded.count - from, escaped: true))
                 return
             }
             if c == UInt8(ascii: "\\") {
