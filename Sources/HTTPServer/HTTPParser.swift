@@ -474,7 +474,7 @@ private struct HeadParser {
         }
 
         // Header lines.
-        var headers = HTTPHeaders()
+        var headers = HTTPHeaders(capacity: 8)
         var hostCount = 0
         var contentLengths: [Int] = []
         var contentLengthInvalid = false

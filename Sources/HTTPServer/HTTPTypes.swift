@@ -42,6 +42,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public private(set) var fields: [Field]
 
     public init() { fields = [] }
+    /// Empty, with room for `capacity` fields (the parser's request heads: one allocation, no growth).
+    public init(capacity: Int) {
+        fields = []
+        fields.reserveCapacity(capacity)
+    }
     public init(_ pairs: [(String, String)]) { fields = pairs.map { Field(name: $0.0, value: $0.1) } }
     public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
 

@@ -111,9 +111,13 @@ public struct Router: Sendable {
     public func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
         switch match(method: request.method, path: request.path) {
         case .found(let handler, let parameters):
-            var request = request
-            request.pathParameters = parameters
-            handler(request, responder)
+            if parameters.isEmpty {
+                handler(request, responder)  // no copy of the request for a route without parameters
+            } else {
+                var request = request
+                request.pathParameters = parameters
+                handler(request, responder)
+            }
         case .methodNotAllowed(let allow):
             responder.respond(
                 .problem(
