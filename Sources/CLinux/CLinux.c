@@ -25,3 +25,7 @@ int hinge_wait_termination_signal(void) {
 int hinge_ignore_sigpipe(void) { return signal(SIGPIPE, SIG_IGN) == SIG_ERR ? -1 : 0; }
 
 int hinge_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
+
+static __thread int hinge_thread_shard = 0;
+int hinge_thread_shard_get(void) { return hinge_thread_shard; }
+void hinge_thread_shard_set(int shard) { hinge_thread_shard = shard; }

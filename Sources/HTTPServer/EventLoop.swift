@@ -134,6 +134,7 @@ final class EventLoop: @unchecked Sendable {
 
     func run() {
         threadID.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
+        CounterShard.set(index + 1)
         now = monotonicNanoseconds()
         if listenFD >= 0 { registerListener() }
         let maxEvents: Int32 = 256

@@ -1,24 +1,83 @@
+import CLinux
 import Synchronization
 
-/// Cheap counters the server keeps (relaxed atomics); a `/metrics` route reads them.
+/// Which of a `ShardedCounters`' shards the calling thread adds to: each event loop sets its own (loop index
+/// + 1) when it starts; every other thread uses shard 0.
+public enum CounterShard {
+    /// Shards per counter (loops beyond 7 share shards, which stays correct, only slower).
+    public static let count = 8
+
+    /// The calling thread's shard, 0..<count (a thread-local read).
+    @inline(__always) public static var current: Int { Int(hinge_thread_shard_get()) & (count - 1) }
+
+    /// Sets the calling thread's shard (taken modulo `count`).
+    public static func set(_ shard: Int) { hinge_thread_shard_set(Int32(truncatingIfNeeded: shard & (count - 1))) }
+}
+
+/// `slots` counters, each kept as one relaxed atomic per shard, the shards of a slot 64 bytes apart: threads
+/// that add to the same counter touch different cache lines, and a read sums the shards. (One shared atomic
+/// per counter made both event loops bounce its cache line on every request.)
+public final class ShardedCounters: Sendable {
+    // Sendable: the pointer is set once in init and only ever used through atomic operations.
+    nonisolated(unsafe) private let base: UnsafeMutablePointer<Atomic<Int>>
+    private let slots: Int
+    /// Atomics per shard row: the slots rounded up to whole cache lines (8 × 8 bytes).
+    private let stride: Int
+
+    public init(slots: Int) {
+        self.slots = slots
+        stride = (slots + 7) / 8 * 8
+        let total = stride * CounterShard.count
+        base = .allocate(capacity: total)
+        for i in 0..<total { (base + i).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        _ = base.deinitialize(count: stride * CounterShard.count)
+        base.deallocate()
+    }
+
+    @inline(__always) public func add(_ slot: Int, _ n: Int = 1) {
+        (base + CounterShard.current * stride + slot).pointee.add(n, ordering: .relaxed)
+    }
+
+    /// The sum over the shards (each read relaxed: a snapshot that may miss additions in flight).
+    public func load(_ slot: Int) -> Int {
+        var sum = 0
+        for shard in 0..<CounterShard.count { sum &+= (base + shard * stride + slot).pointee.load(ordering: .relaxed) }
+        return sum
+    }
+}
+
+/// One sharded counter with `Atomic`'s spelling (`add`, `subtract`, `load`), for the server's metrics.
+public struct ShardedCounter: Sendable {
+    private let counters = ShardedCounters(slots: 1)
+    public init() {}
+    @inline(__always) public func add(_ n: Int, ordering: AtomicUpdateOrdering) { counters.add(0, n) }
+    @inline(__always) public func subtract(_ n: Int, ordering: AtomicUpdateOrdering) { counters.add(0, -n) }
+    public func load(ordering: AtomicLoadOrdering) -> Int { counters.load(0) }
+}
+
+/// Cheap counters the server keeps (relaxed atomics, sharded per event loop); a `/metrics` route reads them.
 public final class ServerMetrics: Sendable {
-    /// Connections open now.
+    /// Connections open now (one shared atomic: accepting compares it with `maxConnections`; it changes per
+    /// connection, not per request).
     public let openConnections = Atomic<Int>(0)
     /// Connections accepted since start (refused ones included).
-    public let acceptedConnections = Atomic<Int>(0)
+    public let acceptedConnections = ShardedCounter()
     /// Connections refused with 503 because `maxConnections` were open.
-    public let refusedConnections = Atomic<Int>(0)
+    public let refusedConnections = ShardedCounter()
     /// Requests handed to the handler.
-    public let requests = Atomic<Int>(0)
+    public let requests = ShardedCounter()
     /// Requests refused by the parser (4xx/5xx before any handler ran).
-    public let parseErrors = Atomic<Int>(0)
+    public let parseErrors = ShardedCounter()
     /// Connections answered 408 (header or body read timeout).
-    public let timeouts = Atomic<Int>(0)
-    public let responses1xx = Atomic<Int>(0)
-    public let responses2xx = Atomic<Int>(0)
-    public let responses3xx = Atomic<Int>(0)
-    public let responses4xx = Atomic<Int>(0)
-    public let responses5xx = Atomic<Int>(0)
+    public let timeouts = ShardedCounter()
+    public let responses1xx = ShardedCounter()
+    public let responses2xx = ShardedCounter()
+    public let responses3xx = ShardedCounter()
+    public let responses4xx = ShardedCounter()
+    public let responses5xx = ShardedCounter()
 
     public init() {}
 

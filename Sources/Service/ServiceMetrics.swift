@@ -48,59 +48,39 @@ public final class ServiceMetrics: Sendable {
 final class RouteCounters: Sendable {
     private static let statusBase = 100
     private static let statusSlots = 500
-    private let statuses: AtomicSlots
-    private let buckets: AtomicSlots
-    private let count = Atomic<Int>(0)
-    private let sumNanos = Atomic<Int>(0)
+    /// Slots: the statuses, then the latency buckets, then the count and the sum of nanoseconds; sharded per
+    /// event loop (see `ShardedCounters`).
+    private let slots: ShardedCounters
+    private static let bucketBase = statusSlots
+    private static let countSlot = statusSlots + ServiceMetrics.bucketBounds.count
+    private static let sumSlot = countSlot + 1
 
     init() {
-        statuses = AtomicSlots(count: RouteCounters.statusSlots)
-        buckets = AtomicSlots(count: ServiceMetrics.bucketBounds.count)
+        slots = ShardedCounters(slots: RouteCounters.sumSlot + 1)
     }
 
     func observe(status: Int, nanos: UInt64) {
         let slot = status - RouteCounters.statusBase
-        if slot >= 0 && slot < RouteCounters.statusSlots { statuses.add(slot) }
+        if slot >= 0 && slot < RouteCounters.statusSlots { slots.add(slot) }
         let seconds = Double(nanos) / 1e9
         var i = 0
         while i < ServiceMetrics.bucketBounds.count, seconds > ServiceMetrics.bucketBounds[i] { i += 1 }
-        if i < ServiceMetrics.bucketBounds.count { buckets.add(i) }
-        count.add(1, ordering: .relaxed)
-        sumNanos.add(Int(truncatingIfNeeded: nanos), ordering: .relaxed)
+        if i < ServiceMetrics.bucketBounds.count { slots.add(RouteCounters.bucketBase + i) }
+        slots.add(RouteCounters.countSlot)
+        slots.add(RouteCounters.sumSlot, Int(truncatingIfNeeded: nanos))
     }
 
     func state() -> ServiceMetrics.RouteState {
         var s = ServiceMetrics.RouteState()
         for slot in 0..<RouteCounters.statusSlots {
-            let n = statuses.load(slot)
+            let n = slots.load(slot)
             if n > 0 { s.byStatus[slot + RouteCounters.statusBase] = n }
         }
-        for i in 0..<ServiceMetrics.bucketBounds.count { s.buckets[i] = buckets.load(i) }
-        s.count = count.load(ordering: .relaxed)
-        s.sumSeconds = Double(sumNanos.load(ordering: .relaxed)) / 1e9
+        for i in 0..<ServiceMetrics.bucketBounds.count { s.buckets[i] = slots.load(RouteCounters.bucketBase + i) }
+        s.count = slots.load(RouteCounters.countSlot)
+        s.sumSeconds = Double(slots.load(RouteCounters.sumSlot)) / 1e9
         return s
     }
-}
-
-/// A fixed array of atomic counters in one allocation (`Atomic` is not copyable, so not an `Array` element).
-final class AtomicSlots: Sendable {
-    // Sendable: the pointer is set once in init and only ever used through atomic operations.
-    nonisolated(unsafe) private let base: UnsafeMutablePointer<Atomic<Int>>
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        base = .allocate(capacity: count)
-        for i in 0..<count { (base + i).initialize(to: Atomic(0)) }
-    }
-
-    deinit {
-        _ = base.deinitialize(count: count)
-        base.deallocate()
-    }
-
-    func add(_ i: Int) { (base + i).pointee.add(1, ordering: .relaxed) }
-    func load(_ i: Int) -> Int { (base + i).pointee.load(ordering: .relaxed) }
 }
 
 /// Monotonic clock in nanoseconds.

@@ -15,6 +15,11 @@
 #include <netinet/tcp.h>
 #include <malloc.h>
 
+/// This thread's counter shard (see `CounterShard` in HTTPServer/Metrics.swift): 0 unless set, e.g. by an
+/// event loop for its own thread. A thread-local, so reading it costs a load.
+int hinge_thread_shard_get(void);
+void hinge_thread_shard_set(int shard);
+
 /// A non-blocking, close-on-exec eventfd with counter 0.
 /// Hands the heap's free memory back to the kernel (glibc keeps freed chunks, so RSS stays at its peak
 /// after a flood of connections has closed).
