@@ -72,8 +72,8 @@ enum Problem {
     }
 }
 
-/// Whether `value` is `application/json`, alone or followed by parameters (`; charset=utf-8`), in any
-/// case: a byte comparison that accepts exactly what the general check accepts for this type.
+/// Whether `value` is `application/json`, alone or directly followed by parameters (`;charset=utf-8`,
+/// `; charset=utf-8`), in any case: a byte comparison that accepts only what the general check accepts too.
 func isPlainJSONMediaType(_ value: String) -> Bool {
     let expected: StaticString = "application/json"
     let n = expected.utf8CodeUnitCount
@@ -83,7 +83,7 @@ func isPlainJSONMediaType(_ value: String) -> Bool {
             let lower = (b >= 65 && b <= 90) ? b | 0x20 : b
             if lower != expected.utf8Start[i] { return false }
         } else {
-            return b == UInt8(ascii: ";") || b == UInt8(ascii: " ") || b == UInt8(ascii: "\t")
+            return b == UInt8(ascii: ";")  // anything else after the type (even a space) goes to the general check
         }
         i += 1
     }

@@ -1,3 +1,4 @@
+import HTTPServer
 import Testing
 @testable import Service
 
@@ -7,6 +8,18 @@ import Testing
     @Test(arguments: ["application/json", "Application/JSON", "application/json; charset=utf-8", "application/json;x=1"])
     func plainJSON(_ value: String) { #expect(isPlainJSONMediaType(value)) }
 
-    @Test(arguments: ["", "application/jso", "application/jsonx", "application/json-seq", "text/json", "application/xml"])
+    /// Left to the general check (which refuses `application/json +xml`, a type ending in `+xml`).
+    @Test(arguments: [
+        "", "application/jso", "application/jsonx", "application/json-seq", "text/json", "application/xml",
+        "application/json +xml", "application/json ",
+    ])
     func notPlainJSON(_ value: String) { #expect(!isPlainJSONMediaType(value)) }
+
+    @Test func theGeneralCheckStillRefusesWhatTheFastPathLeavesIt() throws {
+        var request = HTTPRequest(method: .POST, path: "/v1/resolve")
+        request.headers = ["Content-Type": "application/json +xml"]
+        #expect(Problem.unsupportedMediaType(request)?.status == 415)
+        request.headers = ["Content-Type": "Application/JSON; charset=utf-8"]
+        #expect(Problem.unsupportedMediaType(request) == nil)
+    }
 }
