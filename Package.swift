@@ -19,7 +19,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "CLinux"),
-        .target(name: "Store", dependencies: ["CSQLite", "LayoutEngine", "JSON"]),
+        .target(name: "Store", dependencies: ["CSQLite", "CLinux", "LayoutEngine", "JSON"]),
         .target(name: "HTTPServer", dependencies: ["CLinux"]),
         .target(
             name: "Service", dependencies: ["HTTPServer", "Store", "LayoutEngine", "JSON"],
@@ -34,7 +34,7 @@ let package = Package(
         ),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "LayoutEngineTests", dependencies: ["LayoutEngine", "JSON"], resources: [.copy("Scenes")]),
-        .testTarget(name: "StoreTests", dependencies: ["Store"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "CLinux"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service"]),
     ],

@@ -180,10 +180,14 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// A response whose body is already-encoded JSON bytes (`application/json`).
     public static func json(_ body: [UInt8], status: Int = 200, headers: HTTPHeaders = [:]) -> HTTPResponse {
+        // Without extra headers every response shares one header list (no allocation per response).
+        if headers.count == 0 { return HTTPResponse(status: status, headers: jsonHeaders, body: body) }
         var h = headers
         h.set("Content-Type", "application/json")
         return HTTPResponse(status: status, headers: h, body: body)
     }
+
+    private static let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json"]
 
     /// A response whose body is already-encoded JSON text (`application/json`).
     public static func json(_ text: String, status: Int = 200, headers: HTTPHeaders = [:]) -> HTTPResponse {

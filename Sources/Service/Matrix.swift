@@ -107,7 +107,7 @@ public enum Matrix {
             .object(["path": .string($0.description), "message": .string("unknown field is ignored")])
         }
         let body = JSONWriter.encode(.object(["results": .array(results), "warnings": .array(warnings)]))
-        return ResolveOutput(status: 200, json: body, resolution: nil, device: nil, codes: codes)
+        return ResolveOutput(status: 200, json: body, resolution: nil, device: nil, givenCodes: codes)
     }
 
     private static func list<E: RawRepresentable & CaseIterable>(_ r: inout ObjectReader, _ key: StaticString) -> [E]?

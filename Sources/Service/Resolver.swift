@@ -13,7 +13,12 @@ public struct ResolveOutput: Sendable {
     /// The device the scene named (when it could be read), for the request log.
     public var device: String?
     /// Diagnostic codes of the resolution, first occurrence order.
-    public var codes: [String]
+    /// Codes given by the producer (the matrix: those of all its resolutions); nil for a single resolution,
+    /// whose codes are computed when `codes` is read — only the request log reads them.
+    public var givenCodes: [String]?
+
+    /// Diagnostic codes, first occurrence order (empty for a problem).
+    public var codes: [String] { givenCodes ?? resolution?.codes ?? [] }
 
     public var isProblem: Bool { status != 200 }
 }
@@ -22,7 +27,7 @@ public struct ResolveOutput: Sendable {
 extension ResolveOutput {
     /// A problem document (400/422) as the output.
     init(problem: HTTPResponse, device: String? = nil) {
-        self.init(status: problem.status, json: problem.body, resolution: nil, device: device, codes: [])
+        self.init(status: problem.status, json: problem.body, resolution: nil, device: device, givenCodes: nil)
     }
 
     /// The body as JSON, or the 400 that says where it broke (shared by resolve and the matrix).
@@ -82,7 +87,7 @@ public enum Resolver {
             // golden and property tests) without building the value tree — 3× cheaper (hinge-bench, issue #3).
             return ResolveOutput(
                 status: 200, json: resolution.encoded, resolution: resolution,
-                device: scene.deviceID, codes: resolution.codes)
+                device: scene.deviceID, givenCodes: nil)
         }
     }
 }

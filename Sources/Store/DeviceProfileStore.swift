@@ -1,3 +1,4 @@
+import CLinux
 import JSON
 import LayoutEngine
 import Synchronization
@@ -20,7 +21,12 @@ public struct PutResult: Sendable, Equatable {
 /// Reads (`profile(id:)`, `list`, `stored(id:)`) never touch SQLite: they copy an immutable snapshot under
 /// a mutex. Writes run on the writer thread: check (built-in? If-Match?) against the snapshot, commit,
 /// then publish a new snapshot — so a reader sees the old or the new profile, never a mix, and an
-/// If-Match check and its write are atomic with respect to other writers.
+/// If-Match check and its write are atomic with respect to other writers (there is one writer thread).
+///
+/// The snapshot is held in one slot per thread shard (the index each event loop sets for its counters,
+/// `hinge_thread_shard_get`), each slot on its own cache lines: every resolve reads its device here, and one
+/// mutex shared by both loops moved its cache line between the cores on every request. A write publishes
+/// the new snapshot to every slot.
 public final class DeviceProfileStore: DeviceCatalog, Sendable {
     final class Snapshot: Sendable {
         let byID: [String: StoredProfile]
@@ -51,15 +57,32 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
         }
     }
 
-    private let snapshot: Mutex<Snapshot>
+    /// One copy of the snapshot per thread shard, padded so that two slots never share a cache line.
+    private final class Slot: Sendable {
+        let snapshot: Mutex<Snapshot>
+        private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        init(_ s: Snapshot) { snapshot = Mutex(s) }
+    }
+
+    /// A power of two, at least the number of thread shards in use (HTTPServer's `CounterShard.count`).
+    private static let slotCount = 8
+    private let slots: [Slot]
     private let writer: StoreWriter
 
     init(initial: [StoredProfile], writer: StoreWriter) {
-        snapshot = Mutex(Snapshot(initial))
+        let first = Snapshot(initial)
+        slots = (0..<DeviceProfileStore.slotCount).map { _ in Slot(first) }
         self.writer = writer
     }
 
-    private var current: Snapshot { snapshot.withLock { $0 } }
+    private var current: Snapshot {
+        slots[Int(hinge_thread_shard_get()) & (DeviceProfileStore.slotCount - 1)].snapshot.withLock { $0 }
+    }
+
+    /// Makes `next` the snapshot every reader sees (writer thread only: writes are serialised there).
+    private func publish(_ next: Snapshot) {
+        for slot in slots { slot.snapshot.withLock { $0 = next } }
+    }
 
     // MARK: DeviceCatalog
 
@@ -131,7 +154,7 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
         } catch {
             return .failure(error)
         }
-        snapshot.withLock { $0 = $0.replacing(p.id, with: stored) }
+        publish(current.replacing(p.id, with: stored))
         return .success(PutResult(created: before == nil, stored: stored))
     }
 
@@ -148,7 +171,7 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
         } catch {
             return .failure(error)
         }
-        snapshot.withLock { $0 = $0.replacing(id, with: nil) }
+        publish(current.replacing(id, with: nil))
         return .success(())
     }
 

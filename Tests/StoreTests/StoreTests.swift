@@ -1,3 +1,4 @@
+import CLinux
 import CSQLite
 import Dispatch
 import JSON
@@ -134,6 +135,25 @@ struct DeviceProfileTests {
         #expect(store.devices.list(kind: .tablet).map(\.profile.id) == ["ipad-mini", "ipad-pro-11", "ipad-pro-13"])
         #expect(store.devices.list(kind: .foldable).count == 1)
         #expect(store.devices.list(kind: .desktop).isEmpty)
+    }
+
+    /// The snapshot is kept per thread shard (one per event loop): a write must reach every shard.
+    @Test func writesReachTheSnapshotOfEveryThreadShard() throws {
+        let store = try Store.open(.init(path: ":memory:"))
+        defer { store.close() }
+        defer { hinge_thread_shard_set(0) }
+        _ = try store.devices.put(customProfile())
+        for shard in 0..<10 {
+            hinge_thread_shard_set(Int32(shard))
+            #expect(store.profile(id: "my-phone")?.name == "My Phone", "shard \(shard)")
+        }
+        hinge_thread_shard_set(0)
+        try store.devices.delete(id: "my-phone")
+        for shard in 0..<10 {
+            hinge_thread_shard_set(Int32(shard))
+            #expect(store.profile(id: "my-phone") == nil, "shard \(shard)")
+            #expect(store.profile(id: "iphone-16") != nil, "shard \(shard)")
+        }
     }
 
     @Test func putCreatesThenReplacesWithETagsAndIfMatch() throws {
