@@ -98,15 +98,30 @@ public final class JSONDocument: @unchecked Sendable {
     @inline(__always) func textEquals(_ index: Int, _ s: StaticString) -> Bool {
         let n = nodes[index]
         let count = s.utf8CodeUnitCount
-        guard Int(n.b) == count else { return false }
-        let p = text.baseAddress! + Int(n.a)
-        let q = s.utf8Start
+        return Int(n.b) == count && JSONDocument.sameBytes(text.baseAddress! + Int(n.a), s.utf8Start, count: count)
+    }
+
+    /// Whether `count` bytes at `p` and at `q` are equal (a loop: the strings compared here are short).
+    @inline(__always) static func sameBytes(_ p: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>, count: Int) -> Bool {
         var k = 0
         while k < count {
             if p[k] != q[k] { return false }
             k += 1
         }
         return true
+    }
+
+    /// The member named `key` of object node `object`: its position among the members and its value's index.
+    @inline(__always) func member(of object: Int, _ key: StaticString) -> (ordinal: Int, value: Int)? {
+        let count = Int(nodes[object].a)
+        var k = object + 1
+        var m = 0
+        while m < count {
+            if textEquals(k, key) { return (m, k + 1) }
+            k = Int(nodes[k].c)
+            m += 1
+        }
+        return nil
     }
 
     func string(_ index: Int) -> String {
@@ -128,13 +143,7 @@ public final class JSONDocument: @unchecked Sendable {
         return s.withUTF8 { utf8 in
             guard utf8.count == Int(n.b) else { return false }
             guard let q = utf8.baseAddress else { return true }
-            let p = text.baseAddress! + Int(n.a)
-            var k = 0
-            while k < utf8.count {
-                if p[k] != q[k] { return false }
-                k += 1
-            }
-            return true
+            return JSONDocument.sameBytes(text.baseAddress! + Int(n.a), q, count: utf8.count)
         }
     }
 
@@ -310,14 +319,8 @@ public struct JSONNode: Sendable {
 
     /// The value of member `key` of an object (nil when absent or not an object); keys match by bytes.
     public func member(_ key: StaticString) -> JSONNode? {
-        guard kind == .object else { return nil }
-        var k = index + 1
-        let end = Int(document.nodes[index].b)
-        while k < end {
-            if document.textEquals(k, key) { return JSONNode(document: document, index: k + 1) }
-            k = Int(document.nodes[k].c)
-        }
-        return nil
+        guard kind == .object, let found = document.member(of: index, key) else { return nil }
+        return JSONNode(document: document, index: found.value)
     }
 
     /// The value tree of this node.

@@ -150,18 +150,9 @@ public struct ObjectReader {
 
     /// The index of member `key`'s value node, marking the member read; nil when absent or `null`.
     @inline(__always) private mutating func valueIndex(_ key: StaticString) -> Int? {
-        let nodes = document.nodes
-        var k = start + 1
-        var m = 0
-        while m < memberCount {
-            if document.textEquals(k, key) {
-                markRead(m)
-                return nodes[k + 1].kind == .null ? nil : k + 1
-            }
-            k = Int(nodes[k].c)
-            m += 1
-        }
-        return nil
+        guard let found = document.member(of: start, key) else { return nil }
+        markRead(found.ordinal)
+        return document.nodes[found.value].kind == .null ? nil : found.value
     }
 
     /// The raw member, marking it read. `null` counts as absent.

@@ -298,17 +298,6 @@ struct ByteParser {
         return body(UnsafeBufferPointer(start: base + Int(n.a), count: Int(n.b)))
     }
 
-    @inline(__always)
-    private static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        var k = 0
-        while k < a.count {
-            if a[k] != b[k] { return false }
-            k += 1
-        }
-        return true
-    }
-
     private func keyText(_ index: Int) -> String { withKeyBytes(index) { String(decoding: $0, as: UTF8.self) } }
 
     /// Whether key node `key` repeats one of the `members` keys already parsed in the object at node `object`:
@@ -320,7 +309,7 @@ struct ByteParser {
             var k = object + 1
             for _ in 0..<members {
                 let m = nodeBase[k]
-                if m.b == n.b, withKeyBytes(key, { a in withKeyBytes(k) { b in Self.sameBytes(a, b) } }) { return true }
+                if m.b == n.b, withKeyBytes(key, { a in withKeyBytes(k) { b in a.elementsEqual(b) } }) { return true }
                 k = Int(m.c)
             }
             return false
