@@ -313,13 +313,7 @@ struct SchemaV2Tests {
         ]
         let counter = CompletionCounter()
         counter.expect(cases.count * 2)
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        store.writer.submit { _ in
-            entered.signal()
-            release.wait()
-        }
-        #expect(entered.wait(timeout: .now() + 10) == .success)
+        let release = try #require(holdWriter(store), "the writer thread did not take the job")
         for (i, c) in (cases + cases.reversed()).enumerated() {
             store.requestLog.append(
                 RequestRecord(

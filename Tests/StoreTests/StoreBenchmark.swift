@@ -137,13 +137,7 @@ struct StoreBenchmarkCosts {
         var done = 0
         while done < records {
             let n = min(batch, records - done)
-            let entered = DispatchSemaphore(value: 0)
-            let release = DispatchSemaphore(value: 0)
-            store.writer.submit { _ in
-                entered.signal()
-                release.wait()
-            }
-            entered.wait()
+            let release = try #require(holdWriter(store), "the writer thread did not take the job")
             let counter = CompletionCounter()
             counter.expect(n)
             for i in 0..<n {

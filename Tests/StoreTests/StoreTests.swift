@@ -492,13 +492,7 @@ struct RequestLogFaultTests {
         let store = try Store.open(.init(path: ":memory:", queueCapacity: 4))
         defer { store.close() }
         // Hold the writer thread in a job so that nothing drains, deterministically.
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        store.writer.submit { _ in
-            entered.signal()
-            release.wait()
-        }
-        #expect(entered.wait(timeout: .now() + 10) == .success)
+        let release = try #require(holdWriter(store), "the writer thread did not take the job")
         let counter = CompletionCounter()
         counter.expect(6)
         for _ in 0..<6 { store.requestLog.append(record(), completion: counter.completion) }
@@ -513,13 +507,7 @@ struct RequestLogFaultTests {
     @Test func theQueueIsAlsoBoundedInBytes() throws {
         let store = try Store.open(.init(path: ":memory:", queueCapacity: 100, queueCapacityBytes: 10_000))
         defer { store.close() }
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        store.writer.submit { _ in
-            entered.signal()
-            release.wait()
-        }
-        #expect(entered.wait(timeout: .now() + 10) == .success)
+        let release = try #require(holdWriter(store), "the writer thread did not take the job")
         let counter = CompletionCounter()
         counter.expect(4)
         let body = Array(repeating: UInt8(0x20), count: 4_000)  // + ~11 bytes of response each

@@ -106,3 +106,15 @@ func customProfile(_ id: String = "my-phone", name: String = "My Phone", width: 
 func rawConnection(_ path: String) throws -> Connection {
     try Connection(path: path, readOnly: false, busyTimeoutMillis: 2000)
 }
+
+/// Holds the store's writer thread in a job until the returned semaphore is signalled, so that appends queue
+/// up deterministically; returns once the writer is inside the job (nil if it did not get there in 10 s).
+func holdWriter(_ store: Store) -> DispatchSemaphore? {
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    store.writer.submit { _ in
+        entered.signal()
+        release.wait()
+    }
+    return entered.wait(timeout: .now() + 10) == .success ? release : nil
+}
