@@ -27,9 +27,12 @@ final class Checkpointer: @unchecked Sendable {
     let softPages: Int32
     let hardPages: Int32
 
-    /// 4096 pages = 32 MiB of WAL at 8 KiB pages before a background checkpoint; 8× that before the writer
-    /// checkpoints itself.
-    init(softPages: Int32 = 4096, hardPages: Int32 = 32768) {
+    /// `Store.Configuration.walCheckpointPages` and `walMaxPages`: by default 1024 pages (16 MiB at 16 KiB
+    /// pages) of WAL before a background checkpoint, 4096 (64 MiB) before the writer checkpoints itself.
+    /// Under sustained load the background pass never quite catches up with the writer, so the WAL only
+    /// restarts after the writer's own pass: `hardPages` is the WAL's size on disk under load. It was 8×
+    /// larger (512 MiB of WAL beside the database) until measured to buy no throughput (BENCHMARKS.md).
+    init(softPages: Int32, hardPages: Int32) {
         self.softPages = softPages
         self.hardPages = hardPages
     }

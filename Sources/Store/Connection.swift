@@ -81,6 +81,12 @@ final class Connection {
         if rc != SQLITE_OK { throw failure(sqlite3_extended_errcode(db), sql) }
     }
 
+    /// `PRAGMA name = value` for an integer setting computed at run time (a PRAGMA takes no bound
+    /// parameter): the text is built from a compile-time name and an `Int`, so no outside text can reach it.
+    func setPragma(_ name: StaticString, to value: Int) throws(StoreError) {
+        try execute("PRAGMA " + name.description + " = " + String(value))
+    }
+
     /// A cached prepared statement, reset and cleared of bindings, for the duration of `body`. A failing
     /// statement is evicted from the cache (and finalized) so that the next use prepares it afresh.
     func withStatement<T>(_ sql: String, _ body: (Statement) throws(StoreError) -> T) throws(StoreError) -> T {

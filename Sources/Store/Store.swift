@@ -39,11 +39,18 @@ public final class Store: DeviceCatalog, Sendable {
         /// Bytes of bodies waiting for the writer; an `append` beyond it is refused (`.queueFull`), except
         /// into an empty queue. Default 64 MiB.
         public var queueCapacityBytes: Int
+        /// WAL pages after which the checkpoint thread copies the WAL into the database (`Checkpointer`).
+        /// Default 1024 (16 MiB at 16 KiB pages).
+        public var walCheckpointPages: Int
+        /// WAL pages after which the writer checkpoints itself, so that the WAL restarts from its
+        /// beginning; also the size the WAL file is cut back to after a restart (`journal_size_limit`).
+        /// Default 4096 (64 MiB at 16 KiB pages): the WAL file on disk stays about this size under any load.
+        public var walMaxPages: Int
 
         public init(
             path: String = "./hinge.sqlite", busyTimeoutMillis: Int = 5000, maxReaders: Int = 4,
             maxRecords: Int = 100_000, maxBodyBytes: Int = 256 * 1024, queueCapacity: Int = 16_384,
-            queueCapacityBytes: Int = 64 << 20
+            queueCapacityBytes: Int = 64 << 20, walCheckpointPages: Int = 1024, walMaxPages: Int = 4096
         ) {
             self.path = path
             self.busyTimeoutMillis = busyTimeoutMillis
@@ -52,6 +59,8 @@ public final class Store: DeviceCatalog, Sendable {
             self.maxBodyBytes = maxBodyBytes
             self.queueCapacity = queueCapacity
             self.queueCapacityBytes = queueCapacityBytes
+            self.walCheckpointPages = walCheckpointPages
+            self.walMaxPages = walMaxPages
         }
     }
 
@@ -77,6 +86,9 @@ public final class Store: DeviceCatalog, Sendable {
         guard configuration.maxRecords >= 1 else { throw .invalidConfiguration("maxRecords must be at least 1") }
         guard configuration.queueCapacity >= 1 else { throw .invalidConfiguration("queueCapacity must be at least 1") }
         guard configuration.maxBodyBytes >= 0 else { throw .invalidConfiguration("maxBodyBytes must not be negative") }
+        guard configuration.walCheckpointPages >= 1, configuration.walMaxPages >= configuration.walCheckpointPages,
+            configuration.walMaxPages <= Int(Int32.max)
+        else { throw .invalidConfiguration("walCheckpointPages must be at least 1 and at most walMaxPages") }
         let inMemory = configuration.path == ":memory:" || configuration.path.contains("mode=memory")
         let connection = try Connection(
             path: configuration.path, readOnly: false, busyTimeoutMillis: configuration.busyTimeoutMillis)
@@ -96,6 +108,10 @@ public final class Store: DeviceCatalog, Sendable {
                 if mode?.lowercased() != "wal" {
                     warnings.append("journal_mode is \(mode ?? "unknown"), not WAL: readers may wait for the writer")
                 }
+                // After a restart the WAL file is cut back to `walMaxPages` (otherwise it keeps the size of
+                // its largest burst until close).
+                let pageSize = Int(try connection.scalarInt("PRAGMA page_size") ?? 16384)
+                try connection.setPragma("journal_size_limit", to: configuration.walMaxPages * pageSize)
             }
             try connection.execute("PRAGMA synchronous = NORMAL")
             // The writer's page cache (32 MiB) keeps the right edges of the request-log B-trees hot.
@@ -117,7 +133,8 @@ public final class Store: DeviceCatalog, Sendable {
         // Checkpoints off the writer thread (see `Checkpointer`); without it SQLite's auto-checkpoint stays.
         var checkpointer: Checkpointer?
         if !inMemory {
-            let c = Checkpointer()
+            let c = Checkpointer(
+                softPages: Int32(configuration.walCheckpointPages), hardPages: Int32(configuration.walMaxPages))
             do {
                 try c.start(path: configuration.path, busyTimeoutMillis: configuration.busyTimeoutMillis)
                 _ = try? pool.write { (db) throws(StoreError) in c.install(on: db) }

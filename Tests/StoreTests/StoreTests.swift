@@ -556,7 +556,8 @@ struct SupportTests {
     }
 
     /// Security: values only ever travel as bound parameters. No SQL text in the Store's sources is built
-    /// by interpolation; the only concatenations are of constant fragments (RequestLog.listSQL).
+    /// by interpolation; the only concatenations are of constant fragments (RequestLog.listSQL) and, for an
+    /// integer PRAGMA computed at run time, of a `StaticString` name and an `Int` (`Connection.setPragma`).
     @Test func sqlIsNeverBuiltByInterpolation() throws {
         let sources = String(#filePath.dropLast("Tests/StoreTests/StoreTests.swift".count)) + "Sources/Store/"
         let keywords = ["SELECT ", "INSERT ", "UPDATE ", "DELETE ", "PRAGMA ", "CREATE ", "WHERE "]
@@ -572,5 +573,92 @@ struct SupportTests {
             }
         }
         #expect(checked > 20)
+    }
+
+    @Test func integerPragmasAreSetAndReadBack() throws {
+        let db = try Connection(path: ":memory:", readOnly: false, busyTimeoutMillis: 100)
+        defer { db.close() }
+        try db.setPragma("journal_size_limit", to: 3 << 20)
+        #expect(try db.scalarInt("PRAGMA journal_size_limit") == 3 << 20)
+    }
+}
+
+@Suite("WAL size under sustained writes")
+struct WALBoundTests {
+    /// Under writes that never pause, the background checkpoints never catch up with the writer; the WAL
+    /// restarts only after the writer's own pass at `walMaxPages`. Without that bound the WAL would hold
+    /// everything written (here ~8.6 MB); with it, it stays near 16 pages plus a wave of records.
+    @Test func walStaysNearItsBoundWhileRecordsKeepComing() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("hinge.sqlite")
+        let store = try Store.open(.init(path: path, walCheckpointPages: 4, walMaxPages: 16))
+        let pageSize = try store.writer.perform { db in
+            Result { () throws(StoreError) in Int(try db.scalarInt("PRAGMA page_size") ?? 0) }
+        }.get()
+        #expect(pageSize == 16384)
+        let response = [UInt8](repeating: UInt8(ascii: "r"), count: 3600)
+        let waves = 40
+        let perWave = 50
+        var largestWAL = 0
+        for w in 0..<waves {
+            let counter = CompletionCounter()
+            counter.expect(perWave)
+            for i in 0..<perWave {
+                store.requestLog.append(
+                    record(at: Int64(w * perWave + i), response: response), completion: counter.completion)
+            }
+            #expect(counter.wait())
+            #expect(counter.failures.withLock { $0.isEmpty })
+            largestWAL = max(largestWAL, fileSize(path + "-wal"))
+        }
+        let written = waves * perWave * (response.count + 600)
+        #expect(written > 8_000_000)
+        // 16 pages (256 KiB) + a wave (~210 KB of rows) + the pass that found the checkpoint lock taken.
+        #expect(largestWAL > 0)
+        #expect(largestWAL <= 2 << 20, "WAL reached \(largestWAL) bytes")
+        store.close()
+        let db = try rawConnection(path)
+        defer { db.close() }
+        #expect(try db.scalarInt("SELECT count(*) FROM requests") == Int64(waves * perWave))
+        #expect(try db.scalarText("PRAGMA integrity_check") == "ok")
+    }
+
+    /// A burst larger than the bound (one transaction of 800 records) grows the WAL file past it; after the
+    /// next restart `journal_size_limit` cuts the file back instead of keeping the burst's size until close.
+    @Test func walFileShrinksBackAfterABurst() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("hinge.sqlite")
+        let store = try Store.open(.init(path: path, walCheckpointPages: 4, walMaxPages: 16))
+        let response = [UInt8](repeating: UInt8(ascii: "r"), count: 3600)
+        let burst = CompletionCounter()
+        burst.expect(800)
+        let release = try #require(holdWriter(store))
+        for i in 0..<800 { store.requestLog.append(record(at: Int64(i), response: response), completion: burst.completion) }
+        release.signal()
+        #expect(burst.wait())
+        let afterBurst = fileSize(path + "-wal")
+        #expect(afterBurst > 2 << 20, "the burst's transaction alone is ~3.4 MB of frames")
+        for w in 0..<10 {
+            let counter = CompletionCounter()
+            counter.expect(20)
+            for i in 0..<20 {
+                store.requestLog.append(record(at: Int64(1000 + w * 20 + i), response: response), completion: counter.completion)
+            }
+            #expect(counter.wait())
+        }
+        let settled = fileSize(path + "-wal")
+        #expect(settled <= 1 << 20, "WAL file still \(settled) bytes after the burst's \(afterBurst)")
+        store.close()
+    }
+
+    @Test func walLimitsAreValidated() {
+        for (soft, hard) in [(0, 10), (10, 5), (1, Int(Int32.max) + 1)] {
+            #expect {
+                _ = try Store.open(.init(path: ":memory:", walCheckpointPages: soft, walMaxPages: hard))
+            } throws: { error in
+                guard case .invalidConfiguration = error as? StoreError else { return false }
+                return true
+            }
+        }
     }
 }

@@ -59,6 +59,12 @@ func writeFile(_ path: String, _ bytes: [UInt8]) {
 
 func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+/// A file's size in bytes, 0 when it does not exist.
+func fileSize(_ path: String) -> Int {
+    var st = stat()
+    return stat(path, &st) == 0 ? Int(st.st_size) : 0
+}
+
 /// Counts completions and waits for an expected number with a deadline (no sleeps).
 final class CompletionCounter: Sendable {
     private let group = DispatchGroup()
