@@ -8,7 +8,9 @@ enum RequestRoutes {
     static func register(on router: inout ServiceRouter, context: ServiceContext) {
         guard let store = context.store else { return }
         let log = store.requestLog
-        router.add(.GET, "/v1/requests", sync: { request in
+        // Reads (and the replay and picture computed from them) run on the store's read threads.
+        let readers = store.readWorkers
+        router.add(.GET, "/v1/requests", reading: readers, { request in
             do throws(StoreError) {
                 let query = try RecordQuery(queryItems: queryItems(request.query))
                 return .json(JSONWriter.encode(try log.list(query).json))
@@ -16,7 +18,7 @@ enum RequestRoutes {
                 return storeProblem(error)
             }
         })
-        router.add(.GET, "/v1/requests/{id}", sync: { request in
+        router.add(.GET, "/v1/requests/{id}", reading: readers, { request in
             switch detail(request, log) {
             case .failure(let p): return p.response
             case .success(let d):
@@ -26,7 +28,7 @@ enum RequestRoutes {
                 return .json(JSONWriter.encode(.object(o)))
             }
         })
-        router.add(.GET, "/v1/requests/{id}/svg", sync: { request in
+        router.add(.GET, "/v1/requests/{id}/svg", reading: readers, { request in
             switch detail(request, log) {
             case .failure(let p): return p.response
             case .success(let d):
@@ -41,7 +43,7 @@ enum RequestRoutes {
                 return ResolveRoutes.svgResponse(svg)
             }
         })
-        router.add(.POST, "/v1/requests/{id}/replay", sync: { request in
+        router.add(.POST, "/v1/requests/{id}/replay", reading: readers, { request in
             switch detail(request, log) {
             case .failure(let p): return p.response
             case .success(let d):

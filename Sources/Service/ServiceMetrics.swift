@@ -1,5 +1,6 @@
 import Glibc
 import HTTPServer
+import Store
 import Synchronization
 
 /// Per-route request counts by status and a latency histogram per route, for `GET /metrics`.
@@ -123,6 +124,24 @@ struct ServiceRouter {
         router.add(method, pattern, responding: { request, responder in
             handler(request, Reply(responder: responder, counters: counters, startNanos: monotonicNanos()))
         })
+    }
+
+    /// A handler that reads the database: it runs on `workers` (`Store.readWorkers`), never on the event
+    /// loop, and its response is sent from there. When `workers` refuse the job (their queue is full, or
+    /// the store is closing) the answer is an immediate 503 with `Retry-After: 1`.
+    mutating func add(
+        _ method: HTTPMethod, _ pattern: String, reading workers: ReadWorkers,
+        _ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) {
+        add(method, pattern) { request, reply in
+            guard workers.submit({ reply.send(handler(request)) }) else {
+                return reply.send(
+                    Problem.response(
+                        status: 503,
+                        detail: "Too many request-log reads are waiting (\(workers.capacity)); retry shortly.",
+                        headers: ["Retry-After": "1"]))
+            }
+        }
     }
 
     /// A synchronous handler.

@@ -46,11 +46,15 @@ public final class Store: DeviceCatalog, Sendable {
         /// beginning; also the size the WAL file is cut back to after a restart (`journal_size_limit`).
         /// Default 4096 (64 MiB at 16 KiB pages): the WAL file on disk stays about this size under any load.
         public var walMaxPages: Int
+        /// Request-log reads waiting for a read thread (`ReadWorkers`); beyond it a read is refused at once
+        /// (the routes answer 503 with `Retry-After`). Default 256.
+        public var readQueueCapacity: Int
 
         public init(
             path: String = "./hinge.sqlite", busyTimeoutMillis: Int = 5000, maxReaders: Int = 4,
             maxRecords: Int = 100_000, maxBodyBytes: Int = 256 * 1024, queueCapacity: Int = 16_384,
-            queueCapacityBytes: Int = 64 << 20, walCheckpointPages: Int = 1024, walMaxPages: Int = 4096
+            queueCapacityBytes: Int = 64 << 20, walCheckpointPages: Int = 1024, walMaxPages: Int = 4096,
+            readQueueCapacity: Int = 256
         ) {
             self.path = path
             self.busyTimeoutMillis = busyTimeoutMillis
@@ -61,6 +65,7 @@ public final class Store: DeviceCatalog, Sendable {
             self.queueCapacityBytes = queueCapacityBytes
             self.walCheckpointPages = walCheckpointPages
             self.walMaxPages = walMaxPages
+            self.readQueueCapacity = readQueueCapacity
         }
     }
 
@@ -69,6 +74,8 @@ public final class Store: DeviceCatalog, Sendable {
     public let devices: DeviceProfileStore
     /// The request log of `/v1/requests`.
     public let requestLog: RequestLog
+    /// Where request-log reads run, off the event loops (`ReadWorkers`).
+    public let readWorkers: ReadWorkers
     /// Non-fatal findings at open (a custom profile shadowing a built-in id, a stored profile that no
     /// longer validates): the service logs them.
     public let warnings: [String]
@@ -86,6 +93,7 @@ public final class Store: DeviceCatalog, Sendable {
         guard configuration.maxRecords >= 1 else { throw .invalidConfiguration("maxRecords must be at least 1") }
         guard configuration.queueCapacity >= 1 else { throw .invalidConfiguration("queueCapacity must be at least 1") }
         guard configuration.maxBodyBytes >= 0 else { throw .invalidConfiguration("maxBodyBytes must not be negative") }
+        guard configuration.readQueueCapacity >= 1 else { throw .invalidConfiguration("readQueueCapacity must be at least 1") }
         guard configuration.walCheckpointPages >= 1, configuration.walMaxPages >= configuration.walCheckpointPages,
             configuration.walMaxPages <= Int(Int32.max)
         else { throw .invalidConfiguration("walCheckpointPages must be at least 1 and at most walMaxPages") }
@@ -179,14 +187,18 @@ public final class Store: DeviceCatalog, Sendable {
         self.devices = devices
         self.requestLog = requestLog
         self.warnings = warnings
+        self.readWorkers = ReadWorkers(
+            maxThreads: configuration.maxReaders, capacity: configuration.readQueueCapacity)
     }
 
     deinit { close() }
 
-    /// Graceful shutdown: drains and commits everything pending, stops the writer thread, checkpoints the
-    /// WAL and closes every connection. Idempotent. Appends after this fail with `.closed`.
+    /// Graceful shutdown: runs the reads already queued, drains and commits everything pending, stops the
+    /// writer thread, checkpoints the WAL and closes every connection. Idempotent. Appends after this fail
+    /// with `.closed`, and `readWorkers` refuses new reads.
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        readWorkers.close()
         writer.close()
         Store.stopCheckpointer(checkpointer, pool: pool)
         pool.close()

@@ -1,4 +1,7 @@
+import Dispatch
+import Glibc
 import JSON
+import Synchronization
 import Testing
 
 @testable import Service
@@ -155,6 +158,50 @@ import Testing
         #expect(try s.post("/v1/resolve/matrix", #"{"scene":{},"devices":["iphone-16"]}"#).status == 200)
         #expect(try s.records().isEmpty)
         #expect(s.store.counters.recordsWritten == 0)
+    }
+
+    /// Reads run on the store's read threads, not on the event loop (the server here has one loop): with
+    /// the only read thread held, a listing waits while the loop goes on answering; a read beyond the read
+    /// queue's capacity is refused at once with 503 and `Retry-After`; the held listing completes after.
+    @Test func readsWaitOffTheLoopAndAreRefusedWhenTheirQueueIsFull() throws {
+        let s = try LiveServer { $0.maxReaders = 1; $0.readQueueCapacity = 1 }
+        #expect(try s.post("/v1/resolve", settingsScene).status == 200)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }  // never leave the read thread held (close joins it)
+        #expect(s.store.readWorkers.submit {
+            entered.signal()
+            release.wait()
+        })
+        #expect(entered.wait(timeout: .now() + 10) == .success)
+        // Queued behind the held thread: this client waits, the loop does not.
+        let queued = Mutex<HTTPReply?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        let port = s.port
+        DispatchQueue.global().async {
+            let reply = try? HTTPClient.send(port: port, "GET", "/v1/requests")  // outside the lock
+            queued.withLock { $0 = reply }
+            finished.signal()
+        }
+        var waited = 0
+        while s.store.readWorkers.waiting == 0 && waited < 1000 {
+            usleep(10_000)
+            waited += 1
+        }
+        #expect(s.store.readWorkers.waiting == 1)
+        #expect(try s.get("/healthz").status == 200)
+        #expect(try s.post("/v1/resolve", settingsScene).status == 200)
+        let refused = try s.get("/v1/requests/1")
+        #expect(refused.status == 503)
+        #expect(refused.header("Retry-After") == "1")
+        #expect(refused.contentType == "application/problem+json")
+        #expect(queued.withLock { $0 } == nil)
+        release.signal()
+        #expect(finished.wait(timeout: .now() + 10) == .success)
+        let listing = try #require(queued.withLock { $0 })
+        #expect(listing.status == 200)
+        #expect(listing.json?["items"]?.arrayValue?.count == 2)
+        #expect(try s.get("/v1/requests/1").status == 200)
     }
 }
 

@@ -124,3 +124,9 @@ func holdWriter(_ store: Store) -> DispatchSemaphore? {
     }
     return entered.wait(timeout: .now() + 10) == .success ? release : nil
 }
+
+/// The calling thread's name (`/proc/thread-self/comm`), "" when it cannot be read.
+func currentThreadName() -> String {
+    guard let bytes = readFile("/proc/thread-self/comm") else { return "" }
+    return String(decoding: bytes.filter { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+}
