@@ -26,6 +26,7 @@ int hinge_ignore_sigpipe(void) { return signal(SIGPIPE, SIG_IGN) == SIG_ERR ? -1
 
 int hinge_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
 
+_Static_assert((HINGE_THREAD_SHARDS & (HINGE_THREAD_SHARDS - 1)) == 0, "a power of two");
 static __thread int hinge_thread_shard = 0;
 int hinge_thread_shard_get(void) { return hinge_thread_shard; }
-void hinge_thread_shard_set(int shard) { hinge_thread_shard = shard; }
+void hinge_thread_shard_set(int shard) { hinge_thread_shard = shard & (HINGE_THREAD_SHARDS - 1); }

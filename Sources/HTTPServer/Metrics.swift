@@ -4,8 +4,9 @@ import Synchronization
 /// Which of a `ShardedCounters`' shards the calling thread adds to: each event loop sets its own (loop index
 /// + 1) when it starts; every other thread uses shard 0.
 public enum CounterShard {
-    /// Shards per counter (loops beyond 7 share shards, which stays correct, only slower).
-    public static let count = 8
+    /// Shards per counter (loops beyond 7 share shards, which stays correct, only slower): CLinux's
+    /// `HINGE_THREAD_SHARDS`, which Store's `DeviceProfileStore` uses too.
+    public static let count = Int(HINGE_THREAD_SHARDS)
 
     /// The calling thread's shard, 0..<count (a thread-local read).
     @inline(__always) public static var current: Int { Int(hinge_thread_shard_get()) & (count - 1) }

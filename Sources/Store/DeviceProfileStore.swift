@@ -64,8 +64,9 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
         init(_ s: Snapshot) { snapshot = Mutex(s) }
     }
 
-    /// A power of two, at least the number of thread shards in use (HTTPServer's `CounterShard.count`).
-    private static let slotCount = 8
+    /// One slot per thread shard: CLinux's `HINGE_THREAD_SHARDS` (a power of two), as HTTPServer's
+    /// `CounterShard.count`.
+    private static let slotCount = Int(HINGE_THREAD_SHARDS)
     private let slots: [Slot]
     private let writer: StoreWriter
 

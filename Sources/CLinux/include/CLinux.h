@@ -15,9 +15,14 @@
 #include <netinet/tcp.h>
 #include <malloc.h>
 
-/// This thread's counter shard (see `CounterShard` in HTTPServer/Metrics.swift): 0 unless set, e.g. by an
-/// event loop for its own thread. A thread-local, so reading it costs a load.
+/// How many thread shards there are: the one count behind HTTPServer's `CounterShard` (metrics) and
+/// Store's `DeviceProfileStore` slots. A power of two.
+#define HINGE_THREAD_SHARDS 8
+
+/// This thread's shard, in 0..<HINGE_THREAD_SHARDS (see `CounterShard` in HTTPServer/Metrics.swift): 0
+/// unless set, e.g. by an event loop for its own thread. A thread-local, so reading it costs a load.
 int hinge_thread_shard_get(void);
+/// Sets this thread's shard, taken modulo HINGE_THREAD_SHARDS.
 void hinge_thread_shard_set(int shard);
 
 /// A non-blocking, close-on-exec eventfd with counter 0.
