@@ -32,11 +32,14 @@ let package = Package(
             dependencies: ["LayoutEngine", "JSON"],
             path: "Benchmarks/hinge-bench"
         ),
-        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "LayoutEngineTests", dependencies: ["LayoutEngine", "JSON"], resources: [.copy("Scenes")]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "CLinux"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "ServiceTests", dependencies: ["Service"]),
+        // Helpers shared by the test targets (temporary directories, files, a loopback socket, a PRNG).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
+        .testTarget(
+            name: "LayoutEngineTests", dependencies: ["LayoutEngine", "JSON", "TestSupport"], resources: [.copy("Scenes")]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "CLinux", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

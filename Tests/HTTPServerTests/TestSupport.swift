@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import HTTPServer
 
@@ -10,19 +11,9 @@ final class TestClient {
     private var pending: [UInt8] = []
 
     init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var tv = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        do { fd = try connectLoopback(port: port, receiveTimeoutSeconds: 5) } catch {
+            throw SystemError(error.operation, error.code)
         }
-        if rc != 0 { throw SystemError("connect", errno) }
     }
 
     deinit { close(fd) }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 
 @testable import JSON
 
@@ -29,7 +30,7 @@ import Testing
         var indeterminateAccepted: [String] = []
         var strictRejected = 0
         for name in names {
-            let bytes = try #require(Self.readFile(dir + "/" + name), "cannot read \(name)")
+            let bytes = try #require(readFile(dir + "/" + name), "cannot read \(name)")
             // The corpus checks grammar; duplicate keys are grammatical (RFC 8259 §4 "SHOULD be unique"), so they
             // are allowed here and checked separately below.
             let grammarOnly = JSONParser.Options(rejectDuplicateKeys: false)
@@ -93,18 +94,5 @@ import Testing
             if name != "." && name != ".." { names.append(name) }
         }
         return names
-    }
-
-    static func readFile(_ path: String) -> [UInt8]? {
-        guard let f = fopen(path, "rb") else { return nil }
-        defer { fclose(f) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
-            if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
-            if n < chunk.count { break }
-        }
-        return ferror(f) == 0 ? bytes : nil
     }
 }

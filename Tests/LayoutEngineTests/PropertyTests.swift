@@ -1,5 +1,6 @@
 import JSON
 import Testing
+import TestSupport
 
 @testable import LayoutEngine
 

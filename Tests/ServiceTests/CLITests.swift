@@ -4,6 +4,7 @@ import LayoutEngine
 import Store
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import Service
 

@@ -1,6 +1,7 @@
 import Glibc
 import Store
 import Testing
+import TestSupport
 
 @testable import Service
 
@@ -12,19 +13,6 @@ import Testing
         parts.removeLast(3)
         return parts.joined(separator: "/") + "/openapi.yaml"
     }()
-
-    static func readBytes(_ path: String) -> [UInt8]? {
-        guard let f = fopen(path, "rb") else { return nil }
-        defer { fclose(f) }
-        var out: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buf, 1, buf.count, f)
-            if n <= 0 { break }
-            out += buf[0..<n]
-        }
-        return out
-    }
 
     /// Every `METHOD /path` under `paths:`, read line by line (no YAML library): a path is a key indented by
     /// two spaces that starts with `/`, an operation a key indented by four that is an HTTP method.
@@ -76,7 +64,7 @@ import Testing
     }
 
     @Test func everyServedRouteIsInTheSpecAndEverySpecPathIsServed() throws {
-        let yaml = try #require(Self.readBytes(Self.specPath).map { String(decoding: $0, as: UTF8.self) })
+        let yaml = try #require(readFile(Self.specPath).map { String(decoding: $0, as: UTF8.self) })
         let spec = Self.specOperations(yaml)
         let directory = TemporaryDirectory()
         let store = try Store.open(Store.Configuration(path: directory.file("hinge.sqlite")))
@@ -90,7 +78,7 @@ import Testing
     }
 
     @Test func openapiYamlIsServedByteForByte() throws {
-        let file = try #require(Self.readBytes(Self.specPath))
+        let file = try #require(readFile(Self.specPath))
         let s = try LiveServer()
         let r = try s.get("/openapi.yaml")
         #expect(r.status == 200)

@@ -3,34 +3,9 @@ import HTTPServer
 import JSON
 import Store
 import Testing
+import TestSupport
 
 @testable import Service
-
-/// A fresh temporary directory, removed with its files on deinit.
-final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/hinge-service-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        path = made.map { String(cString: $0) } ?? "/tmp/hinge-service-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    deinit {
-        if let dir = opendir(path) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-                }
-                if name != "." && name != ".." { unlink(path + "/" + name) }
-            }
-            closedir(dir)
-        }
-        rmdir(path)
-    }
-}
 
 /// One HTTP response as the client saw it.
 struct HTTPReply {
@@ -56,21 +31,11 @@ enum HTTPClient {
     static func send(
         port: Int, _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
     ) throws -> HTTPReply {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        defer { close(fd) }
-        var tv = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        let fd: Int32
+        do { fd = try connectLoopback(port: port, receiveTimeoutSeconds: 10) } catch {
+            throw Failure(description: error.description)
         }
-        guard rc == 0 else { throw Failure(description: "connect: errno \(errno)") }
+        defer { close(fd) }
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }

@@ -1,6 +1,7 @@
 import CSQLite
 import Dispatch
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc

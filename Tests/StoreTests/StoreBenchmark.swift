@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import Store
 

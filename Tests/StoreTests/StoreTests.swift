@@ -5,6 +5,7 @@ import JSON
 import LayoutEngine
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import Store
 
@@ -587,7 +588,7 @@ struct SupportTests {
 struct WALBoundTests {
     /// Under writes that never pause, the background checkpoints never catch up with the writer; the WAL
     /// restarts only after the writer's own pass at `walMaxPages`. Without that bound the WAL would hold
-    /// everything written (here ~8.6 MB); with it, it stays near 16 pages plus a wave of records.
+    /// everything written (here ~17 MB); with it, it stays near 16 pages plus a wave of records.
     @Test func walStaysNearItsBoundWhileRecordsKeepComing() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("hinge.sqlite")
@@ -597,7 +598,7 @@ struct WALBoundTests {
         }.get()
         #expect(pageSize == 16384)
         let response = [UInt8](repeating: UInt8(ascii: "r"), count: 3600)
-        let waves = 40
+        let waves = 80
         let perWave = 50
         var largestWAL = 0
         for w in 0..<waves {
@@ -612,10 +613,12 @@ struct WALBoundTests {
             largestWAL = max(largestWAL, fileSize(path + "-wal"))
         }
         let written = waves * perWave * (response.count + 600)
-        #expect(written > 8_000_000)
-        // 16 pages (256 KiB) + a wave (~210 KB of rows) + the pass that found the checkpoint lock taken.
+        #expect(written > 16_000_000)
+        // 16 pages (256 KiB) + a wave (~210 KB of rows) + what came while a background pass held the
+        // checkpoint lock (the writer's own pass then returns BUSY and is retried at the next commit): seen
+        // up to ~3 MB on a loaded machine, against the ~17 MB an unbounded WAL reaches here.
         #expect(largestWAL > 0)
-        #expect(largestWAL <= 2 << 20, "WAL reached \(largestWAL) bytes")
+        #expect(largestWAL <= 5 << 20, "WAL reached \(largestWAL) bytes")
         store.close()
         let db = try rawConnection(path)
         defer { db.close() }

@@ -3,6 +3,7 @@ import JSON
 import LayoutEngine
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import Store
 
@@ -11,59 +12,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// A fresh temporary directory per test, removed (with its files) on deinit.
-final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/hinge-store-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        path = made.map { String(cString: $0) } ?? "/tmp/hinge-store-test-fallback-\(getpid())"
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    deinit {
-        if let dir = opendir(path) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-                }
-                if name != "." && name != ".." { unlink(path + "/" + name) }
-            }
-            closedir(dir)
-        }
-        rmdir(path)
-    }
-}
-
-func readFile(_ path: String) -> [UInt8]? {
-    guard let f = fopen(path, "rb") else { return nil }
-    defer { fclose(f) }
-    var out: [UInt8] = []
-    var buf = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&buf, 1, buf.count, f)
-        if n <= 0 { break }
-        out += buf[0..<n]
-    }
-    return out
-}
-
-func writeFile(_ path: String, _ bytes: [UInt8]) {
-    guard let f = fopen(path, "wb") else { return }
-    _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
-    fclose(f)
-}
-
-func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
-
-/// A file's size in bytes, 0 when it does not exist.
-func fileSize(_ path: String) -> Int {
-    var st = stat()
-    return stat(path, &st) == 0 ? Int(st.st_size) : 0
-}
 
 /// Counts completions and waits for an expected number with a deadline (no sleeps).
 final class CompletionCounter: Sendable {
