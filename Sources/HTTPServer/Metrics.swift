@@ -8,11 +8,11 @@ public enum CounterShard {
     /// `HINGE_THREAD_SHARDS`, which Store's `DeviceProfileStore` uses too.
     public static let count = Int(HINGE_THREAD_SHARDS)
 
-    /// The calling thread's shard, 0..<count (a thread-local read).
-    @inline(__always) public static var current: Int { Int(hinge_thread_shard_get()) & (count - 1) }
+    /// The calling thread's shard, 0..<count (a thread-local read; the C setter keeps it in range).
+    @inline(__always) public static var current: Int { Int(hinge_thread_shard_get()) }
 
-    /// Sets the calling thread's shard (taken modulo `count`).
-    public static func set(_ shard: Int) { hinge_thread_shard_set(Int32(truncatingIfNeeded: shard & (count - 1))) }
+    /// Sets the calling thread's shard (taken modulo `count` by `hinge_thread_shard_set`).
+    public static func set(_ shard: Int) { hinge_thread_shard_set(Int32(truncatingIfNeeded: shard)) }
 }
 
 /// `slots` counters, each kept as one relaxed atomic per shard, the shards of a slot 64 bytes apart: threads

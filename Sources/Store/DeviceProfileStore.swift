@@ -77,7 +77,7 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
     }
 
     private var current: Snapshot {
-        slots[Int(hinge_thread_shard_get()) & (DeviceProfileStore.slotCount - 1)].snapshot.withLock { $0 }
+        slots[Int(hinge_thread_shard_get())].snapshot.withLock { $0 }  // in 0..<slotCount: the C setter masks
     }
 
     /// Makes `next` the snapshot every reader sees (writer thread only: writes are serialised there).
