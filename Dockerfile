@@ -1,6 +1,7 @@
-# Hinge — multi-stage build. No Docker engine runs on the project's CI machine, so .ci/run executes the
-# same build and run commands (`swift build -c release --static-swift-stdlib --product hinge`, then
-# `hinge serve --host 0.0.0.0 --db /data/hinge.sqlite`) directly; keep the two in step.
+# Hinge — multi-stage build. No Docker engine runs on the project's CI machine, so
+# scripts/docker-equivalent.sh reads this file and replays it without Docker: it copies exactly the COPY
+# paths of the build stage into an empty directory, runs the RUN line's build there, starts the binary
+# with this file's ENV and CMD, and runs the HEALTHCHECK command against it.
 
 # ---- build: the official Swift 6.3 image
 FROM swift:6.3-bookworm AS build
@@ -8,7 +9,7 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends libsqlite3-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY Package.swift ./
+COPY Package.swift openapi.yaml ./
 COPY Sources ./Sources
 COPY Benchmarks ./Benchmarks
 COPY Tests ./Tests
@@ -27,7 +28,10 @@ USER hinge
 WORKDIR /data
 VOLUME ["/data"]
 EXPOSE 8080
+# Defaults only: `docker run -e HINGE_PORT=9000 …` (or any HINGE_* variable of README's configuration
+# table) overrides them, and the health check follows HINGE_PORT.
+ENV HINGE_HOST=0.0.0.0 HINGE_PORT=8080 HINGE_DB=/data/hinge.sqlite
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
-    CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1
+    CMD curl -fsS "http://127.0.0.1:${HINGE_PORT}/healthz" || exit 1
 ENTRYPOINT ["/usr/local/bin/hinge"]
-CMD ["serve", "--host", "0.0.0.0", "--port", "8080", "--db", "/data/hinge.sqlite"]
+CMD ["serve"]
