@@ -155,12 +155,23 @@ private struct TempDir {
         close(fd)
         #expect(try CLIFiles.read(scene) == phoneScene)
 
-        // A missing database: built-ins, and no file is created.
+        // A database named with --db that does not exist: exit 1 with one message, and no file is created.
         var options = ResolveCommandOptions(file: scene)
         options.db = dir.file("absent.sqlite")
-        #expect(ResolveCommandRunner.run(options: options).exitCode == 0)
-        #expect(!CLIFiles.databaseExists(options.db))
+        let absent = ResolveCommandRunner.run(options: options)
+        #expect(absent.exitCode == 1)
+        #expect(text(absent.stderr).hasPrefix("hinge resolve: no database at \(options.db)"))
         #expect(access(options.db, F_OK) != 0)
+        var devices = DevicesCommandOptions()
+        devices.db = options.db
+        let devicesAbsent = DevicesCommandRunner.run(options: devices)
+        #expect(devicesAbsent.exitCode == 1)
+        #expect(text(devicesAbsent.stderr).hasPrefix("hinge devices: no database at \(options.db)"))
+        #expect(access(options.db, F_OK) != 0)
+
+        // In memory: the built-ins.
+        options.db = ":memory:"
+        #expect(ResolveCommandRunner.run(options: options).exitCode == 0)
 
         // A missing scene file: exit 1, one message.
         options.file = dir.file("nope.json")

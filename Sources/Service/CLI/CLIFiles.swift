@@ -65,9 +65,14 @@ public enum CLIFiles {
     }
 
     /// The device catalog of `resolve` and `devices`: the store's (built-ins and custom profiles) when the
-    /// database exists, else the built-ins. Close the returned store when done.
+    /// database exists, else the built-ins. Only the default `./hinge.sqlite` may be missing: a database
+    /// named with `--db` or `HINGE_DB` that does not exist is an error (a typo would otherwise silently drop
+    /// every custom profile). Close the returned store when done.
     public static func catalog(db: String) throws(CLIError) -> (catalog: any DeviceCatalog, store: Store?) {
         if let store = try openExistingStore(db) { return (store, store) }
+        if db != CLIDefaults.db && db != ":memory:" {
+            throw CLIError("no database at \(db) (the built-in profiles need no --db)")
+        }
         return (StaticDeviceCatalog(BuiltInDevices.all), nil)
     }
 

@@ -20,7 +20,8 @@ public struct DevicesCommandOptions: Sendable, Equatable {
         Without ID: a table of the device profiles (id, kind, name, displays in points, built-in or custom).
         With ID: that profile's JSON (SPEC §8), pretty-printed.
 
-        Profiles: the built-ins, plus the custom profiles of the database when it exists (it is never created).
+        Profiles: the built-ins, plus the custom profiles of the database (never created). Without --db or
+        HINGE_DB a missing ./hinge.sqlite means the built-ins alone; a database named there must exist.
 
         OPTIONS:
           --kind K     list only phone | tablet | foldable | desktop

@@ -11,7 +11,7 @@ public struct ResolveCommandOptions: Sendable, Equatable {
     /// is validated (`Resolver.resolve(body:catalog:overrides:)`), exactly as if the file said so.
     public var overrides = SceneOverrides()
     public var format = Format.json
-    /// `--db` or `HINGE_DB`: custom device profiles are read from it when the file exists.
+    /// `--db` or `HINGE_DB`: custom device profiles are read from it (only the default may be missing).
     public var db = CLIDefaults.db
 
     public init(file: String) { self.file = file }
@@ -23,8 +23,9 @@ public struct ResolveCommandOptions: Sendable, Equatable {
         the resolution as pretty-printed JSON with sorted keys (or an SVG wireframe) on standard output.
         FILE is a scene JSON file, or - for standard input.
 
-        Device profiles: the built-ins, plus the custom profiles of the database when it exists (it is
-        never created). Nothing is recorded in the request log.
+        Device profiles: the built-ins, plus the custom profiles of the database (never created). Without
+        --db or HINGE_DB a missing ./hinge.sqlite means the built-ins alone; a database named there must
+        exist. Nothing is recorded in the request log.
 
         OPTIONS:
           --device ID              resolve on this device instead of the scene's
