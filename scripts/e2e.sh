@@ -123,7 +123,7 @@ server_pid=""
 echo "== e2e: CLI (hinge resolve, devices, replay)"
 scene=$tmp/scene.json
 printf '%s' '{"device":"iphone-16","presentations":[{"id":"settings","kind":"sheet","detents":["medium","large"]}]}' >"$scene"
-"$bin" resolve "$scene" --db "$tmp/absent.sqlite" >"$tmp/cli.json" || fail "hinge resolve FILE"
+"$bin" resolve "$scene" --db :memory: >"$tmp/cli.json" || fail "hinge resolve FILE"
 python3 - "$tmp/cli.json" <<'PY' || fail "hinge resolve output"
 import json, sys
 text = open(sys.argv[1]).read()
@@ -132,8 +132,11 @@ assert text.startswith('{\n  "'), "not pretty"
 assert doc["environment"]["window"], doc
 assert [p["id"] for p in doc["placements"]] == ["settings"], doc["placements"]
 PY
-"$bin" resolve - --db "$tmp/absent.sqlite" <"$scene" >"$tmp/cli-stdin.json" || fail "hinge resolve - (stdin)"
+"$bin" resolve - --db :memory: <"$scene" >"$tmp/cli-stdin.json" || fail "hinge resolve - (stdin)"
 cmp -s "$tmp/cli.json" "$tmp/cli-stdin.json" || fail "stdin and file outputs differ"
+rc=0
+"$bin" resolve "$scene" --db "$tmp/absent.sqlite" >/dev/null 2>"$tmp/absent.err" || rc=$?
+[ "$rc" -eq 1 ] && grep -q 'no database at' "$tmp/absent.err" || fail "hinge resolve --db ABSENT: exit $rc"
 [ ! -e "$tmp/absent.sqlite" ] || fail "hinge resolve created a database"
 "$bin" resolve "$scene" --db "$tmp/hinge.sqlite" --device iphone-duo --posture halfOpened --layout-direction rtl >"$tmp/cli-duo.json" \
     || fail "hinge resolve with overrides"
@@ -153,7 +156,10 @@ rc=0
 "$bin" resolve --help | grep -q 'USAGE: hinge resolve' || fail "resolve --help"
 for c in resolve devices replay; do "$bin" --help | grep -q "^  $c " || fail "hinge --help lacks $c"; done
 
-"$bin" devices --db "$tmp/absent.sqlite" >"$tmp/devices.txt" || fail "hinge devices"
+"$bin" devices --db :memory: >"$tmp/devices.txt" || fail "hinge devices"
+rc=0
+"$bin" devices --db "$tmp/absent.sqlite" >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 1 ] && [ ! -e "$tmp/absent.sqlite" ] || fail "hinge devices --db ABSENT: exit $rc"
 grep -Eq '^iphone-duo +foldable .*built-in$' "$tmp/devices.txt" || fail "hinge devices lacks iphone-duo"
 "$bin" devices iphone-duo --db "$tmp/hinge.sqlite" | python3 -c 'import json,sys; assert json.load(sys.stdin)["id"]=="iphone-duo"' \
     || fail "hinge devices iphone-duo"
