@@ -148,7 +148,8 @@ extension DeviceProfile {
             if items.isEmpty { r.error("displays", "must list at least one display") }
             var seen: Set<String> = []
             for (v, p) in items {
-                if let d = Display.decode(v, mapper: mapper, at: p) {
+                let thresholds = (width: regularWidthMin, height: regularHeightMin)
+                if let d = Display.decode(v, mapper: mapper, at: p, derivingSizeClassesFrom: thresholds) {
                     if !seen.insert(d.id).inserted {
                         mapper.error(p.appending("id"), "duplicate display id \"\(d.id)\"")
                     }
@@ -233,7 +234,21 @@ extension Fold {
 }
 
 extension Display {
-    static func decode(_ value: JSONNode, mapper: JSONMapper, at path: JSONPointer) -> Display? {
+    /// The size classes of a display whose profile gives no `sizeClasses` table
+    /// (docs/rules.md#derived-size-classes): the profile's thresholds applied to the whole display in each
+    /// orientation, as for a resizable window.
+    static func derivedSizeClasses(
+        width: Double, height: Double, thresholds: (width: Double, height: Double)
+    ) -> (portrait: SizeClassPair, landscape: SizeClassPair) {
+        func pair(_ w: Double, _ h: Double) -> SizeClassPair {
+            SizeClassPair(horizontal: w >= thresholds.width ? .regular : .compact, vertical: h >= thresholds.height ? .regular : .compact)
+        }
+        return (pair(width, height), pair(height, width))
+    }
+
+    static func decode(
+        _ value: JSONNode, mapper: JSONMapper, at path: JSONPointer, derivingSizeClassesFrom thresholds: (width: Double, height: Double)
+    ) -> Display? {
         let before = mapper.errors.count
         guard var r = mapper.object(value, at: path) else { return nil }
         let id = r.string("id", required: true, length: 1...64)
@@ -250,7 +265,8 @@ extension Display {
         let fold = r.value("fold").flatMap { Fold.decode($0, mapper: mapper, at: r.pointer("fold")) }
         var portrait: SizeClassPair?
         var landscape: SizeClassPair?
-        if var sc = r.object("sizeClasses", required: true) {
+        let givesTable = r.contains("sizeClasses")
+        if var sc = r.object("sizeClasses") {
             portrait = sc.value("portrait").flatMap { SizeClassPair.decode($0, mapper: mapper, at: sc.pointer("portrait")) }
             landscape = sc.value("landscape").flatMap {
                 SizeClassPair.decode($0, mapper: mapper, at: sc.pointer("landscape"))
@@ -276,6 +292,9 @@ extension Display {
                         "the fold must lie inside the display (0 < position ± thickness/2 < \(JSONWriter.formatNumber(extent)))")
                 }
             }
+        }
+        if !givesTable, let width, let height {
+            (portrait, landscape) = derivedSizeClasses(width: width, height: height, thresholds: thresholds)
         }
         guard mapper.errors.count == before, let id, let width, let height, let portrait, let landscape else { return nil }
         return Display(
