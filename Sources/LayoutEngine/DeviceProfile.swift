@@ -1,7 +1,7 @@
 import JSON
 
-/// A device profile (SPEC §8): the displays a device has, their safe areas, fold and size-class table.
-/// Built-in profiles ship with the Store; users add their own through `PUT /v1/devices/{id}`.
+/// A device profile (docs/rules.md#device-profiles): the displays a device has, their safe areas, fold and size-class
+/// table. Built-in profiles ship with the Store; users add their own through `PUT /v1/devices/{id}`.
 public struct DeviceProfile: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable { case phone, tablet, foldable, desktop }
 
@@ -9,7 +9,7 @@ public struct DeviceProfile: Sendable, Equatable {
     public var name: String
     public var kind: Kind
     public var displays: [Display]
-    /// SPEC §2.3 rule 3: thresholds for windows that are not the whole display.
+    /// docs/rules.md#size-classes: thresholds for windows that are not the whole display.
     public var regularWidthMin: Double
     public var regularHeightMin: Double
     public var builtIn: Bool
@@ -29,7 +29,7 @@ public struct DeviceProfile: Sendable, Equatable {
         self.illustrative = illustrative
     }
 
-    /// True when some display has a fold: only such devices honour `posture` (SPEC §2.1).
+    /// True when some display has a fold: only such devices honour `posture` (docs/rules.md#posture).
     public var folds: Bool { displays.contains { $0.fold != nil } }
 
     public func display(id: String) -> Display? { displays.first { $0.id == id } }
@@ -59,7 +59,7 @@ public struct SizeClassPair: Sendable, Equatable {
 
 public enum Axis: String, Sendable, CaseIterable { case horizontal, vertical }
 
-/// A fold line in the display's portrait coordinates (SPEC §2.2), or in window coordinates when a scene
+/// A fold line in the display's portrait coordinates (docs/rules.md#fold), or in window coordinates when a scene
 /// without a device gives it directly.
 public struct Fold: Sendable, Equatable {
     /// `vertical`: the fold line is vertical (position is an x); `horizontal`: position is a y.
@@ -122,9 +122,9 @@ public struct StaticDeviceCatalog: DeviceCatalog {
 // MARK: - JSON
 
 extension DeviceProfile {
-    /// Maps and validates a profile (SPEC §8): positive finite sizes, insets that leave a positive area,
-    /// a fold inside the display, unique display ids. Every violation is recorded in `mapper` with its path;
-    /// the result is nil when there was any. `builtIn` in the body is ignored (the store decides it).
+    /// Maps and validates a profile (docs/rules.md#device-profiles): positive finite sizes, insets that leave a
+    /// positive area, a fold inside the display, unique display ids. Every violation is recorded in `mapper` with its
+    /// path; the result is nil when there was any. `builtIn` in the body is ignored (the store decides it).
     public static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer = .root) -> DeviceProfile? {
         decode(JSONDocument(value).root, mapper: mapper, at: path)
     }
@@ -276,7 +276,7 @@ extension Display {
             sc.finish()
         }
         r.finish()
-        // SPEC §8: insets must leave a positive area, in both orientations.
+        // docs/rules.md#device-profiles: insets must leave a positive area, in both orientations.
         if let width, let height {
             if safe.leading + safe.trailing >= width || safe.top + safe.bottom >= height {
                 mapper.error(path.appending("safeArea"), "leaves no area inside a \(JSONWriter.formatNumber(width))×\(JSONWriter.formatNumber(height)) display")

@@ -7,7 +7,7 @@ import LayoutEngine
 public struct ResolveOutput: Sendable {
     /// 200, or the problem's status (400 not JSON, 422 invalid).
     public var status: Int
-    /// The response body: the resolution's JSON (SPEC §5) or an `application/problem+json` document.
+    /// The response body: the resolution's JSON (docs/rules.md#response) or an `application/problem+json` document.
     public var json: [UInt8]
     public var resolution: Resolution?
     /// The device the scene named (when it could be read), for the request log.
