@@ -96,10 +96,13 @@ for path in all_files:
             elif anchor and anchor not in anchors(found):
                 problems.append(f"{where}: cites {target}#{anchor}, which has no such anchor")
         if path.startswith("docs/") and path.endswith(".md"):
-            for m in re.finditer(r'Test:\s*"([a-z0-9-]+)"', line):
-                name = m.group(1)
-                if not any(t == name or t.startswith(name + ":") or t.startswith(name + " ") for t in test_names):
-                    problems.append(f"{where}: names the test \"{name}\", which no @Test is called")
+            # `Test: "hinge-band"` or `SheetTests` "sheet-style: …", "drag-indicator": each quoted name (up to
+            # an ellipsis) must begin some test's display name.
+            for m in re.finditer(r'(?:Test:|`\w+Tests`)\s*((?:"[^"]+"(?:,\s*|\s+and\s+)?)+)', line):
+                for name in re.findall(r'"([^"]+)"', m.group(1)):
+                    prefix = name.split("…")[0].rstrip()
+                    if not any(t.startswith(prefix) for t in test_names):
+                        problems.append(f"{where}: names the test \"{name}\", which no @Test is called")
 
 for p in problems:
     print(p)

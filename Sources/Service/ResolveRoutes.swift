@@ -56,7 +56,7 @@ enum ResolveRoutes {
     }
 }
 
-/// Sends a resolution only after its record is committed (issue #4: no acknowledged request is lost).
+/// Sends a resolution only after its record is committed (no acknowledged request is lost).
 /// With `--no-record` or without a store the response leaves at once.
 struct Recorder: Sendable {
     let log: RequestLog?

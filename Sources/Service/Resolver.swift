@@ -84,7 +84,7 @@ public enum Resolver {
         case .scene(let scene):
             let resolution = LayoutEngine.resolve(scene)
             // The direct byte encoder: the same bytes as `JSONWriter.encode(resolution.json)` (checked by the
-            // golden and property tests) without building the value tree — 3× cheaper (hinge-bench, issue #3).
+            // golden and property tests) without building the value tree — 3× cheaper (hinge-bench).
             return ResolveOutput(
                 status: 200, json: resolution.encoded, resolution: resolution,
                 device: scene.deviceID, givenCodes: nil)

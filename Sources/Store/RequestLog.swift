@@ -166,7 +166,7 @@ enum Cursor {
     }
 }
 
-/// The request log (issue #4): no acknowledged request is lost — a response goes out only after its
+/// The request log: no acknowledged request is lost — a response goes out only after its
 /// record is committed.
 ///
 /// `append` never blocks on SQLite: it enqueues into a bounded queue (`Configuration.queueCapacity`) that
