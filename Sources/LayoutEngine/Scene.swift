@@ -186,7 +186,7 @@ public struct PanelRequest: Sendable, Equatable {
 
 // MARK: - Limits
 
-/// Limits on everything a client controls (documented in docs/rules.md).
+/// Limits on everything a client controls (docs/rules.md#limits).
 public enum SceneLimits {
     public static let maxPresentations = 256
     public static let idLength = 1...128
