@@ -241,13 +241,16 @@ extension Display {
         width: Double, height: Double, thresholds: (width: Double, height: Double)
     ) -> (portrait: SizeClassPair, landscape: SizeClassPair) {
         func pair(_ w: Double, _ h: Double) -> SizeClassPair {
-            SizeClassPair(horizontal: w >= thresholds.width ? .regular : .compact, vertical: h >= thresholds.height ? .regular : .compact)
+            SizeClassPair(
+                horizontal: w >= thresholds.width ? .regular : .compact,
+                vertical: h >= thresholds.height ? .regular : .compact)
         }
         return (pair(width, height), pair(height, width))
     }
 
     static func decode(
-        _ value: JSONNode, mapper: JSONMapper, at path: JSONPointer, derivingSizeClassesFrom thresholds: (width: Double, height: Double)
+        _ value: JSONNode, mapper: JSONMapper, at path: JSONPointer,
+        derivingSizeClassesFrom thresholds: (width: Double, height: Double)
     ) -> Display? {
         let before = mapper.errors.count
         guard var r = mapper.object(value, at: path) else { return nil }

@@ -10,7 +10,9 @@ struct ContractDecisionTests {
     static let halfOpened = #""device":"test-foldable","posture":"halfOpened""#
 
     /// A scene without a device: a window and a fold given directly in window coordinates.
-    static func folded(_ w: Double, _ h: Double, _ orientation: String, at position: Double, thickness: Double = 0) -> String {
+    static func folded(_ w: Double, _ h: Double, _ orientation: String, at position: Double, thickness: Double = 0)
+        -> String
+    {
         #""window":{"width":\#(w),"height":\#(h)},"posture":"halfOpened","fold":{"orientation":"\#(orientation)","position":\#(position),"thickness":\#(thickness)}"#
     }
 
@@ -19,7 +21,10 @@ struct ContractDecisionTests {
         let env = try resolve("{" + Self.folded(400, 800, "vertical", at: 150, thickness: 10) + "}").environment
         let fold = try #require(env.fold)
         #expect(close(fold.bounds, (145, 0, 10, 800)))
-        #expect(env.regions.map(\.frame) == [Rect(x: 0, y: 0, width: 145, height: 800), Rect(x: 155, y: 0, width: 245, height: 800)])
+        #expect(
+            env.regions.map(\.frame) == [
+                Rect(x: 0, y: 0, width: 145, height: 800), Rect(x: 155, y: 0, width: 245, height: 800),
+            ])
         // A band that reaches the window's edge would leave an empty region: reported, not separating.
         let edge = try resolve("{" + Self.folded(400, 800, "vertical", at: 4, thickness: 10) + "}").environment
         #expect(edge.fold?.separating == false)
@@ -28,10 +33,12 @@ struct ContractDecisionTests {
 
     @Test("fold-outside-window: a given fold must cross the window; a device's fold outside a window is absent")
     func foldOutsideWindow() throws {
-        let given = try errors(#"{"window":{"width":400,"height":800},"fold":{"orientation":"vertical","position":400}}"#)
+        let given = try errors(
+            #"{"window":{"width":400,"height":800},"fold":{"orientation":"vertical","position":400}}"#)
         #expect(given.map(\.path.description) == ["/fold/position"])
         // The inner display's fold is at x=390; a window from x=400 does not contain it.
-        let r = try resolve(#"{"device":"test-foldable","posture":"halfOpened","window":{"x":400,"width":380,"height":844}}"#)
+        let r = try resolve(
+            #"{"device":"test-foldable","posture":"halfOpened","window":{"x":400,"width":380,"height":844}}"#)
         #expect(r.environment.fold == nil)
         #expect(r.environment.regions.count == 1 && r.environment.regions[0].side == nil)
         #expect(r.diagnostics.isEmpty)
@@ -84,7 +91,8 @@ struct ContractDecisionTests {
         #expect(rtl.safeArea == Insets(top: 0, leading: 10, bottom: 21, trailing: 50))  // the left inset is still 50
         // A request's insets are semantic: the same leading inset under either direction.
         let asked = try env(
-            #"{"device":"test-phone","window":{"width":500,"height":390},"orientation":"landscape","layoutDirection":"rtl","safeArea":{"leading":30}}"#)
+            #"{"device":"test-phone","window":{"width":500,"height":390},"orientation":"landscape","layoutDirection":"rtl","safeArea":{"leading":30}}"#
+        )
         #expect(asked.safeArea == Insets(leading: 30))
     }
 
@@ -92,14 +100,16 @@ struct ContractDecisionTests {
     func regionSheetHorizontalFold() throws {
         // A compact bottom region (400×450): a bottom sheet, resolved fullWidth, placement-no-effect.
         let compact = try resolve(
-            presentationScene(Self.folded(400, 900, "horizontal", at: 450), #"{"id":"s","kind":"sheet","placement":"center"}"#))
+            presentationScene(
+                Self.folded(400, 900, "horizontal", at: 450), #"{"id":"s","kind":"sheet","placement":"center"}"#))
         let c = try #require(compact.placement("s"))
         #expect(c.style == .regionSheet && c.region == .bottom)
         #expect(c.placement?.resolved == .fullWidth)
         #expect(compact.has(.placementNoEffect) && !compact.has(.placementMovedByFold))
         // A regular-width bottom region (1000×450): a card, resolved as the card's placement.
         let regular = try resolve(
-            presentationScene(Self.folded(1000, 900, "horizontal", at: 450), #"{"id":"s","kind":"sheet","placement":"leading"}"#))
+            presentationScene(
+                Self.folded(1000, 900, "horizontal", at: 450), #"{"id":"s","kind":"sheet","placement":"leading"}"#))
         let r = try #require(regular.placement("s"))
         #expect(r.style == .regionSheet && r.region == .bottom)
         #expect(r.placement?.resolved == .leading)
@@ -111,13 +121,16 @@ struct ContractDecisionTests {
         "placement-moved-by-fold: only an explicit placement that lands elsewhere",
         arguments: [("automatic", false), ("center", true), ("leading", false), ("trailing", false)])
     func placementMovedByFold(_ placement: String, _ moved: Bool) throws {
-        let r = try resolve(presentationScene(Self.halfOpened, #"{"id":"s","kind":"sheet","placement":"\#(placement)"}"#))
+        let r = try resolve(
+            presentationScene(Self.halfOpened, #"{"id":"s","kind":"sheet","placement":"\#(placement)"}"#))
         #expect(r.has(.placementMovedByFold) == moved)
         let expected: ResolvedSheetPlacement = placement == "trailing" ? .trailing : .leading
         #expect(r.placement("s")?.placement?.resolved == expected)
         // A horizontal fold has no leading/trailing region: nothing is moved by it.
         let h = try resolve(
-            presentationScene(Self.folded(1000, 900, "horizontal", at: 450), #"{"id":"s","kind":"sheet","placement":"\#(placement)"}"#))
+            presentationScene(
+                Self.folded(1000, 900, "horizontal", at: 450), #"{"id":"s","kind":"sheet","placement":"\#(placement)"}"#
+            ))
         #expect(!h.has(.placementMovedByFold))
     }
 
@@ -130,7 +143,8 @@ struct ContractDecisionTests {
         #expect(close(c.frame, (130, 140, 540, 620)))  // centred in the 800×900 leading region
         #expect(c.placement?.resolved == .leading)  // the region's side
         #expect(c.cornerRadii == .all(10) && c.detents == nil && c.selectedDetent == nil)
-        let trailing = try #require(try resolve(presentationScene(env, #"{"id":"s","kind":"sheet","placement":"trailing"}"#)).placement("s"))
+        let trailing = try #require(
+            try resolve(presentationScene(env, #"{"id":"s","kind":"sheet","placement":"trailing"}"#)).placement("s"))
         #expect(close(trailing.frame, (1040, 140, 540, 620)))  // docked at the margin of the trailing region
         #expect(trailing.toolbarOrientation == .vertical)
     }
@@ -138,7 +152,8 @@ struct ContractDecisionTests {
     @Test("popover-as-cover: a popover shown as a cover is a cover with adaptedFrom popover")
     func popoverAsCover() throws {
         let phone = #""device":"test-phone""#
-        let popover = #"{"id":"p","kind":"popover","anchor":{"x":10,"y":10,"width":40,"height":40},"compactAdaptation":"fullScreenCover"}"#
+        let popover =
+            #"{"id":"p","kind":"popover","anchor":{"x":10,"y":10,"width":40,"height":40},"compactAdaptation":"fullScreenCover"}"#
         let r = try resolve(presentationScene(phone, popover))
         let p = try #require(r.placement("p"))
         #expect(p.kind == .popover && p.style == .fullWindow && p.adaptedFrom == .popover)
@@ -148,7 +163,8 @@ struct ContractDecisionTests {
         #expect(r.has(.popoverAdapted))
         // Vertically compact with a regular width: a cover by the vertical rule, reported the same way.
         let low = try resolve(
-            presentationScene(#""window":{"width":900,"height":400}"#, #"{"id":"p","kind":"popover","anchor":{"x":10,"y":10}}"#))
+            presentationScene(
+                #""window":{"width":900,"height":400}"#, #"{"id":"p","kind":"popover","anchor":{"x":10,"y":10}}"#))
         let q = try #require(low.placement("p"))
         #expect(q.style == .fullWindow && q.adaptedFrom == .popover && q.placement == nil)
     }
@@ -156,11 +172,15 @@ struct ContractDecisionTests {
     @Test("panel-modality: a modal panel dims its background and dismisses on a tap outside")
     func panelModality() throws {
         let tablet = #""device":"test-tablet""#
-        let modal = try #require(try resolve(presentationScene(tablet, #"{"id":"p","kind":"adaptivePanel","modal":true}"#)).placement("p"))
-        #expect(modal.dimsBackground == true && modal.backgroundInteractive == false && modal.tapOutsideToDismiss == true)
+        let modal = try #require(
+            try resolve(presentationScene(tablet, #"{"id":"p","kind":"adaptivePanel","modal":true}"#)).placement("p"))
+        #expect(
+            modal.dimsBackground == true && modal.backgroundInteractive == false && modal.tapOutsideToDismiss == true)
         #expect(modal.swipeToDismiss == false)
-        let plain = try #require(try resolve(presentationScene(tablet, #"{"id":"p","kind":"adaptivePanel"}"#)).placement("p"))
-        #expect(plain.dimsBackground == false && plain.backgroundInteractive == true && plain.tapOutsideToDismiss == false)
+        let plain = try #require(
+            try resolve(presentationScene(tablet, #"{"id":"p","kind":"adaptivePanel"}"#)).placement("p"))
+        #expect(
+            plain.dimsBackground == false && plain.backgroundInteractive == true && plain.tapOutsideToDismiss == false)
     }
 
     @Test(
@@ -169,8 +189,14 @@ struct ContractDecisionTests {
             (#""backgroundInteraction":"disabled""#, true),
             (#""backgroundInteraction":"disabled","interactiveDismissDisabled":true"#, false),
             (#""backgroundInteraction":"enabled""#, false),
-            (#""detents":["medium","large"],"selectedDetent":"medium","backgroundInteraction":{"upThrough":"medium"}"#, false),
-            (#""detents":["medium","large"],"selectedDetent":"large","backgroundInteraction":{"upThrough":"medium"}"#, true),
+            (
+                #""detents":["medium","large"],"selectedDetent":"medium","backgroundInteraction":{"upThrough":"medium"}"#,
+                false
+            ),
+            (
+                #""detents":["medium","large"],"selectedDetent":"large","backgroundInteraction":{"upThrough":"medium"}"#,
+                true
+            ),
         ])
     func tapOutsideToDismiss(_ fields: String, _ tap: Bool) throws {
         let r = try resolve(presentationScene(#""device":"test-phone""#, #"{"id":"s","kind":"sheet",\#(fields)}"#))
@@ -180,13 +206,16 @@ struct ContractDecisionTests {
     @Test("panel-snapping-across-axis: a panel crossed along its length keeps its thickness in the region")
     func panelSnappingAcrossAxis() throws {
         // A side panel (full height) across a horizontal fold: its width, the bottom region's height.
-        let side = try resolve(presentationScene(Self.folded(1000, 800, "horizontal", at: 400), #"{"id":"p","kind":"adaptivePanel"}"#))
+        let side = try resolve(
+            presentationScene(Self.folded(1000, 800, "horizontal", at: 400), #"{"id":"p","kind":"adaptivePanel"}"#))
         #expect(side.placement("p")?.style == .sidePanel)
         #expect(close(side.placement("p")?.frame, (640, 400, 360, 400)))
         #expect(side.placement("p")?.region == .bottom && side.has(.panelSnappedToFold))
         // A bottom panel (full width) across a vertical fold: its height, the alignment region's width.
         let leading = try resolve(
-            presentationScene(Self.folded(600, 800, "vertical", at: 300), #"{"id":"p","kind":"adaptivePanel","alignment":"leading"}"#))
+            presentationScene(
+                Self.folded(600, 800, "vertical", at: 300), #"{"id":"p","kind":"adaptivePanel","alignment":"leading"}"#)
+        )
         #expect(leading.placement("p")?.style == .bottomPanel)
         #expect(close(leading.placement("p")?.frame, (0, 480, 300, 320)))
         #expect(leading.placement("p")?.region == .leading && leading.has(.panelSnappedToFold))
@@ -196,7 +225,8 @@ struct ContractDecisionTests {
     func upThroughUnrequestedDetent() throws {
         // Phone: large = 844 − 47 − 10 = 787; medium = 393.5.
         func dims(_ limit: String) throws -> Bool? {
-            let sheet = #"{"id":"s","kind":"sheet","detents":["medium","large"],"selectedDetent":"medium","backgroundInteraction":{"upThrough":\#(limit)}}"#
+            let sheet =
+                #"{"id":"s","kind":"sheet","detents":["medium","large"],"selectedDetent":"medium","backgroundInteraction":{"upThrough":\#(limit)}}"#
             return try resolve(presentationScene(#""device":"test-phone""#, sheet)).placement("s")?.dimsBackground
         }
         #expect(try dims(#"{"height":400}"#) == false)  // 393.5 ≤ 400: undimmed
@@ -208,8 +238,10 @@ struct ContractDecisionTests {
     @Test("default-selected-detent: the smallest detent, the first listed on a tie")
     func defaultSelectedDetent() throws {
         func selected(_ detents: String) throws -> Detent? {
-            try resolve(presentationScene(#""device":"test-phone""#, #"{"id":"s","kind":"sheet","detents":\#(detents)}"#))
-                .placement("s")?.selectedDetent
+            try resolve(
+                presentationScene(#""device":"test-phone""#, #"{"id":"s","kind":"sheet","detents":\#(detents)}"#)
+            )
+            .placement("s")?.selectedDetent
         }
         #expect(try selected(#"["large",{"fraction":0.5},"medium"]"#) == .fraction(0.5))
         #expect(try selected(#"["large","medium",{"fraction":0.5}]"#) == .medium)
@@ -228,12 +260,16 @@ struct ContractDecisionTests {
         #expect(close(try secondary(tall, #"{"ratio":0.25}"#), (0, 750, 600, 250)))
     }
 
-    @Test("ratio-without-vertical-share: a per-axis preference without idealVertical leaves a vertical split at the default")
+    @Test(
+        "ratio-without-vertical-share: a per-axis preference without idealVertical leaves a vertical split at the default"
+    )
     func ratioWithoutVerticalShare() throws {
-        let r = try resolve(#"{"window":{"width":600,"height":1000},"arrangement":{"secondary":{"ratio":{"idealHorizontal":0.2}}}}"#)
+        let r = try resolve(
+            #"{"window":{"width":600,"height":1000},"arrangement":{"secondary":{"ratio":{"idealHorizontal":0.2}}}}"#)
         #expect(r.arrangement?.axis == .vertical)
         #expect(close(r.arrangement?.secondary.frame, (0, 500, 600, 500)))
-        let s = try resolve(#"{"window":{"width":600,"height":1000},"arrangement":{"secondary":{"size":{"maxHorizontal":100}}}}"#)
+        let s = try resolve(
+            #"{"window":{"width":600,"height":1000},"arrangement":{"secondary":{"size":{"maxHorizontal":100}}}}"#)
         #expect(close(s.arrangement?.secondary.frame, (0, 500, 600, 500)))
     }
 
@@ -247,7 +283,8 @@ struct ContractDecisionTests {
         #expect(ignored.arrangement?.separated == true)
         #expect(ignored.diagnostics.isEmpty)
         let other = try resolve(
-            #"{\#(env),"arrangement":{"style":"overlay","primary":{"overlayEdge":"bottom"},"secondary":{"overlayEdge":"trailing"}}}"#)
+            #"{\#(env),"arrangement":{"style":"overlay","primary":{"overlayEdge":"bottom"},"secondary":{"overlayEdge":"trailing"}}}"#
+        )
         #expect(other.arrangement?.primary.region == .leading)
         #expect(other.arrangement?.secondary.region == .trailing)
     }
@@ -260,23 +297,27 @@ struct ContractDecisionTests {
             return (p, mapper.errors.map(\.path.description))
         }
         // Default thresholds 600 × 500: 400×900 is compact/regular in portrait, regular/compact in landscape.
-        let (phone, e1) = try decode(#"{"id":"x","name":"X","kind":"phone","displays":[{"id":"main","width":400,"height":900}]}"#)
+        let (phone, e1) = try decode(
+            #"{"id":"x","name":"X","kind":"phone","displays":[{"id":"main","width":400,"height":900}]}"#)
         #expect(e1.isEmpty)
         let d = try #require(phone?.displays.first)
         #expect(d.portraitSizeClass == SizeClassPair(horizontal: .compact, vertical: .regular))
         #expect(d.landscapeSizeClass == SizeClassPair(horizontal: .regular, vertical: .compact))
         // The profile's own thresholds, inclusive at the boundary.
         let (tablet, _) = try decode(
-            #"{"id":"t","name":"T","kind":"tablet","regularWidthMin":800,"regularHeightMin":400,"displays":[{"id":"main","width":800,"height":1000}]}"#)
+            #"{"id":"t","name":"T","kind":"tablet","regularWidthMin":800,"regularHeightMin":400,"displays":[{"id":"main","width":800,"height":1000}]}"#
+        )
         let t = try #require(tablet?.displays.first)
         #expect(t.portraitSizeClass == SizeClassPair(horizontal: .regular, vertical: .regular))
         #expect(t.landscapeSizeClass == SizeClassPair(horizontal: .regular, vertical: .regular))
         // A table, when given, is used as written and must be complete.
         let (given, _) = try decode(
-            #"{"id":"g","name":"G","kind":"phone","displays":[{"id":"main","width":400,"height":900,"sizeClasses":{"portrait":{"horizontal":"regular","vertical":"regular"},"landscape":{"horizontal":"compact","vertical":"compact"}}}]}"#)
+            #"{"id":"g","name":"G","kind":"phone","displays":[{"id":"main","width":400,"height":900,"sizeClasses":{"portrait":{"horizontal":"regular","vertical":"regular"},"landscape":{"horizontal":"compact","vertical":"compact"}}}]}"#
+        )
         #expect(given?.displays.first?.portraitSizeClass == SizeClassPair(horizontal: .regular, vertical: .regular))
         let (_, e2) = try decode(
-            #"{"id":"h","name":"H","kind":"phone","displays":[{"id":"main","width":400,"height":900,"sizeClasses":{"portrait":{"horizontal":"regular","vertical":"regular"}}}]}"#)
+            #"{"id":"h","name":"H","kind":"phone","displays":[{"id":"main","width":400,"height":900,"sizeClasses":{"portrait":{"horizontal":"regular","vertical":"regular"}}}]}"#
+        )
         #expect(e2 == ["/displays/0/sizeClasses/landscape"])
         // The derived table is stored and served like a written one.
         #expect(phone?.json["displays"]?[0]?["sizeClasses"]?["landscape"]?["horizontal"] == "regular")

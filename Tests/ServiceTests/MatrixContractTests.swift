@@ -11,7 +11,8 @@ struct MatrixContractTests {
     static let sizeClasses = SizeClassPair(horizontal: .compact, vertical: .regular)
     static func display(_ id: String, _ w: Double, _ h: Double, fold: Fold? = nil) -> Display {
         Display(
-            id: id, width: w, height: h, scale: 3, cornerRadius: 0, safeArea: .zero, landscapeSafeArea: .zero, fold: fold,
+            id: id, width: w, height: h, scale: 3, cornerRadius: 0, safeArea: .zero, landscapeSafeArea: .zero,
+            fold: fold,
             portraitSizeClass: sizeClasses, landscapeSizeClass: sizeClasses)
     }
     static let catalog = StaticDeviceCatalog([
@@ -40,16 +41,22 @@ struct MatrixContractTests {
         // phone: 1 posture × 2 orientations × 2 directions; fold: 3 × 2 × 2.
         let names = Self.combinations(all.json)
         #expect(names.count == 4 + 12)
-        #expect(names.prefix(5) == [
-            "phone flat portrait ltr", "phone flat portrait rtl", "phone flat landscape ltr", "phone flat landscape rtl",
-            "fold flat portrait ltr",
-        ])
-        #expect(Set(names.filter { $0.hasPrefix("fold") }.map { $0.split(separator: " ")[1] }) == ["flat", "halfOpened", "closed"])
+        #expect(
+            names.prefix(5) == [
+                "phone flat portrait ltr", "phone flat portrait rtl", "phone flat landscape ltr",
+                "phone flat landscape rtl",
+                "fold flat portrait ltr",
+            ])
+        #expect(
+            Set(names.filter { $0.hasPrefix("fold") }.map { $0.split(separator: " ")[1] }) == [
+                "flat", "halfOpened", "closed",
+            ])
         let narrowed = try Self.run(#"{"scene":{},"devices":["fold"],"orientations":["landscape"]}"#)
-        #expect(Self.combinations(narrowed.json) == [
-            "fold flat landscape ltr", "fold flat landscape rtl", "fold halfOpened landscape ltr",
-            "fold halfOpened landscape rtl", "fold closed landscape ltr", "fold closed landscape rtl",
-        ])
+        #expect(
+            Self.combinations(narrowed.json) == [
+                "fold flat landscape ltr", "fold flat landscape rtl", "fold halfOpened landscape ltr",
+                "fold halfOpened landscape rtl", "fold closed landscape ltr", "fold closed landscape rtl",
+            ])
         let empty = try Self.run(#"{"scene":{},"postures":[]}"#)
         #expect(empty.status == 422)
         #expect(empty.json["errors"]?[0]?["path"] == "/postures")
@@ -59,7 +66,8 @@ struct MatrixContractTests {
     func badCombination() throws {
         // A 500×850 window fits the fold's 800×900 portrait display, not the phone's 400×800 one.
         let r = try Self.run(
-            #"{"scene":{"window":{"width":500,"height":850}},"orientations":["portrait"],"layoutDirections":["ltr"],"postures":["flat"]}"#)
+            #"{"scene":{"window":{"width":500,"height":850}},"orientations":["portrait"],"layoutDirections":["ltr"],"postures":["flat"]}"#
+        )
         #expect(r.status == 200)
         let results = try #require(r.json["results"]?.arrayValue)
         #expect(results.count == 2)
