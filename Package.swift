@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Modules and their direction of dependency: see ../shared/ENGINEERING.md and README.md.
+// Modules and their direction of dependency: see CONTRIBUTING.md#modules.
 //   hinge → Service → {HTTPServer, Store, LayoutEngine} ; LayoutEngine → JSON ; Store → {CSQLite, LayoutEngine, JSON}
 let package = Package(
     name: "Hinge",

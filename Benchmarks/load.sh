@@ -176,10 +176,10 @@ for round in $(seq "$ROUNDS"); do
     if [ "${SKIP_IDLE:-0}" != 1 ] && [ "$round" = 1 ]; then
         python3 Benchmarks/idle_connections.py "$A_PORT" "$A_PID" 1000
     fi
-    # POST /v1/resolve without the request log (issue #3).
+    # POST /v1/resolve without the request log.
     scenario "hinge POST /v1/resolve no-record" POST /v1/resolve "$SCENE"
     nr_rps=$RPS nr_p99=$P99
-    # POST /v1/resolve with recording (issue #4); the count is taken after the warm-up settled.
+    # POST /v1/resolve with recording; the count is taken after the warm-up settled.
     HINGE_PORT_BENCH=$B_PORT
     BEFORE_MEASURE=settle_before scenario "hinge POST /v1/resolve record" POST /v1/resolve "$SCENE"
     r_rps=$RPS r_p99=$P99 r_completed=$COMPLETED r_non2xx=$NON2XX
@@ -191,8 +191,8 @@ import sys
 n, h, nr, r = map(float, sys.argv[1:5])
 hp, nrp, rp = sys.argv[5:8]
 print(f"ratio healthz/nginx:            {h/n:.2f}x (target >= 0.8x); p99 {hp} ms")
-print(f"ratio resolve-no-record/nginx:  {nr/n:.2f}x (target >= 0.5x, issue #3); p99 {nrp} ms")
-print(f"ratio record/no-record:         {r/nr:.2f}x (target >= 0.8x, issue #4); p99 {rp} ms vs {nrp} ms")
+print(f"ratio resolve-no-record/nginx:  {nr/n:.2f}x (target >= 0.5x); p99 {nrp} ms")
+print(f"ratio record/no-record:         {r/nr:.2f}x (target >= 0.8x); p99 {rp} ms vs {nrp} ms")
 open(sys.argv[8], "a").write(f"{h/n} {nr/n} {r/nr}\n")
 PY
     echo "recording run: wrk completed $r_completed requests (non-2xx $r_non2xx); records committed during it $recorded ($before before, $after after)"

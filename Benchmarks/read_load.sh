@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What request-log reads do to everything else (BENCHMARKS.md, session 4): a log of ~100k records, one
+# What request-log reads do to everything else (figures in BENCHMARKS.md): a log of ~100k records, one
 # client listing with a filter that scans the whole log back to back, while wrk hits /healthz.
 #
 #   Benchmarks/read_load.sh                       # builds and measures .build/release/hinge

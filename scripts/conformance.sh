@@ -2,11 +2,16 @@
 # JSONTestSuite through the service: every test_parsing file POSTed to a running release binary
 # (scripts/json-suite-http.py says what each answer must be). The parser-level run is scripts/json-test-suite.sh.
 #
-# Usage: scripts/conformance.sh [DIR]   DIR holds test_parsing/ (default: <repo>/../shared/testdata/JSONTestSuite)
+# Usage: scripts/conformance.sh DIR   DIR is a checkout of https://github.com/nst/JSONTestSuite (it holds
+# test_parsing/). The corpus is public conformance data, not part of this repository; .ci/run passes its copy.
 set -euo pipefail
+dir=${1:-}
+[ -n "$dir" ] && [ -d "$dir/test_parsing" ] || {
+    echo "conformance: no JSONTestSuite at '${dir}' (expected DIR/test_parsing/; usage: $0 DIR)" >&2
+    exit 1
+}
+dir=$(cd "$dir" && pwd)
 cd "$(dirname "$0")/.."
-dir=${1:-$(pwd)/../shared/testdata/JSONTestSuite}
-[ -d "$dir/test_parsing" ] || { echo "conformance: $dir/test_parsing not found" >&2; exit 1; }
 
 swift build -c release --product hinge
 tmp=$(mktemp -d)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Process-level faults against the release binary (issue #4; issue #6 raises the kill count).
+"""Process-level faults against the release binary (.ci/run runs it with --kills 20).
 
 Python 3 standard library only, loopback only, every loop bounded in count and time.
 
@@ -333,7 +333,7 @@ def unwritable_database(args, tmp, report):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--binary", default=".build/release/hinge")
-    p.add_argument("--kills", type=int, default=5, help="SIGKILL rounds (issue #6: 20)")
+    p.add_argument("--kills", type=int, default=5, help="SIGKILL rounds (.ci/run: 20)")
     p.add_argument("--threads", type=int, default=4, help="client threads")
     p.add_argument("--load-seconds", type=float, default=1.5)
     p.add_argument("--only", choices=["sigterm", "sigkill", "full"], action="append")

@@ -2,13 +2,14 @@
 # Runs JSONTestSuite's test_parsing corpus through the JSON parser (see Tests/JSONTests/JSONTestSuiteTests.swift):
 # every y_ file accepted, every n_ file rejected, every i_ file handled without a crash or a hang.
 #
-# Usage: scripts/json-test-suite.sh [DIR]   DIR holds test_parsing/ (default: <repo>/../shared/testdata/JSONTestSuite)
+# Usage: scripts/json-test-suite.sh DIR   DIR is a checkout of https://github.com/nst/JSONTestSuite (it holds
+# test_parsing/). The corpus is public conformance data, not part of this repository; .ci/run passes its copy.
 set -euo pipefail
 
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
-dir=${1:-$root/../shared/testdata/JSONTestSuite}
-if [ ! -d "$dir/test_parsing" ]; then
-    echo "json-test-suite: $dir/test_parsing not found" >&2
+dir=${1:-}
+if [ -z "$dir" ] || [ ! -d "$dir/test_parsing" ]; then
+    echo "json-test-suite: no JSONTestSuite at '${dir}' (expected DIR/test_parsing/; usage: $0 DIR)" >&2
     exit 1
 fi
 dir=$(cd "$dir" && pwd)

@@ -1,4 +1,4 @@
-// hinge-bench: in-process benchmark of the layout engine (ENGINEERING.md "Performance").
+// hinge-bench: in-process benchmark of the layout engine (CONTRIBUTING.md#performance).
 //
 //   swift run -c release hinge-bench
 //

@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-/// Deterministic JSON writer: the same value always gives the same bytes (SPEC §1, §5).
+/// Deterministic JSON writer: the same value always gives the same bytes (docs/rules.md#determinism).
 ///
 /// - Object keys are sorted by their UTF-8 bytes, which is the same as Unicode scalar order (no
 ///   normalisation, no locale). Objects whose members are already in that order are detected in one pass

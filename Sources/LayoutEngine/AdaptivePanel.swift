@@ -1,4 +1,4 @@
-/// SPEC §3.5 Adaptive panel (seed 000): a bottom panel that becomes a side panel on a wide window.
+/// Adaptive panel (docs/rules.md#adaptive-panel): a bottom panel that becomes a side panel on a wide window.
 enum AdaptivePanelRules {
     static func resolve(
         _ panel: PanelRequest, into p: inout Placement, env: ResolvedEnvironment, constants c: Constants,

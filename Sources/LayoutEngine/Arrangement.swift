@@ -1,6 +1,6 @@
 import JSON
 
-// MARK: - Request (SPEC §4)
+// MARK: - Request (docs/rules.md#arrangement)
 
 public enum ArrangementContainer: String, Sendable, CaseIterable { case plain, list, scrollView }
 
@@ -119,7 +119,7 @@ public struct ArrangementRequest: Sendable, Equatable {
     }
 }
 
-// MARK: - Rules (SPEC §4, seed 004)
+// MARK: - Rules (docs/rules.md#split, docs/rules.md#overlay)
 
 enum ArrangementRules {
     static func resolve(
@@ -201,7 +201,7 @@ enum ArrangementRules {
             secondary: view(secondary, z: 0, env: env))
     }
 
-    /// SPEC §4: the secondary's share in points — fixedSize, then size, then ratio (secondary first, a
+    /// docs/rules.md#split: the secondary's share in points — fixedSize, then size, then ratio (secondary first, a
     /// preference on the primary gives the secondary the rest), default arrangement.defaultRatio.
     static func secondaryShare(_ a: ArrangementRequest, axis: Axis, length: Double, constants c: Constants) -> Double {
         func preference(_ v: ArrangedViewRequest) -> Double? {

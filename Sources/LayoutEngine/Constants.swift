@@ -1,9 +1,8 @@
 import JSON
 
-/// The named constants of SPEC §7. Every number the rules use lives here, so a request can calibrate the
+/// The named constants (docs/rules.md#constants). Every number the rules use lives here, so a request can calibrate the
 /// model against a real device with `"constants": {"sheet.topGap": 12}`.
 public struct Constants: Sendable, Equatable {
-    /// SPEC §7 `sheet.topGap`.
     public var sheetTopGap = 10.0
     public var sheetMediumFraction = 0.5
     public var sheetFormWidth = 540.0
@@ -25,8 +24,8 @@ public struct Constants: Sendable, Equatable {
 
     public static let defaults = Constants()
 
-    /// One entry of the table in SPEC §7: its key, the range a request may set, its meaning and where it
-    /// is stored.
+    /// One entry of the constants table (docs/rules.md#constants): its key, the range a request may set, its meaning
+    /// and where it is stored.
     public struct Definition: Sendable {
         public let key: String
         public let range: ClosedRange<Double>
@@ -34,7 +33,7 @@ public struct Constants: Sendable, Equatable {
         public let keyPath: WritableKeyPath<Constants, Double> & Sendable
     }
 
-    /// SPEC §7, in the order of the spec's table. Sizes are bounded so that no override can make a
+    /// In the order of the table in docs/rules.md#constants. Sizes are bounded so that no override can make a
     /// number non-finite; fractions lie in [0, 1] (the medium fraction in (0, 1]).
     public static let definitions: [Definition] = [
         Definition(key: "sheet.topGap", range: 0...10_000, meaning: "gap between the top safe-area inset and a large detent", keyPath: \.sheetTopGap),
@@ -47,15 +46,15 @@ public struct Constants: Sendable, Equatable {
         Definition(key: "popover.width", range: 1...100_000, meaning: "default popover content width", keyPath: \.popoverWidth),
         Definition(key: "popover.height", range: 1...100_000, meaning: "default popover content height", keyPath: \.popoverHeight),
         Definition(key: "popover.margin", range: 0...10_000, meaning: "popover distance to the window edge", keyPath: \.popoverMargin),
-        Definition(key: "panel.breakpoint", range: 0...100_000, meaning: "adaptive panel breakpoint: side panel at or above this window width (seed 000)", keyPath: \.panelBreakpoint),
-        Definition(key: "panel.width", range: 1...100_000, meaning: "side panel width (seed 000)", keyPath: \.panelWidth),
-        Definition(key: "panel.height", range: 1...100_000, meaning: "bottom panel height (seed 000)", keyPath: \.panelHeight),
-        Definition(key: "panel.cornerRadius", range: 0...10_000, meaning: "panel corner radius (seed 000)", keyPath: \.panelCornerRadius),
+        Definition(key: "panel.breakpoint", range: 0...100_000, meaning: "adaptive panel breakpoint: side panel at or above this window width", keyPath: \.panelBreakpoint),
+        Definition(key: "panel.width", range: 1...100_000, meaning: "side panel width", keyPath: \.panelWidth),
+        Definition(key: "panel.height", range: 1...100_000, meaning: "bottom panel height", keyPath: \.panelHeight),
+        Definition(key: "panel.cornerRadius", range: 0...10_000, meaning: "panel corner radius", keyPath: \.panelCornerRadius),
         Definition(key: "arrangement.defaultRatio", range: 0...1, meaning: "secondary's share of a split when nothing is asked", keyPath: \.arrangementDefaultRatio),
         Definition(key: "arrangement.minLength", range: 0...10_000, meaning: "smallest length a split view keeps", keyPath: \.arrangementMinLength),
     ]
 
-    /// SPEC §7: the request's `constants` object. Unknown keys and out-of-range values are errors at
+    /// The request's `constants` object (docs/rules.md#constants). Unknown keys and out-of-range values are errors at
     /// `/constants/<key>`; a key is a single pointer token ("." needs no escaping).
     static func decode(_ value: JSONNode, mapper: JSONMapper, at path: JSONPointer) -> Constants {
         var c = Constants()

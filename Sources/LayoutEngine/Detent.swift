@@ -1,6 +1,6 @@
 import JSON
 
-/// A sheet detent (SPEC §3.2): `"medium"`, `"large"`, `"fitted"`, `{"height": h}`, `{"fraction": f}`.
+/// A sheet detent (docs/rules.md#sheet-fields): `"medium"`, `"large"`, `"fitted"`, `{"height": h}`, `{"fraction": f}`.
 public enum Detent: Sendable, Equatable {
     case medium, large, fitted
     case height(Double)
@@ -52,7 +52,7 @@ public enum Detent: Sendable, Equatable {
     }
 }
 
-/// The detent heights of one sheet container (SPEC §3.2 "Detent heights"): `large` is the sheet's full
+/// The detent heights of one sheet container (docs/rules.md#detent-heights): `large` is the sheet's full
 /// height inside the safe area (UIKit `maximumDetentValue`), the others are measured against it.
 struct DetentMetrics {
     /// `H − safeTop − sheet.topGap`, never negative.
@@ -70,10 +70,10 @@ struct DetentMetrics {
     func height(_ d: Detent) -> (height: Double, clamped: Bool) {
         switch d {
         case .large: return (large, false)
-        case .medium: return (mediumFraction * large, false)  // SPEC §3.2: "approximately half"
+        case .medium: return (mediumFraction * large, false)  // Apple: "approximately half" the large detent
         case .height(let h): return h > large ? (large, true) : (h, false)
         case .fraction(let f): return (f * large, false)
-        // SPEC §3.2, seed 002: a fitted sheet is never 0 pt tall, it starts at 1.
+        // A fitted sheet is never 0 pt tall, so empty content still shows (docs/rules.md#detent-heights).
         case .fitted: return (min(max(1, contentHeight ?? 1), large), false)
         }
     }

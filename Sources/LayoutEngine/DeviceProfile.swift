@@ -1,7 +1,7 @@
 import JSON
 
-/// A device profile (SPEC §8): the displays a device has, their safe areas, fold and size-class table.
-/// Built-in profiles ship with the Store; users add their own through `PUT /v1/devices/{id}`.
+/// A device profile (docs/rules.md#device-profiles): the displays a device has, their safe areas, fold and size-class
+/// table. Built-in profiles ship with the Store; users add their own through `PUT /v1/devices/{id}`.
 public struct DeviceProfile: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable { case phone, tablet, foldable, desktop }
 
@@ -9,7 +9,7 @@ public struct DeviceProfile: Sendable, Equatable {
     public var name: String
     public var kind: Kind
     public var displays: [Display]
-    /// SPEC §2.3 rule 3: thresholds for windows that are not the whole display.
+    /// docs/rules.md#size-classes: thresholds for windows that are not the whole display.
     public var regularWidthMin: Double
     public var regularHeightMin: Double
     public var builtIn: Bool
@@ -29,7 +29,7 @@ public struct DeviceProfile: Sendable, Equatable {
         self.illustrative = illustrative
     }
 
-    /// True when some display has a fold: only such devices honour `posture` (SPEC §2.1).
+    /// True when some display has a fold: only such devices honour `posture` (docs/rules.md#posture).
     public var folds: Bool { displays.contains { $0.fold != nil } }
 
     public func display(id: String) -> Display? { displays.first { $0.id == id } }
@@ -59,7 +59,7 @@ public struct SizeClassPair: Sendable, Equatable {
 
 public enum Axis: String, Sendable, CaseIterable { case horizontal, vertical }
 
-/// A fold line in the display's portrait coordinates (SPEC §2.2), or in window coordinates when a scene
+/// A fold line in the display's portrait coordinates (docs/rules.md#fold), or in window coordinates when a scene
 /// without a device gives it directly.
 public struct Fold: Sendable, Equatable {
     /// `vertical`: the fold line is vertical (position is an x); `horizontal`: position is a y.
@@ -122,9 +122,9 @@ public struct StaticDeviceCatalog: DeviceCatalog {
 // MARK: - JSON
 
 extension DeviceProfile {
-    /// Maps and validates a profile (SPEC §8): positive finite sizes, insets that leave a positive area,
-    /// a fold inside the display, unique display ids. Every violation is recorded in `mapper` with its path;
-    /// the result is nil when there was any. `builtIn` in the body is ignored (the store decides it).
+    /// Maps and validates a profile (docs/rules.md#device-profiles): positive finite sizes, insets that leave a
+    /// positive area, a fold inside the display, unique display ids. Every violation is recorded in `mapper` with its
+    /// path; the result is nil when there was any. `builtIn` in the body is ignored (the store decides it).
     public static func decode(_ value: JSONValue, mapper: JSONMapper, at path: JSONPointer = .root) -> DeviceProfile? {
         decode(JSONDocument(value).root, mapper: mapper, at: path)
     }
@@ -148,7 +148,8 @@ extension DeviceProfile {
             if items.isEmpty { r.error("displays", "must list at least one display") }
             var seen: Set<String> = []
             for (v, p) in items {
-                if let d = Display.decode(v, mapper: mapper, at: p) {
+                let thresholds = (width: regularWidthMin, height: regularHeightMin)
+                if let d = Display.decode(v, mapper: mapper, at: p, derivingSizeClassesFrom: thresholds) {
                     if !seen.insert(d.id).inserted {
                         mapper.error(p.appending("id"), "duplicate display id \"\(d.id)\"")
                     }
@@ -233,7 +234,24 @@ extension Fold {
 }
 
 extension Display {
-    static func decode(_ value: JSONNode, mapper: JSONMapper, at path: JSONPointer) -> Display? {
+    /// The size classes of a display whose profile gives no `sizeClasses` table
+    /// (docs/rules.md#derived-size-classes): the profile's thresholds applied to the whole display in each
+    /// orientation, as for a resizable window.
+    static func derivedSizeClasses(
+        width: Double, height: Double, thresholds: (width: Double, height: Double)
+    ) -> (portrait: SizeClassPair, landscape: SizeClassPair) {
+        func pair(_ w: Double, _ h: Double) -> SizeClassPair {
+            SizeClassPair(
+                horizontal: w >= thresholds.width ? .regular : .compact,
+                vertical: h >= thresholds.height ? .regular : .compact)
+        }
+        return (pair(width, height), pair(height, width))
+    }
+
+    static func decode(
+        _ value: JSONNode, mapper: JSONMapper, at path: JSONPointer,
+        derivingSizeClassesFrom thresholds: (width: Double, height: Double)
+    ) -> Display? {
         let before = mapper.errors.count
         guard var r = mapper.object(value, at: path) else { return nil }
         let id = r.string("id", required: true, length: 1...64)
@@ -250,7 +268,8 @@ extension Display {
         let fold = r.value("fold").flatMap { Fold.decode($0, mapper: mapper, at: r.pointer("fold")) }
         var portrait: SizeClassPair?
         var landscape: SizeClassPair?
-        if var sc = r.object("sizeClasses", required: true) {
+        let givesTable = r.contains("sizeClasses")
+        if var sc = r.object("sizeClasses") {
             portrait = sc.value("portrait").flatMap { SizeClassPair.decode($0, mapper: mapper, at: sc.pointer("portrait")) }
             landscape = sc.value("landscape").flatMap {
                 SizeClassPair.decode($0, mapper: mapper, at: sc.pointer("landscape"))
@@ -260,7 +279,7 @@ extension Display {
             sc.finish()
         }
         r.finish()
-        // SPEC §8: insets must leave a positive area, in both orientations.
+        // docs/rules.md#device-profiles: insets must leave a positive area, in both orientations.
         if let width, let height {
             if safe.leading + safe.trailing >= width || safe.top + safe.bottom >= height {
                 mapper.error(path.appending("safeArea"), "leaves no area inside a \(JSONWriter.formatNumber(width))×\(JSONWriter.formatNumber(height)) display")
@@ -276,6 +295,9 @@ extension Display {
                         "the fold must lie inside the display (0 < position ± thickness/2 < \(JSONWriter.formatNumber(extent)))")
                 }
             }
+        }
+        if !givesTable, let width, let height {
+            (portrait, landscape) = derivedSizeClasses(width: width, height: height, thresholds: thresholds)
         }
         guard mapper.errors.count == before, let id, let width, let height, let portrait, let landscape else { return nil }
         return Display(

@@ -1,35 +1,35 @@
 import JSON
 
-/// Every diagnostic code of SPEC (§2–§6), with the section that produces it.
+/// Every diagnostic code, with the rule that produces it (docs/rules.md#diagnostics).
 public enum DiagnosticCode: String, Sendable, CaseIterable {
-    case postureIgnored = "posture-ignored"  // §2.1
-    case chainedModal = "chained-modal"  // §3.1
-    case concurrentPresentation = "concurrent-presentation"  // §3.1
-    case placementMovedByFold = "placement-moved-by-fold"  // §3.2 rule 1
-    case detentsIgnored = "detents-ignored"  // §3.2 rules 2, 4
-    case placementNoEffect = "placement-no-effect"  // §3.2 rule 3
-    case detentClamped = "detent-clamped"  // §3.2 detent heights
-    case unsavedChangesDismissible = "unsaved-changes-dismissible"  // §3.2 behaviour
-    case toolbarItemMissingIcon = "toolbar-item-missing-icon"  // §3.2 behaviour
-    case toolbarMissingExit = "toolbar-missing-exit"  // §3.2 behaviour
-    case fittedAccessibilityRisk = "fitted-accessibility-risk"  // §3.2 Dynamic Type
-    case contentSpansFold = "content-spans-fold"  // §3.3, §4 overlay
-    case placementIgnored = "placement-ignored"  // §3.3
-    case popoverAdapted = "popover-adapted"  // §3.4
-    case panelClamped = "panel-clamped"  // §3.5
-    case panelSnappedToFold = "panel-snapped-to-fold"  // §3.5
-    case preferNavigation = "prefer-navigation"  // §3.6
-    case preferSheet = "prefer-sheet"  // §3.6
-    case preferCoverOrGuard = "prefer-cover-or-guard"  // §3.6
-    case arrangementInScrollContainer = "arrangement-in-scroll-container"  // §4
-    case splitFollowsFold = "split-follows-fold"  // §4 split
-    case secondaryHidden = "secondary-hidden"  // §4 split
-    case unknownField = "unknown-field"  // §6
+    case postureIgnored = "posture-ignored"  // posture
+    case chainedModal = "chained-modal"  // modal-stack
+    case concurrentPresentation = "concurrent-presentation"  // modal-stack
+    case placementMovedByFold = "placement-moved-by-fold"  // placement-moved-by-fold
+    case detentsIgnored = "detents-ignored"  // full-window-sheet, card
+    case placementNoEffect = "placement-no-effect"  // bottom-sheet, full-window-sheet
+    case detentClamped = "detent-clamped"  // detent-heights
+    case unsavedChangesDismissible = "unsaved-changes-dismissible"  // dismissal
+    case toolbarItemMissingIcon = "toolbar-item-missing-icon"  // toolbar
+    case toolbarMissingExit = "toolbar-missing-exit"  // toolbar
+    case fittedAccessibilityRisk = "fitted-accessibility-risk"  // dynamic-type-risk
+    case contentSpansFold = "content-spans-fold"  // full-screen-cover, overlay
+    case placementIgnored = "placement-ignored"  // stray-placement
+    case popoverAdapted = "popover-adapted"  // popover-adaptation
+    case panelClamped = "panel-clamped"  // adaptive-panel
+    case panelSnappedToFold = "panel-snapped-to-fold"  // panel-snapping
+    case preferNavigation = "prefer-navigation"  // present-or-navigate
+    case preferSheet = "prefer-sheet"  // present-or-navigate
+    case preferCoverOrGuard = "prefer-cover-or-guard"  // present-or-navigate
+    case arrangementInScrollContainer = "arrangement-in-scroll-container"  // arrangement
+    case splitFollowsFold = "split-follows-fold"  // split
+    case secondaryHidden = "secondary-hidden"  // split
+    case unknownField = "unknown-field"  // unknown-fields
 }
 
 public enum Severity: String, Sendable, CaseIterable { case info, warning }
 
-/// One entry of `diagnostics` (SPEC §5): what happened and what to do about it.
+/// One entry of `diagnostics` (docs/rules.md#diagnostics): what happened and what to do about it.
 ///
 /// Resolving records the message and the path as their parts (`DiagnosticMessage`, `DiagnosticPath`);
 /// `message` and `path` render them when read, and the response encoder writes them without building the

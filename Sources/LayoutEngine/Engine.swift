@@ -1,6 +1,6 @@
 import JSON
 
-/// The entry point: a `Scene` in, a `Resolution` out (SPEC §2–§5). Pure and deterministic — no I/O, no
+/// The entry point: a `Scene` in, a `Resolution` out (docs/rules.md). Pure and deterministic — no I/O, no
 /// clocks, no globals — and total: it never traps on a scene that `Scene.decode` returned.
 public enum LayoutEngine {
     public static let version = Resolution.engineVersion
@@ -8,7 +8,7 @@ public enum LayoutEngine {
     public static func resolve(_ scene: Scene) -> Resolution {
         var diagnostics: [Diagnostic] = []
         diagnostics.reserveCapacity(scene.unknownFields.count + 2 * scene.presentations.count + 4)
-        // SPEC §6: every unknown member is a warning with its path.
+        // docs/rules.md#unknown-fields: every unknown member is a warning with its path.
         for path in scene.unknownFields {
             diagnostics.append(
                 Diagnostic(
@@ -25,8 +25,9 @@ public enum LayoutEngine {
             var d = PresentationDiagnostics(id: presentation.id, index: index)
             swap(&d.items, &diagnostics)
             var p = Placement(id: presentation.id, kind: presentation.kind, status: .ignored)
-            FullScreenCoverRules.warnStrayPlacement(presentation, diagnostics: &d)  // SPEC §3.3
-            if stack.admit(presentation, earlier: scene.presentations[..<index], diagnostics: &d) {  // SPEC §3.1
+            FullScreenCoverRules.warnStrayPlacement(presentation, diagnostics: &d)  // docs/rules.md#stray-placement
+            // docs/rules.md#modal-stack decides whether it is presented at all.
+            if stack.admit(presentation, earlier: scene.presentations[..<index], diagnostics: &d) {
                 p.status = .presented
                 switch presentation.content {
                 case .sheet(let sheet): SheetRules.resolve(sheet, into: &p, env: env, constants: c, diagnostics: &d)
@@ -35,7 +36,8 @@ public enum LayoutEngine {
                 case .adaptivePanel(let panel): AdaptivePanelRules.resolve(panel, into: &p, env: env, constants: c, diagnostics: &d)
                 }
             }
-            PresentOrNavigateRules.advise(presentation, swipeToDismiss: p.swipeToDismiss, diagnostics: &d)  // SPEC §3.6
+            // docs/rules.md#present-or-navigate, also for an ignored presentation.
+            PresentOrNavigateRules.advise(presentation, swipeToDismiss: p.swipeToDismiss, diagnostics: &d)
             placements.append(p)
             swap(&d.items, &diagnostics)
         }

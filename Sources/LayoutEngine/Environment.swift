@@ -1,9 +1,9 @@
-/// `environment` of the response (SPEC §2, §5).
+/// `environment` of the response (docs/rules.md#environment, docs/rules.md#response-shape).
 public struct ResolvedEnvironment: Sendable, Equatable {
     public var device: String?
     public var display: String?
     public var orientation: Orientation
-    /// The posture in effect: `flat` when the request's posture was ignored (SPEC §2.1).
+    /// The posture in effect: `flat` when the request's posture was ignored (docs/rules.md#posture).
     public var posture: Posture
     public var layoutDirection: LayoutDirection
     public var dynamicTypeSize: DynamicTypeSize
@@ -58,8 +58,8 @@ public struct ResolvedEnvironment: Sendable, Equatable {
 }
 
 enum EnvironmentResolver {
-    /// SPEC §2.1: the display asked for, else `outer` when closed, else the profile's `inner` if it has one,
-    /// else its first.
+    /// docs/rules.md#display-choice: the display asked for, else `outer` when closed, else the profile's `inner` if it
+    /// has one, else its first.
     static func display(of s: Scene) -> Display? {
         guard let p = s.profile else { return nil }
         if let id = s.displayID { return p.display(id: id) }
@@ -69,10 +69,10 @@ enum EnvironmentResolver {
         return p.displays.first
     }
 
-    /// SPEC §2: everything the presentation rules need to know about where they are.
+    /// docs/rules.md#environment: everything the presentation rules need to know about where they are.
     static func resolve(_ s: Scene, diagnostics: inout [Diagnostic]) -> ResolvedEnvironment {
         let display = display(of: s)
-        // SPEC §2.1: posture only means something on a device that folds (or with a fold given directly).
+        // docs/rules.md#posture: posture only means something on a device that folds (or with a fold given directly).
         let folds = s.profile?.folds ?? (s.fold != nil)
         var posture = s.posture
         if !folds, posture != .flat {
@@ -82,14 +82,15 @@ enum EnvironmentResolver {
                     message: .postureIgnored(posture, device: s.profile?.id)))
             posture = .flat
         }
-        // SPEC §2.1: landscape swaps the display's width and height.
+        // docs/rules.md#orientation: landscape swaps the display's width and height.
         var dw = 0.0
         var dh = 0.0
         if let d = display { (dw, dh) = s.orientation == .landscape ? (d.height, d.width) : (d.width, d.height) }
         let w = s.window ?? WindowRequest(width: dw, height: dh)
         let whole = display != nil && (s.window == nil || (w.x == 0 && w.y == 0 && w.width == dw && w.height == dh))
-        // SPEC §2.1 safeArea: as requested; else the display's when the window is the whole display, else
-        // zero. Profiles store physical insets (leading = left); requests speak the layout direction.
+        // docs/rules.md#safe-area: as requested; else the display's when the window is the whole display, else
+        // zero. Profiles store physical insets (leading = left); requests speak the layout direction
+        // (docs/rules.md#profile-safe-area-is-physical).
         var insets = PhysicalInsets.zero
         if let r = s.safeArea {
             insets = s.layoutDirection == .ltr

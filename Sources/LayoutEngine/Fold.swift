@@ -1,9 +1,9 @@
-/// Which side of a separating fold a region lies on (SPEC §2.2).
+/// Which side of a separating fold a region lies on (docs/rules.md#regions).
 public enum RegionSide: String, Sendable, CaseIterable { case leading, trailing, top, bottom }
 
 public enum FoldStateName: String, Sendable { case flat, halfOpened }
 
-/// `environment.fold` (SPEC §2.2): the fold as it crosses this window.
+/// `environment.fold` (docs/rules.md#fold): the fold as it crosses this window.
 public struct FoldState: Sendable, Equatable {
     public var orientation: Axis
     /// The hinge band in window coordinates (zero-thick for a seamless fold).
@@ -15,21 +15,22 @@ public struct FoldState: Sendable, Equatable {
     var thickness: Double
 }
 
-/// One region of the window (SPEC §2.2): the whole window, or one side of a separating fold.
+/// One region of the window (docs/rules.md#regions): the whole window, or one side of a separating fold.
 public struct Region: Sendable, Equatable {
     public var frame: Rect
     /// nil for the single region of a window without a separating fold.
     public var side: RegionSide?
-    /// SPEC §2.3: a region of a separated window has size classes of its own (rule 3 on its size).
+    /// docs/rules.md#size-classes: a region of a separated window has size classes of its own (the thresholds on its
+    /// size).
     public var sizeClass: SizeClassPair
     var insets: PhysicalInsets
 }
 
 enum FoldRules {
-    /// The display's fold as seen in the window (SPEC §2.1, §2.2): landscape turns a vertical fold into a
-    /// horizontal one and back, keeping its position along the new axis (the display is treated as a
-    /// transpose of its portrait self, exact for the centred folds real devices have); then it is moved
-    /// into window coordinates. A fold given directly by the scene is already in window coordinates.
+    /// The display's fold as seen in the window (docs/rules.md#orientation, docs/rules.md#off-centre-fold-rotation):
+    /// landscape turns a vertical fold into a horizontal one and back, keeping its position along the new axis (the
+    /// display is treated as a transpose of its portrait self, exact for the centred folds real devices have); then it
+    /// is moved into window coordinates. A fold given directly by the scene is already in window coordinates.
     static func foldInWindow(display: Display?, sceneFold: Fold?, orientation: Orientation, window: WindowRequest) -> Fold? {
         if let f = sceneFold { return f }
         guard var f = display?.fold else { return nil }
@@ -38,9 +39,9 @@ enum FoldRules {
         return f
     }
 
-    /// SPEC §2.2: the fold state; nil when the fold line does not cross the window's interior. The fold
-    /// is separating when the posture is halfOpened or it has a physical hinge (thickness > 0), and its
-    /// whole band lies inside the window (a band touching an edge leaves no region on that side).
+    /// docs/rules.md#fold: the fold state; nil when the fold line does not cross the window's interior. The fold is
+    /// separating when the posture is halfOpened or it has a physical hinge (thickness > 0), and its whole band lies
+    /// inside the window (docs/rules.md#hinge-band: a band touching an edge would leave no region on that side).
     static func state(fold: Fold?, posture: Posture, width: Double, height: Double) -> FoldState? {
         guard let f = fold else { return nil }
         let extent = f.orientation == .vertical ? width : height
@@ -57,7 +58,7 @@ enum FoldRules {
             separating: separating, position: f.position, thickness: t)
     }
 
-    /// SPEC §2.2 regions, in physical order (left→right, top→bottom); under rtl the left region is
+    /// docs/rules.md#regions, in physical order (left→right, top→bottom); under rtl the left region is
     /// `trailing`.
     static func regions(
         fold: FoldState?, width: Double, height: Double, insets: PhysicalInsets, windowSizeClass: SizeClassPair,

@@ -1,4 +1,4 @@
-/// SPEC §3.3 Full-screen cover.
+/// Full-screen cover (docs/rules.md#full-screen-cover).
 enum FullScreenCoverRules {
     static func resolve(into p: inout Placement, env: ResolvedEnvironment, diagnostics d: inout PresentationDiagnostics) {
         p.style = .fullWindow
@@ -17,7 +17,7 @@ enum FullScreenCoverRules {
         }
     }
 
-    /// SPEC §3.3: `placement` on a non-sheet is ignored (seed 001: only sheets honour it).
+    /// `placement` on a non-sheet is ignored: only sheets honour it (docs/rules.md#stray-placement).
     static func warnStrayPlacement(_ presentation: Presentation, diagnostics d: inout PresentationDiagnostics) {
         guard let placement = presentation.strayPlacement else { return }
         d.add(

@@ -1,4 +1,4 @@
-/// SPEC §3.1 Modal stack, chaining, concurrency (seed 003).
+/// Modal stack, chaining, concurrency (docs/rules.md#modal-stack).
 struct ModalStack {
     /// For each presentation so far: whether it is modal, whether it was presented, and whether it already
     /// presents a modal (one array: one allocation per resolution).
@@ -15,7 +15,7 @@ struct ModalStack {
         entries.reserveCapacity(capacity)
     }
 
-    /// SPEC §3.1: `sheet`, `fullScreenCover` and `popover` are modal; `adaptivePanel` only with modal: true.
+    /// `sheet`, `fullScreenCover` and `popover` are modal; `adaptivePanel` only with modal: true.
     static func isModal(_ p: Presentation) -> Bool {
         switch p.content {
         case .sheet, .fullScreenCover, .popover: return true
@@ -25,7 +25,7 @@ struct ModalStack {
 
     /// Decides whether `p` is presented, adding `chained-modal` / `concurrent-presentation`. Each context
     /// (the root, or a presentation named by `presentedFrom`) presents at most one modal at a time: a
-    /// second modal from the same context is ignored, as SwiftUI does (docs/rules.md).
+    /// second modal from the same context is ignored, as SwiftUI does (docs/rules.md#modal-stack).
     /// `earlier` holds the presentations before `p` (their ids name presenters in messages).
     mutating func admit(_ p: Presentation, earlier: ArraySlice<Presentation>, diagnostics d: inout PresentationDiagnostics) -> Bool {
         let isModal = Self.isModal(p)

@@ -1,4 +1,4 @@
-/// SPEC §3.4 Popover: compact adaptation, flipping and clamping, fold-aware.
+/// Popover (docs/rules.md#popover): compact adaptation, flipping and clamping, fold-aware.
 enum PopoverRules {
     static func resolve(
         _ popover: PopoverRequest, into p: inout Placement, env: ResolvedEnvironment, constants c: Constants,
@@ -11,8 +11,8 @@ enum PopoverRules {
         let adaptation = popover.compactAdaptation
 
         if sizeClass.horizontal == .compact, adaptation == .automatic || adaptation == .sheet {
-            // On a compact width it becomes a sheet (seed 003) — a region sheet in the anchor's region
-            // when a fold separates — with detents medium and large, selected large.
+            // On a compact width it becomes a sheet (docs/rules.md#popover-adaptation) — a region sheet in the anchor's
+            // region when a fold separates — with detents medium and large, selected large.
             var sheet = SheetRequest()
             sheet.detents = [.medium, .large]
             sheet.selectedDetent = .large

@@ -1,4 +1,4 @@
-/// SPEC §3.6 Present or navigate (seed 003): advice from the presentation's declared intent.
+/// Present or navigate (docs/rules.md#present-or-navigate): advice from the presentation's declared intent.
 enum PresentOrNavigateRules {
     static func advise(_ p: Presentation, swipeToDismiss: Bool?, diagnostics d: inout PresentationDiagnostics) {
         guard let intent = p.intent else { return }

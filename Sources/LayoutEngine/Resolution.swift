@@ -2,12 +2,12 @@ import JSON
 
 public enum PlacementStatus: String, Sendable, CaseIterable { case presented, ignored }
 
-/// SPEC §5 styles.
+/// Placement styles (docs/rules.md#response-shape).
 public enum PresentationStyle: String, Sendable, CaseIterable {
     case bottomSheet, regionSheet, card, fullWindow, popover, sidePanel, bottomPanel
 }
 
-/// SPEC §5 `placement.resolved`.
+/// `placement.resolved` (docs/rules.md#response-shape).
 public enum ResolvedSheetPlacement: String, Sendable, CaseIterable { case center, leading, trailing, fullWidth }
 
 public enum Edge: String, Sendable, CaseIterable { case top, bottom, leading, trailing }
@@ -30,8 +30,8 @@ public struct CornerRadii: Sendable, Equatable {
     static func all(_ r: Double) -> CornerRadii { CornerRadii(topLeading: r, topTrailing: r, bottomLeading: r, bottomTrailing: r) }
 }
 
-/// One entry of `placements` (SPEC §5). Every member is always written; a member that does not apply to
-/// the placement's kind, style or status is `null` (docs/rules.md "Response shape").
+/// One entry of `placements`. Every member is always written; a member that does not apply to the placement's
+/// kind, style or status is `null` (docs/rules.md#response-shape).
 public struct Placement: Sendable, Equatable {
     public var id: String
     public var kind: Presentation.Kind
@@ -72,7 +72,7 @@ public struct ArrangedView: Sendable, Equatable {
     public var region: RegionSide?
 }
 
-/// `arrangement` of the response (SPEC §4, §5).
+/// `arrangement` of the response (docs/rules.md#arrangement).
 public struct ResolvedArrangement: Sendable, Equatable {
     public var style: ArrangementStyle
     /// SwiftUI `splitArrangementAxis`: nil outside a split (and when the secondary is hidden).
@@ -82,7 +82,7 @@ public struct ResolvedArrangement: Sendable, Equatable {
     public var secondary: ArrangedView
 }
 
-/// The engine's answer to a scene (SPEC §5).
+/// The engine's answer to a scene (docs/rules.md#response).
 public struct Resolution: Sendable, Equatable {
     public static let engineVersion = "1.0.0"
 
@@ -99,7 +99,7 @@ public struct Resolution: Sendable, Equatable {
     }
 }
 
-// MARK: - JSON (SPEC §5)
+// MARK: - JSON (docs/rules.md#response-shape)
 
 extension Rect {
     public var json: JSONValue {
@@ -223,7 +223,7 @@ extension Diagnostic {
 }
 
 extension Resolution {
-    /// The response body (SPEC §5). Members are built in sorted order, so the tree already has the order
+    /// The response body (docs/rules.md#response). Members are built in sorted order, so the tree already has the order
     /// the deterministic writer emits.
     public var json: JSONValue {
         .object([

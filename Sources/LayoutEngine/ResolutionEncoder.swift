@@ -31,8 +31,8 @@ private struct ByteWriter: DiagnosticTextSink {
     }
 
     /// The bytes written; releases the allocation. A spent writer (capacity 0) owns no memory: writing to
-    /// it again allocates afresh (see `grow`). (It used to allocate a 1-byte placeholder here that nothing
-    /// freed: a leak per response, found by the scene fuzz target's LeakSanitizer.)
+    /// it again allocates afresh (see `grow`), so nothing here needs freeing later (the scene fuzz target runs
+    /// under LeakSanitizer).
     mutating func finish() -> [UInt8] {
         let out = Array(UnsafeBufferPointer(start: base, count: count))
         base.deallocate()

@@ -6,7 +6,7 @@ public enum Orientation: String, Sendable, CaseIterable { case portrait, landsca
 public enum Posture: String, Sendable, CaseIterable { case flat, halfOpened, closed }
 public enum LayoutDirection: String, Sendable, CaseIterable { case ltr, rtl }
 
-/// SPEC §2.1 `dynamicTypeSize`, in increasing order.
+/// `dynamicTypeSize`, in increasing order (docs/rules.md#dynamic-type-size).
 public enum DynamicTypeSize: String, Sendable, CaseIterable, Comparable {
     case xSmall, small, medium, large, xLarge, xxLarge, xxxLarge
     case accessibility1, accessibility2, accessibility3, accessibility4, accessibility5
@@ -15,7 +15,7 @@ public enum DynamicTypeSize: String, Sendable, CaseIterable, Comparable {
     public var isAccessibility: Bool { self >= .accessibility1 }
 }
 
-/// A window request (SPEC §2.1): size and origin on the display.
+/// A window request (docs/rules.md#window): size and origin on the display.
 public struct WindowRequest: Sendable, Equatable {
     public var x: Double, y: Double, width: Double, height: Double
     public init(x: Double = 0, y: Double = 0, width: Double, height: Double) {
@@ -26,13 +26,13 @@ public struct WindowRequest: Sendable, Equatable {
     }
 }
 
-/// A decoded, validated request (SPEC §2–§4, §7). Decode it with `Scene.decode(_:catalog:)`; every
+/// A decoded, validated request (docs/rules.md, docs/api.md#resolve). Decode it with `Scene.decode(_:catalog:)`; every
 /// `Scene` that decoding returns resolves without trapping.
 public struct Scene: Sendable, Equatable {
     public var deviceID: String?
     /// The profile `deviceID` names, looked up in the catalog at decode time.
     public var profile: DeviceProfile?
-    /// The display asked for (`display`), nil for the default of SPEC §2.1.
+    /// The display asked for (`display`), nil for the default of docs/rules.md#display-choice.
     public var displayID: String?
     public var orientation: Orientation = .portrait
     public var posture: Posture = .flat
@@ -42,12 +42,13 @@ public struct Scene: Sendable, Equatable {
     public var layoutDirection: LayoutDirection = .ltr
     public var dynamicTypeSize: DynamicTypeSize = .large
     public var sizeClass: SizeClassPair?
-    /// A fold given directly in window coordinates (only without a device, SPEC §2.2).
+    /// A fold given directly in window coordinates (only without a device, docs/rules.md#fold).
     public var fold: Fold?
     public var presentations: [Presentation] = []
     public var arrangement: ArrangementRequest?
     public var constants = Constants()
-    /// Members no rule reads, in document order: each becomes an `unknown-field` warning (SPEC §6).
+    /// Members no rule reads, in document order: each becomes an `unknown-field` warning
+    /// (docs/rules.md#unknown-fields).
     public var unknownFields: [JSONPointer] = []
 
     public init() {}
@@ -83,10 +84,10 @@ public struct Presentation: Sendable, Equatable {
 
     public var id: String
     public var content: Content
-    /// Index of the earlier presentation named by `presentedFrom` (SPEC §3.1).
+    /// Index of the earlier presentation named by `presentedFrom` (docs/rules.md#modal-stack).
     public var presentedFrom: Int?
     public var intent: Intent?
-    /// `placement` as written on a non-sheet, kept only to warn `placement-ignored` (SPEC §3.3).
+    /// `placement` as written on a non-sheet, kept only to warn `placement-ignored` (docs/rules.md#stray-placement).
     public var strayPlacement: SheetPlacement?
 
     public var kind: Kind {
@@ -106,7 +107,7 @@ public struct Presentation: Sendable, Equatable {
     }
 }
 
-/// SPEC §3.6.
+/// docs/rules.md#present-or-navigate.
 public struct Intent: Sendable, Equatable {
     public var hasDecision: Bool?
     public var abandonableWithoutCost: Bool?
@@ -139,7 +140,7 @@ public struct ToolbarItem: Sendable, Equatable {
     }
 }
 
-/// SPEC §3.2 fields of a sheet.
+/// The fields of a sheet (docs/rules.md#sheet-fields).
 public struct SheetRequest: Sendable, Equatable {
     public var placement: SheetPlacement = .automatic
     public var sizing: SheetSizing = .automatic
@@ -161,7 +162,7 @@ public struct SheetRequest: Sendable, Equatable {
 public enum ArrowEdge: String, Sendable, CaseIterable { case top, bottom, leading, trailing }
 public enum CompactAdaptation: String, Sendable, CaseIterable { case automatic, sheet, fullScreenCover, popover }
 
-/// SPEC §3.4 fields of a popover.
+/// The fields of a popover (docs/rules.md#popover).
 public struct PopoverRequest: Sendable, Equatable {
     public var anchor: Rect
     public var arrowEdge: ArrowEdge = .top
@@ -172,7 +173,7 @@ public struct PopoverRequest: Sendable, Equatable {
 
 public enum PanelAlignment: String, Sendable, CaseIterable { case leading, trailing }
 
-/// SPEC §3.5 fields of an adaptive panel; nil means the constant of §7.
+/// The fields of an adaptive panel (docs/rules.md#adaptive-panel); nil means the constant.
 public struct PanelRequest: Sendable, Equatable {
     public var breakpoint: Double?
     public var alignment: PanelAlignment = .trailing
@@ -185,7 +186,7 @@ public struct PanelRequest: Sendable, Equatable {
 
 // MARK: - Limits
 
-/// Limits on everything a client controls (documented in docs/rules.md).
+/// Limits on everything a client controls (docs/rules.md#limits).
 public enum SceneLimits {
     public static let maxPresentations = 256
     public static let idLength = 1...128
@@ -242,7 +243,7 @@ public struct SceneOverrides: Sendable, Equatable {
 }
 
 extension Scene {
-    /// Decodes and validates a request body (SPEC §2–§4, §6, §7). Collects every violation with its
+    /// Decodes and validates a request body (docs/rules.md#validation). Collects every violation with its
     /// pointer; members no rule reads are reported as unknown fields.
     public static func decode(
         _ value: JSONValue, catalog: any DeviceCatalog, overrides: SceneOverrides? = nil
@@ -358,7 +359,8 @@ struct SceneDecoder {
         return true
     }
 
-    /// Checks that depend on the device and orientation (SPEC §2.1, §2.2); also run by `Scene.with`.
+    /// Checks that depend on the device and orientation (docs/rules.md#window, docs/rules.md#fold-outside-window); also
+    /// run by `Scene.with`.
     func validateEnvironment(_ s: inout Scene) {
         if s.profile == nil, s.displayID != nil, s.deviceID == nil {
             mapper.error(JSONPointer(["display"]), "a display can only be chosen together with a device")

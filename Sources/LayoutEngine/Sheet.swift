@@ -1,4 +1,4 @@
-/// SPEC §3.2 Sheet: style (the first rule that applies wins), detents and selection, behaviour.
+/// Sheet (docs/rules.md#sheet): style (the first rule that applies wins), detents and selection, behaviour.
 enum SheetRules {
     /// Where the sheet is and how it is laid out, before behaviour.
     private struct Layout {
@@ -16,7 +16,8 @@ enum SheetRules {
         var toolbarVertical: Bool
     }
 
-    /// Resolves a sheet. `forcedRegion` is the anchor's region of a popover adapted to a sheet (SPEC §3.4).
+    /// Resolves a sheet. `forcedRegion` is the anchor's region of a popover adapted to a sheet
+    /// (docs/rules.md#popover-adaptation).
     static func resolve(
         _ sheet: SheetRequest, into p: inout Placement, env: ResolvedEnvironment, constants c: Constants,
         diagnostics d: inout PresentationDiagnostics, forcedRegion: Region? = nil
@@ -27,7 +28,8 @@ enum SheetRules {
             containerHeight: region.frame.height, safeTop: region.insets.top, contentHeight: sheet.contentSize?.height,
             constants: c)
 
-        // SPEC §3.2 detent heights; the placement lists them sorted ascending, ties in request order.
+        // docs/rules.md#detent-heights, docs/rules.md#detent-order; the placement lists them sorted ascending, ties in
+        // request order.
         var heights: [ResolvedDetent] = []
         heights.reserveCapacity(sheet.detents.count)
         for (i, detent) in sheet.detents.enumerated() {
@@ -44,7 +46,7 @@ enum SheetRules {
 
         var frame = layout.frame
         if layout.detentsApply {
-            // SPEC §3.2 rule 3: attached to the bottom edge, height = the selected detent.
+            // docs/rules.md#bottom-sheet: attached to the bottom edge, height = the selected detent.
             frame.height = selectedHeight
             frame.y = region.frame.maxY - selectedHeight
         }
@@ -59,7 +61,7 @@ enum SheetRules {
         }
         p.selectedDetent = layout.detentsApply ? selected : nil
 
-        // SPEC §3.2 behaviour: background interaction up through a detent (UIKit
+        // docs/rules.md#background-interaction: up through a detent (UIKit
         // largestUndimmedDetentIdentifier); where detents are ignored the sheet counts as at its largest.
         let current = layout.detentsApply ? selectedHeight : largest
         switch sheet.backgroundInteraction {
@@ -76,7 +78,7 @@ enum SheetRules {
         }
         let swipe = !sheet.interactiveDismissDisabled
         p.swipeToDismiss = swipe
-        // Decision (docs/rules.md): a tap on the dimmed background dismisses like a swipe does.
+        // docs/rules.md#tap-outside-to-dismiss: a tap on the dimmed background dismisses like a swipe does.
         p.tapOutsideToDismiss = swipe && (p.dimsBackground ?? false)
         if sheet.hasUnsavedChanges, swipe {
             d.add(
@@ -92,7 +94,7 @@ enum SheetRules {
             p.dragIndicatorVisible =
                 layout.detentsApply && distinctHeights && (layout.style == .bottomSheet || layout.style == .regionSheet)
         }
-        // SPEC §3.2: vertical toolbar for a side presentation at the trailing edge (seed 001).
+        // docs/rules.md#toolbar: vertical for a side presentation at the trailing edge.
         p.toolbarOrientation = layout.toolbarVertical ? .vertical : .horizontal
         if let toolbar = sheet.toolbar {
             if layout.toolbarVertical {
@@ -107,7 +109,7 @@ enum SheetRules {
                     "the sheet's toolbar has no cancellationAction or confirmationAction: give the modal an explicit exit (Cancel/Done) in its bar")
             }
         }
-        // SPEC §3.2 Dynamic Type (seed 002).
+        // docs/rules.md#dynamic-type-risk.
         if env.dynamicTypeSize.isAccessibility, !sheet.contentScrollable,
             sheet.detents.allSatisfy({ if case .height = $0 { return true } else { return $0 == .fitted } })
         {
@@ -120,7 +122,7 @@ enum SheetRules {
         p.transitionEdge = .bottom
     }
 
-    /// SPEC §3.2: the default selection is the smallest detent, as UIKit does (first on a tie).
+    /// docs/rules.md#default-selected-detent: the smallest detent, as UIKit does (first on a tie).
     private static func smallest(_ heights: [ResolvedDetent]) -> Detent {
         var best: ResolvedDetent?
         for h in heights where best == nil || h.height < best!.height { best = h }
@@ -147,13 +149,13 @@ enum SheetRules {
         _ sheet: SheetRequest, env: ResolvedEnvironment, constants c: Constants,
         diagnostics d: inout PresentationDiagnostics, forcedRegion: Region?
     ) -> Layout {
-        // SPEC §3.2 rule 1 — regionSheet: a separating fold crosses the window; the sheet never crosses it.
+        // docs/rules.md#region-sheet: a separating fold crosses the window; the sheet never crosses it.
         if let fold = env.separatingFold {
             let region: Region
             if let forcedRegion {
                 region = forcedRegion
             } else if fold.orientation == .vertical {
-                // seed 001: folded, center ends in the leading half like automatic and leading.
+                // A folded phone's centre is its leading half: center goes there like automatic and leading.
                 region = env.region(sheet.placement == .trailing ? .trailing : .leading) ?? env.windowRegion
             } else {
                 region = env.region(.bottom) ?? env.windowRegion
@@ -172,7 +174,7 @@ enum SheetRules {
             return inner
         }
         let bounds = env.windowRegion
-        // SPEC §3.2 rule 2 — fullWindow: vertical size class compact (a phone in landscape).
+        // docs/rules.md#full-window-sheet: vertical size class compact (a phone in landscape).
         if env.sizeClass.vertical == .compact {
             if !detentsAreDefault(sheet) {
                 d.add(
@@ -205,7 +207,7 @@ enum SheetRules {
         return compactOrCard(sheet, in: bounds, env: env, constants: c, diagnostics: &d, quietPlacement: false)
     }
 
-    /// SPEC §3.2 rules 3–4 inside `container` (the window, or a region for rule 1).
+    /// docs/rules.md#bottom-sheet and docs/rules.md#card inside `container` (the window, or a region for rule 1).
     private static func compactOrCard(
         _ sheet: SheetRequest, in container: Region, env: ResolvedEnvironment, constants c: Constants,
         diagnostics d: inout PresentationDiagnostics, quietPlacement: Bool

@@ -1,4 +1,4 @@
-/// Material 3 window size classes (SPEC §2.3), reported for cross-platform tools.
+/// Material 3 window size classes (docs/rules.md#window-size-classes), reported for cross-platform tools.
 public enum MaterialWidthClass: String, Sendable, CaseIterable { case compact, medium, expanded, large, extraLarge }
 public enum MaterialHeightClass: String, Sendable, CaseIterable { case compact, medium, expanded }
 
@@ -6,7 +6,7 @@ public struct WindowClass: Sendable, Equatable {
     public var width: MaterialWidthClass
     public var height: MaterialHeightClass
 
-    /// SPEC §2.3: lower bounds inclusive — width <600 compact, <840 medium, <1200 expanded, <1600 large,
+    /// Lower bounds inclusive — width <600 compact, <840 medium, <1200 expanded, <1600 large,
     /// else extraLarge; height <480 compact, <900 medium, else expanded.
     public init(width w: Double, height h: Double) {
         width = w < 600 ? .compact : w < 840 ? .medium : w < 1200 ? .expanded : w < 1600 ? .large : .extraLarge
@@ -15,15 +15,15 @@ public struct WindowClass: Sendable, Equatable {
 }
 
 enum SizeClassRules {
-    /// SPEC §2.3 rule 3: horizontal regular iff width ≥ regularWidthMin, vertical regular iff height ≥
-    /// regularHeightMin (profile values; 600 and 500 without a device).
+    /// docs/rules.md#size-classes, thresholds: horizontal regular iff width ≥ regularWidthMin, vertical regular iff
+    /// height ≥ regularHeightMin (profile values; 600 and 500 without a device).
     static func fromThresholds(width: Double, height: Double, profile: DeviceProfile?) -> SizeClassPair {
         let wMin = profile?.regularWidthMin ?? 600
         let hMin = profile?.regularHeightMin ?? 500
         return SizeClassPair(horizontal: width >= wMin ? .regular : .compact, vertical: height >= hMin ? .regular : .compact)
     }
 
-    /// SPEC §2.3, first rule that applies: 1 the request's `sizeClass`; 2 the profile's table when the
+    /// docs/rules.md#size-classes, first rule that applies: 1 the request's `sizeClass`; 2 the profile's table when the
     /// window is the whole display; 3 the thresholds.
     static func window(
         requested: SizeClassPair?, display: Display?, orientation: Orientation, wholeDisplay: Bool,

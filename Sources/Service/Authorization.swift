@@ -1,7 +1,7 @@
 import HTTPServer
 
-/// Writes (`PUT`, `DELETE`) need `Authorization: Bearer <key>` when the server has an API key (SPEC §9).
-/// Reads stay open.
+/// Writes (`PUT`, `DELETE`) need `Authorization: Bearer <key>` when the server has an API key
+/// (docs/api.md#authorization). Reads stay open.
 struct WriteAuthorization: Sendable {
     let key: [UInt8]?
 

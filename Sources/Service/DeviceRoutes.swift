@@ -3,7 +3,7 @@ import JSON
 import LayoutEngine
 import Store
 
-/// `GET /v1/devices`, `GET/PUT/DELETE /v1/devices/{id}` (SPEC §8, §9).
+/// `GET /v1/devices`, `GET/PUT/DELETE /v1/devices/{id}` (docs/api.md#devices).
 enum DeviceRoutes {
     static func register(on router: inout ServiceRouter, context: ServiceContext) {
         guard let store = context.store else { return }

@@ -1,10 +1,10 @@
 import JSON
 import LayoutEngine
 
-/// `POST /v1/resolve/matrix` (SPEC §9): one scene across devices × postures × orientations × layout
+/// `POST /v1/resolve/matrix` (docs/api.md#matrix): one scene across devices × postures × orientations × layout
 /// directions.
 ///
-/// Decisions where the spec is silent (docs/api.md):
+/// Decisions (docs/api.md#matrix-omitted-dimensions, docs/api.md#matrix-bad-combination):
 /// - Every dimension may be omitted and then means all of its values: `devices` → `"all"`, `postures` →
 ///   `flat, halfOpened, closed`, `orientations` → `portrait, landscape`, `layoutDirections` → `ltr, rtl`.
 /// - Postures apply only to devices that fold; the others get one `flat` entry.

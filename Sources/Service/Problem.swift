@@ -20,7 +20,7 @@ enum Problem {
         return HTTPResponse(status: status, headers: h, body: JSONWriter.encode(.object(o)))
     }
 
-    /// 422 listing every violation (SPEC §6).
+    /// 422 listing every violation (docs/api.md#problem-invalid).
     static func invalid(_ errors: [JSONIssue], what: String = "scene") -> HTTPResponse {
         response(
             status: 422,
@@ -57,7 +57,7 @@ enum Problem {
             ])
     }
 
-    /// SPEC §6: any content type is accepted when the body is JSON, except explicitly non-JSON ones.
+    /// docs/api.md#content-types: any content type is accepted when the body is JSON, except explicitly non-JSON ones.
     static func unsupportedMediaType(_ request: HTTPRequest) -> HTTPResponse? {
         guard let raw = request.headers["Content-Type"] else { return nil }
         if isPlainJSONMediaType(raw) { return nil }  // the common case, without splitting or lowercasing

@@ -3,7 +3,7 @@ import JSON
 import LayoutEngine
 import Store
 
-/// The request log (SPEC §9): list, one record, its picture, replay, clear.
+/// The request log (docs/api.md#request-log): list, one record, its picture, replay, clear.
 enum RequestRoutes {
     static func register(on router: inout ServiceRouter, context: ServiceContext) {
         guard let store = context.store else { return }

@@ -3,7 +3,8 @@ import JSON
 import LayoutEngine
 import Store
 
-/// `POST /v1/resolve`, `POST /v1/resolve/matrix`, `GET /v1/constants` (SPEC §5–§7, §9).
+/// `POST /v1/resolve`, `POST /v1/resolve/matrix`, `GET /v1/constants` (docs/api.md#resolve, docs/api.md#matrix,
+/// docs/api.md#constants-route).
 enum ResolveRoutes {
     static func register(on router: inout ServiceRouter, context: ServiceContext) {
         router.add(.POST, "/v1/resolve") { request, reply in
@@ -43,8 +44,8 @@ enum ResolveRoutes {
         return Problem.response(status: 400, detail: "Query parameter format: expected json or svg, got \"\(f)\"")
     }
 
-    /// SVG when asked with `?format=svg` or an `Accept` that names `image/svg+xml` (SPEC §9); `?format=json`
-    /// wins over `Accept`.
+    /// SVG when asked with `?format=svg` or an `Accept` that names `image/svg+xml` (docs/api.md#resolve);
+    /// `?format=json` wins over `Accept`.
     static func wantsSVG(_ request: HTTPRequest) -> Bool {
         if let f = request.queryParameter("format") { return f.lowercased() == "svg" }
         return request.headers["Accept"]?.lowercased().contains("image/svg+xml") ?? false
@@ -55,7 +56,7 @@ enum ResolveRoutes {
     }
 }
 
-/// Sends a resolution only after its record is committed (issue #4: no acknowledged request is lost).
+/// Sends a resolution only after its record is committed (no acknowledged request is lost).
 /// With `--no-record` or without a store the response leaves at once.
 struct Recorder: Sendable {
     let log: RequestLog?

@@ -7,7 +7,7 @@ import LayoutEngine
 public struct ResolveOutput: Sendable {
     /// 200, or the problem's status (400 not JSON, 422 invalid).
     public var status: Int
-    /// The response body: the resolution's JSON (SPEC §5) or an `application/problem+json` document.
+    /// The response body: the resolution's JSON (docs/rules.md#response) or an `application/problem+json` document.
     public var json: [UInt8]
     public var resolution: Resolution?
     /// The device the scene named (when it could be read), for the request log.
@@ -84,7 +84,7 @@ public enum Resolver {
         case .scene(let scene):
             let resolution = LayoutEngine.resolve(scene)
             // The direct byte encoder: the same bytes as `JSONWriter.encode(resolution.json)` (checked by the
-            // golden and property tests) without building the value tree — 3× cheaper (hinge-bench, issue #3).
+            // golden and property tests) without building the value tree — 3× cheaper (hinge-bench).
             return ResolveOutput(
                 status: 200, json: resolution.encoded, resolution: resolution,
                 device: scene.deviceID, givenCodes: nil)

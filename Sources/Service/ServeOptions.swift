@@ -14,12 +14,12 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 /// |---|---|---|---|
 /// | `--host` | `HINGE_HOST` | `127.0.0.1` | address to bind |
 /// | `--port` | `HINGE_PORT` | `8080` | port (0: any free port) |
-/// | `--db` | `HINGE_DB` | `./hinge.sqlite` | SQLite database (used from the Store issue on) |
+/// | `--db` | `HINGE_DB` | `./hinge.sqlite` | SQLite database: device profiles and the request log |
 /// | `--threads` | `HINGE_THREADS` | cores | event loops |
 /// | `--max-body` | `HINGE_MAX_BODY` | `1048576` | largest request body in bytes (413 beyond) |
-/// | `--api-key` | `HINGE_API_KEY` | none | bearer key for writes (used from the devices issue on) |
-/// | `--no-record` | `HINGE_NO_RECORD` | off | do not record resolutions (request-log issue) |
-/// | `--max-records` | `HINGE_MAX_RECORDS` | `100000` | request-log size cap (request-log issue) |
+/// | `--api-key` | `HINGE_API_KEY` | none | bearer key for writes (`PUT`, `DELETE`) |
+/// | `--no-record` | `HINGE_NO_RECORD` | off | do not record resolutions in the request log |
+/// | `--max-records` | `HINGE_MAX_RECORDS` | `100000` | request-log size cap (oldest records pruned beyond it) |
 /// | `--log-level` | `HINGE_LOG_LEVEL` | `info` | `info`: one line per request on stderr; `warn`, `error`: none |
 public struct ServeOptions: Sendable, Equatable {
     public enum LogLevel: String, Sendable, CaseIterable {

@@ -1,6 +1,6 @@
 import LayoutEngine
 
-/// The built-in device catalog (SPEC §8), seeded into the database at open.
+/// The built-in device catalog (docs/rules.md#built-in-devices), seeded into the database at open.
 ///
 /// Bump `catalogVersion` whenever a number here changes or a device is added or removed: a database seeded
 /// by an older catalog then gets its built-ins upserted (custom profiles are never touched).
@@ -98,7 +98,7 @@ public enum BuiltInDevices {
                     portraitSizeClass: regular, landscapeSizeClass: regular)  // [VIC] iPadPro12_9 traits, full screen
             ], builtIn: true),
         // ILLUSTRATIVE: no such device has been published. Every number below is invented to exercise the
-        // foldable rules of SPEC §2.2 (a book-style phone: a phone-sized outer screen and a small-tablet
+        // foldable rules of docs/rules.md#fold (a book-style phone: a phone-sized outer screen and a small-tablet
         // inner screen with a seamless vertical fold at its middle). Insets and size classes follow the
         // phone ([VIC] iPhone14Pro-like) and all-screen iPad ([VIC] iPadPro11) patterns they imitate.
         DeviceProfile(

@@ -1,6 +1,6 @@
 import CSQLite
 
-/// Keeps WAL checkpoints off the writer thread (issue #4).
+/// Keeps WAL checkpoints off the writer thread.
 ///
 /// SQLite's auto-checkpoint runs inside the writer's `COMMIT` once the WAL holds 1000 pages: with ~4 KiB of
 /// bodies per record that is every ~2000 records, and each checkpoint copies the WAL into the database and
@@ -30,8 +30,8 @@ final class Checkpointer: @unchecked Sendable {
     /// `Store.Configuration.walCheckpointPages` and `walMaxPages`: by default 1024 pages (16 MiB at 16 KiB
     /// pages) of WAL before a background checkpoint, 4096 (64 MiB) before the writer checkpoints itself.
     /// Under sustained load the background pass never quite catches up with the writer, so the WAL only
-    /// restarts after the writer's own pass: `hardPages` is the WAL's size on disk under load. It was 8×
-    /// larger (512 MiB of WAL beside the database) until measured to buy no throughput (BENCHMARKS.md).
+    /// restarts after the writer's own pass: `hardPages` is the WAL's size on disk under load. A larger bound
+    /// costs disk beside the database and buys no throughput (measured in BENCHMARKS.md).
     init(softPages: Int32, hardPages: Int32) {
         self.softPages = softPages
         self.hardPages = hardPages

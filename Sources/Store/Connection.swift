@@ -1,10 +1,10 @@
 import CSQLite
 
-/// One sqlite3 connection, GRDB-style: checked open and close, the pragmas of ENGINEERING.md, a cache of
-/// persistent prepared statements keyed by SQL, transactions with `BEGIN IMMEDIATE`.
+/// One sqlite3 connection, GRDB-style: checked open and close, extended result codes, a busy timeout, a cache
+/// of persistent prepared statements keyed by SQL, transactions with `BEGIN IMMEDIATE` (docs/store.md).
 ///
-/// Not thread-safe and not Sendable: a connection is used by one thread at a time, which `LockedConnection`
-/// and `ReaderPool` guarantee (see `DatabasePool`).
+/// Not thread-safe and not Sendable: a connection is used by one thread at a time, which `DatabasePool`
+/// guarantees (its writer behind a lock, each reader checked out by one caller at a time).
 final class Connection {
     let path: String
     private(set) var handle: OpaquePointer?

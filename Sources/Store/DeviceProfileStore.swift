@@ -16,7 +16,7 @@ public struct PutResult: Sendable, Equatable {
     public var stored: StoredProfile
 }
 
-/// Device profiles (SPEC §8) in SQLite, served from an in-memory snapshot.
+/// Device profiles (docs/rules.md#device-profiles) in SQLite, served from an in-memory snapshot.
 ///
 /// Reads (`profile(id:)`, `list`, `stored(id:)`) never touch SQLite: they copy an immutable snapshot under
 /// a mutex. Writes run on the writer thread: check (built-in? If-Match?) against the snapshot, commit,

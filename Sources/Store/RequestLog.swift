@@ -16,7 +16,7 @@ public struct RecordID: Sendable, Hashable, Comparable, LosslessStringConvertibl
     public static func < (a: RecordID, b: RecordID) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// What the service appends after answering a request: SPEC §9 `GET /v1/requests`.
+/// What the service appends after answering a request: `GET /v1/requests` (docs/api.md#request-log).
 public struct RequestRecord: Sendable, Equatable {
     public var receivedAt: Timestamp
     public var durationMicros: Int64
@@ -64,7 +64,7 @@ public struct RecordSummary: Sendable, Equatable {
     public var requestTruncated: Bool
     public var responseTruncated: Bool
 
-    /// The list item of SPEC §9 `GET /v1/requests`.
+    /// The list item of `GET /v1/requests` (docs/api.md#request-log).
     public var json: JSONValue {
         .object([
             "id": .string(id.description), "receivedAt": .string(receivedAt.iso8601),
@@ -166,7 +166,7 @@ enum Cursor {
     }
 }
 
-/// The request log (issue #4): no acknowledged request is lost — a response goes out only after its
+/// The request log: no acknowledged request is lost — a response goes out only after its
 /// record is committed.
 ///
 /// `append` never blocks on SQLite: it enqueues into a bounded queue (`Configuration.queueCapacity`) that

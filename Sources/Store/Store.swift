@@ -10,7 +10,7 @@ import Musl
 import Darwin
 #endif
 
-/// Hinge's persistence (issue #4): device profiles and the request log in one SQLite database.
+/// Hinge's persistence: device profiles and the request log in one SQLite database.
 /// Knows nothing of HTTP; see docs/store.md for how the routes map its errors.
 ///
 /// ```swift

@@ -17,7 +17,7 @@ final class StoreMetrics: Sendable {
 
 }
 
-/// A point-in-time copy of the Store's counters (SPEC §9 `/metrics`).
+/// A point-in-time copy of the Store's counters (`/metrics`, docs/api.md#operations).
 public struct StoreCounters: Sendable, Equatable {
     /// Records accepted by `RequestLog.append` and not yet committed (or failed).
     public var queueDepth: Int

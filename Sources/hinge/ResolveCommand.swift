@@ -1,6 +1,6 @@
 import Service
 
-/// `hinge resolve FILE`: one scene through the service's resolver, no server (issue #5).
+/// `hinge resolve FILE`: one scene through the service's resolver, no server.
 enum ResolveCommand: Subcommand {
     static let name = "resolve"
     static let summary = "resolve a scene file (or -, stdin) to JSON or SVG, no server"

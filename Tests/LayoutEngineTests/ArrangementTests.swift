@@ -3,7 +3,7 @@ import Testing
 
 @testable import LayoutEngine
 
-@Suite("SPEC §4 Arrangement")
+@Suite("Arrangement (docs/rules.md#arrangement)")
 struct ArrangementTests {
     struct SplitCase: Sendable, CustomTestStringConvertible {
         var name: String
@@ -22,7 +22,7 @@ struct ArrangementTests {
 
     // Tablet portrait 1024×1366 (natural axis vertical), landscape 1366×1024 (horizontal).
     @Test(
-        "SPEC §4 arrangement split: axis, fold, axes restriction, ratio/size/fixed preferences, minimum length",
+        "split: axis, fold, axes restriction, ratio/size/fixed preferences, minimum length",
         arguments: [
             SplitCase(
                 name: "portrait: vertical, default ratio", env: portrait, arrangement: "", axis: .vertical,
@@ -102,7 +102,7 @@ struct ArrangementTests {
     }
 
     @Test(
-        "SPEC §4 arrangement overlay: fold separation, edges and z-index",
+        "overlay: fold separation, edges and z-index",
         arguments: [
             OverlayCase(
                 name: "no fold: overlaid", env: portrait, arrangement: "", primary: (0, 0, 1024, 1366),

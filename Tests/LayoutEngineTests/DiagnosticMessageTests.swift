@@ -4,10 +4,11 @@ import Testing
 @testable import LayoutEngine
 
 /// Diagnostics keep their message as parts (`DiagnosticMessage`) until read or encoded. Each case must render
-/// exactly the text the rules used to build eagerly: the expected strings below are those interpolations.
+/// exactly the text its rule means, as a plain interpolation would build it: the expected strings below are
+/// those interpolations.
 @Suite("Deferred diagnostic texts")
 struct DiagnosticMessageTests {
-    @Test("every message case renders the text the rule used to interpolate")
+    @Test("every message case renders the text its rule interpolates")
     func messagesRenderAsBefore() {
         let pw = 812.5, w = 752.0, h = 331.25
         let names = ["editor", "a \"quoted\" id"]
@@ -127,7 +128,7 @@ struct DiagnosticMessageTests {
         }
     }
 
-    @Test("paths render as the rules used to build them")
+    @Test("paths render as the rules build them")
     func pathsRenderAsBefore() {
         #expect(DiagnosticPath.presentation(index: 3, member: "", item: -1).rendered == "/presentations/3")
         #expect(DiagnosticPath.presentation(index: 0, member: "placement", item: -1).rendered == "/presentations/0/placement")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import LayoutEngine
 
-@Suite("SPEC §2 Environment")
+@Suite("Environment (docs/rules.md#environment)")
 struct EnvironmentTests {
     struct WindowCase: Sendable, CustomTestStringConvertible {
         var scene: String
@@ -15,7 +15,7 @@ struct EnvironmentTests {
     }
 
     @Test(
-        "SPEC §2.1 device, display, orientation, window and safe area",
+        "window: device, display, orientation, window and safe area",
         arguments: [
             WindowCase(
                 scene: #"{"device":"test-phone"}"#, display: "main", window: (0, 0, 390, 844), safe: (47, 0, 34, 0),
@@ -27,14 +27,14 @@ struct EnvironmentTests {
             WindowCase(
                 scene: #"{"device":"test-phone","window":{"width":390,"height":844}}"#, display: "main",
                 window: (0, 0, 390, 844), safe: (47, 0, 34, 0), sizeClass: (.compact, .regular)),
-            // SPEC §2.3 rule 3: a resizable window uses the thresholds, and has no insets.
+            // docs/rules.md#size-classes, thresholds: a resizable window uses the thresholds, and has no insets.
             WindowCase(
                 scene: #"{"device":"test-tablet","window":{"x":10,"y":20,"width":500,"height":700}}"#, display: "main",
                 window: (10, 20, 500, 700), safe: (0, 0, 0, 0), sizeClass: (.compact, .regular)),
             WindowCase(
                 scene: #"{"device":"test-tablet","window":{"width":700,"height":400}}"#, display: "main",
                 window: (0, 0, 700, 400), safe: (0, 0, 0, 0), sizeClass: (.regular, .compact)),
-            // SPEC §2.1: the default display of a foldable is inner, outer when closed.
+            // docs/rules.md#display-choice: the default display of a foldable is inner, outer when closed.
             WindowCase(
                 scene: #"{"device":"test-foldable"}"#, display: "inner", window: (0, 0, 780, 844), safe: (47, 0, 34, 0),
                 sizeClass: (.regular, .regular)),
@@ -48,7 +48,7 @@ struct EnvironmentTests {
             WindowCase(
                 scene: #"{"window":{"width":800,"height":450},"layoutDirection":"rtl","safeArea":{"leading":30,"top":5}}"#,
                 display: nil, window: (0, 0, 800, 450), safe: (5, 30, 0, 0), sizeClass: (.regular, .compact)),
-            // SPEC §2.3 rule 1: the request's sizeClass wins.
+            // docs/rules.md#size-classes: the request's sizeClass wins.
             WindowCase(
                 scene: #"{"device":"test-tablet","sizeClass":{"horizontal":"compact","vertical":"compact"}}"#,
                 display: "main", window: (0, 0, 1024, 1366), safe: (24, 0, 20, 0), sizeClass: (.compact, .compact)),
@@ -61,7 +61,7 @@ struct EnvironmentTests {
         #expect(env.sizeClass == SizeClassPair(horizontal: c.sizeClass.0, vertical: c.sizeClass.1))
     }
 
-    @Test("SPEC §2.1 posture: ignored on a device that does not fold (posture-ignored)")
+    @Test("posture: ignored on a device that does not fold (posture-ignored)")
     func postureIgnored() throws {
         let r = try resolve(#"{"device":"test-phone","posture":"halfOpened"}"#)
         #expect(r.environment.posture == .flat)
@@ -74,7 +74,7 @@ struct EnvironmentTests {
         #expect(none.has(.postureIgnored))
     }
 
-    @Test("SPEC §2.1 physical safe area of a profile mirrors under rtl")
+    @Test("safe-area: a profile's physical insets mirror under rtl")
     func safeAreaRTL() throws {
         // The profile's insets are physical (leading = left): asymmetric ones swap names under rtl.
         var phone = Fixtures.phone
@@ -94,7 +94,7 @@ struct EnvironmentTests {
     }
 
     @Test(
-        "SPEC §2.2 fold and regions",
+        "regions: fold and regions",
         arguments: [
             FoldCase(
                 scene: #"{"device":"test-foldable"}"#, fold: (.vertical, (390, 0, 0, 844), .flat, false),
@@ -153,7 +153,7 @@ struct EnvironmentTests {
     }
 
     @Test(
-        "SPEC §2.3 Material window size classes",
+        "window-size-classes: Material 3 classes",
         arguments: [
             (599.0, 479.0, MaterialWidthClass.compact, MaterialHeightClass.compact),
             (600, 480, .medium, .medium), (839, 899, .medium, .medium), (840, 900, .expanded, .expanded),
@@ -167,7 +167,7 @@ struct EnvironmentTests {
     }
 
     @Test(
-        "SPEC §2.3 size classes: rule 3 thresholds at the boundary",
+        "size-classes: thresholds at the boundary",
         arguments: [(599.0, 499.0, SizeClass.compact, SizeClass.compact), (600, 500, .regular, .regular)])
     func thresholds(_ w: Double, _ h: Double, _ hc: SizeClass, _ vc: SizeClass) throws {
         let env = try resolve(#"{"window":{"width":\#(w),"height":\#(h)}}"#).environment

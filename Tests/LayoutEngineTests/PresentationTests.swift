@@ -7,7 +7,7 @@ func presentationScene(_ env: String, _ presentations: String) -> String {
     #"{\#(env),"presentations":[\#(presentations)]}"#
 }
 
-@Suite("SPEC §3.1, §3.3–§3.6 presentations")
+@Suite("Presentations other than sheets (docs/rules.md#presentations)")
 struct PresentationTests {
     static let phone = #""device":"test-phone""#
     static let tablet = #""device":"test-tablet""#
@@ -22,7 +22,7 @@ struct PresentationTests {
     }
 
     @Test(
-        "SPEC §3.1 modal stack, chaining and concurrency",
+        "modal-stack: chaining and concurrency",
         arguments: [
             StackCase(
                 name: "second modal from the same context is ignored",
@@ -64,7 +64,7 @@ struct PresentationTests {
         }
     }
 
-    @Test("SPEC §3.3 full-screen cover")
+    @Test("full-screen-cover")
     func cover() throws {
         let plain = try resolve(presentationScene(Self.phone, #"{"id":"c","kind":"fullScreenCover"}"#))
         let p = try #require(plain.placement("c"))
@@ -92,7 +92,7 @@ struct PresentationTests {
     }
 
     @Test(
-        "SPEC §3.4 popover: compact adaptation, flipping and clamping, fold-aware",
+        "popover: compact adaptation, flipping and clamping, fold-aware",
         arguments: [
             // Below the anchor, centred on it (122 − 160 = −38), clamped to the 10 pt margin.
             PopoverCase(
@@ -120,7 +120,7 @@ struct PresentationTests {
                 name: "content size, clamped at the trailing edge", env: tablet,
                 popover: #""anchor":{"x":900,"y":50,"width":44,"height":44},"contentSize":{"width":200,"height":100}"#,
                 style: .popover, frame: (814, 94, 200, 100), arrowEdge: .top),
-            // Compact width: a sheet with medium/large selected large (seed 003).
+            // Compact width: a sheet with medium/large selected large (docs/rules.md#popover-adaptation).
             PopoverCase(
                 name: "adapted to a sheet on a phone", env: phone, popover: #""anchor":{"x":10,"y":100,"width":44,"height":44}"#,
                 style: .bottomSheet, frame: (0, 57, 390, 787), arrowEdge: nil, adapted: true),
@@ -173,7 +173,7 @@ struct PresentationTests {
     }
 
     @Test(
-        "SPEC §3.5 adaptive panel: breakpoint, alignment, RTL, clamping and fold snapping",
+        "adaptive-panel: breakpoint, alignment, RTL, clamping and fold snapping",
         arguments: [
             PanelCase(name: "side panel trailing", env: tablet, panel: "", style: .sidePanel, frame: (664, 0, 360, 1366)),
             PanelCase(
@@ -221,7 +221,7 @@ struct PresentationTests {
         #expect(r.diagnostics.map(\.code) == c.codes)
     }
 
-    @Test("SPEC §3.5 adaptive panel: corners, transition edge, content axis, modality")
+    @Test("adaptive-panel: corners, transition edge, content axis, modality")
     func panelBehaviour() throws {
         let side = try #require(try resolve(presentationScene(Self.tablet, #"{"id":"p","kind":"adaptivePanel"}"#)).placement("p"))
         #expect(side.cornerRadii == CornerRadii(topLeading: 24, bottomLeading: 24))
@@ -238,7 +238,7 @@ struct PresentationTests {
     }
 
     @Test(
-        "SPEC §3.6 present or navigate",
+        "present-or-navigate",
         arguments: [
             (#"{"id":"a","kind":"sheet","intent":{"hasDecision":false}}"#, [DiagnosticCode.preferNavigation]),
             (#"{"id":"a","kind":"fullScreenCover","intent":{"hasDecision":true,"abandonableWithoutCost":true}}"#, [.preferSheet]),

@@ -3,7 +3,7 @@ import Testing
 
 @testable import LayoutEngine
 
-/// Issue #6: properties over seeded random *device profiles* (not only the fixtures): any profile that
+/// Properties over seeded random *device profiles* (not only the fixtures): any profile that
 /// validates resolves every scene without trapping, with frames finite and inside the window and nothing
 /// crossing a separating fold; any profile that does not validate is refused with at least one error.
 @Suite("Properties over seeded random device profiles")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import LayoutEngine
 
-@Suite("SPEC §5 response")
+@Suite("Response (docs/rules.md#response)")
 struct ResponseTests {
     static let mixed = #"""
         {"device":"test-foldable","posture":"halfOpened","layoutDirection":"rtl",
@@ -22,7 +22,7 @@ struct ResponseTests {
         "cornerRadii", "transitionEdge", "contentAxis", "arrowEdge", "adaptedFrom",
     ]
 
-    @Test("SPEC §5 one response shape: every member present, null where it does not apply")
+    @Test("response-shape: every member present, null where it does not apply")
     func shape() throws {
         let json = try resolve(Self.mixed).json
         #expect(Set(json.objectValue?.keys ?? []) == ["engineVersion", "environment", "arrangement", "placements", "diagnostics"])
@@ -45,7 +45,7 @@ struct ResponseTests {
         #expect(try resolve(#"{"device":"test-phone"}"#).json["arrangement"] == .null)
     }
 
-    @Test("SPEC §1 determinism: the same request gives byte-identical sorted JSON")
+    @Test("determinism: the same request gives byte-identical sorted JSON")
     func determinism() throws {
         let a = JSONWriter.encode(try resolve(Self.mixed).json)
         let b = JSONWriter.encode(try resolve(Self.mixed).json)
@@ -61,7 +61,7 @@ struct ResponseTests {
         #expect(sortedEverywhere(try resolve(Self.mixed).json))
     }
 
-    @Test("SPEC §5 every diagnostic message says what happened and what to do")
+    @Test("diagnostics: every message says what happened and what to do")
     func messages() throws {
         for d in try resolve(Self.mixed).diagnostics {
             #expect(d.message.count > 30)

@@ -8,7 +8,7 @@ func sheetScene(_ env: String, _ sheet: String = "") -> String {
     #"{\#(env),"presentations":[{"id":"s","kind":"sheet"\#(sheet.isEmpty ? "" : "," + sheet)}]}"#
 }
 
-@Suite("SPEC §3.2 Sheet")
+@Suite("Sheet (docs/rules.md#sheet)")
 struct SheetTests {
     struct StyleCase: Sendable, CustomTestStringConvertible {
         var name: String
@@ -28,9 +28,9 @@ struct SheetTests {
 
     // Hand computations: phone large = 844 − 47 − 10 = 787; tablet card 540×620 at ((1024−540)/2, (1366−620)/2).
     @Test(
-        "SPEC §3.2 sheet style: the first rule that applies wins",
+        "sheet-style: the first rule that applies wins",
         arguments: [
-            // Rule 1 regionSheet: center → leading region (seed 001), compact region → bottom sheet.
+            // Rule 1 regionSheet: center → leading region (docs/rules.md#region-sheet), compact region → bottom sheet.
             StyleCase(
                 name: "regionSheet center → leading", env: halfOpened, sheet: #""placement":"center""#, style: .regionSheet,
                 frame: (0, 57, 390, 787), resolved: .leading, region: .leading, codes: [.placementMovedByFold]),
@@ -124,7 +124,7 @@ struct SheetTests {
 
     // Phone portrait: large = 844 − 47 − 10 = 787.
     @Test(
-        "SPEC §3.2 detent heights and default selection (smallest)",
+        "detent-heights: heights and default selection (smallest)",
         arguments: [
             DetentCase(detents: #""detents":["large"]"#, heights: [787], selected: 787),
             DetentCase(detents: #""detents":["large","medium"]"#, heights: [393.5, 787], selected: 393.5),
@@ -144,7 +144,7 @@ struct SheetTests {
         #expect(r.codeSet == c.codes)
     }
 
-    @Test("SPEC §3.2 detents: ties keep request order, selectedDetent must be requested")
+    @Test("detent-order: ties keep request order, selectedDetent must be requested")
     func detentOrder() throws {
         let r = try resolve(sheetScene(Self.phone, #""detents":["large",{"fraction":1},{"height":100}]"#))
         let p = try #require(r.placement("s"))
@@ -154,7 +154,7 @@ struct SheetTests {
         #expect(e.map(\.path.description) == ["/presentations/0/selectedDetent"])
     }
 
-    @Test("SPEC §3.2 constants: overrides change the rules (sheet.topGap, sheet.mediumFraction)")
+    @Test("constants: overrides change the rules (sheet.topGap, sheet.mediumFraction)")
     func constants() throws {
         let r = try resolve(
             #"{"device":"test-phone","constants":{"sheet.topGap":12,"sheet.mediumFraction":0.4},"presentations":[{"id":"s","kind":"sheet","detents":["medium"]}]}"#)
@@ -170,7 +170,7 @@ struct SheetTests {
     }
 
     @Test(
-        "SPEC §3.2 background interaction up through a detent",
+        "background-interaction: up through a detent",
         arguments: [
             InteractionCase(env: phone, sheet: "", dims: true, interactive: false),
             InteractionCase(env: phone, sheet: #""backgroundInteraction":"enabled""#, dims: false, interactive: true),
@@ -195,7 +195,7 @@ struct SheetTests {
         #expect(p.backgroundInteractive == c.interactive)
     }
 
-    @Test("SPEC §3.2 dismissal and unsaved work (unsaved-changes-dismissible)")
+    @Test("dismissal: swipe and unsaved work (unsaved-changes-dismissible)")
     func dismissal() throws {
         let r = try resolve(sheetScene(Self.phone, #""hasUnsavedChanges":true"#))
         #expect(r.placement("s")?.swipeToDismiss == true)
@@ -209,7 +209,7 @@ struct SheetTests {
     }
 
     @Test(
-        "SPEC §3.2 drag indicator",
+        "drag-indicator",
         arguments: [
             (phone, #""detents":["medium","large"]"#, true),
             (phone, #""detents":["large"]"#, false),
@@ -223,7 +223,7 @@ struct SheetTests {
         #expect(try resolve(sheetScene(env, sheet)).placement("s")?.dragIndicatorVisible == visible)
     }
 
-    @Test("SPEC §3.2 toolbar orientation and its diagnostics")
+    @Test("toolbar: orientation and its diagnostics")
     func toolbar() throws {
         let items = #""toolbar":[{"title":"Close","placement":"cancellationAction","systemImage":"xmark"},{"title":"Share"}]"#
         // Card docked trailing: vertical toolbar, the item without an icon is flagged.
@@ -245,7 +245,7 @@ struct SheetTests {
     }
 
     @Test(
-        "SPEC §3.2 Dynamic Type risk (fitted-accessibility-risk)",
+        "dynamic-type-risk (fitted-accessibility-risk)",
         arguments: [
             (#""accessibility1""#, #""detents":["fitted"],"contentSize":{"width":1,"height":200}"#, true),
             (#""accessibility5""#, #""detents":[{"height":300}]"#, true),
@@ -259,7 +259,7 @@ struct SheetTests {
     }
 
     @Test(
-        "SPEC §3.2 corner radii",
+        "corner-radii",
         arguments: [
             (phone, "", CornerRadii(topLeading: 10, topTrailing: 10)),
             (phone, #""cornerRadius":16"#, CornerRadii(topLeading: 16, topTrailing: 16)),

@@ -3,9 +3,9 @@ import Testing
 
 @testable import LayoutEngine
 
-@Suite("SPEC §6 errors and §7 constants")
+@Suite("Validation and constants (docs/rules.md#validation)")
 struct ValidationTests {
-    @Test("SPEC §6 validation collects every violation with its pointer")
+    @Test("validation: every violation with its pointer")
     func everyViolation() throws {
         let e = try errors(
             #"""
@@ -30,7 +30,7 @@ struct ValidationTests {
     }
 
     @Test(
-        "SPEC §6 environment violations",
+        "validation: environment violations",
         arguments: [
             (#"{"device":"test-phone","window":{"x":100,"width":390,"height":844}}"#, "/window"),
             (#"{"device":"test-phone","orientation":"landscape","window":{"width":390,"height":844}}"#, "/window"),
@@ -57,7 +57,7 @@ struct ValidationTests {
 
     /// Presentation ids are looked up in a list up to 16 and hashed beyond (`PresentationIDs`): `presentedFrom`
     /// and duplicate ids must behave the same on both sides of the switch.
-    @Test("SPEC §3.1 presentedFrom and duplicate ids, below and above 16 presentations", arguments: [3, 16, 17, 40])
+    @Test("modal-stack: presentedFrom and duplicate ids, below and above 16 presentations", arguments: [3, 16, 17, 40])
     func idsAcrossTheListLimit(_ count: Int) throws {
         var items = (0..<count).map { i in
             i == 0 ? #"{"id":"p0","kind":"sheet"}"# : #"{"id":"p\#(i)","kind":"sheet","presentedFrom":"p\#(i - 1)"}"#
@@ -73,7 +73,7 @@ struct ValidationTests {
         #expect(e.first?.message == "duplicate id \"p0\" (already used by /presentations/0)")
     }
 
-    @Test("SPEC §6 limits: presentation count and id length")
+    @Test("limits: presentation count and id length")
     func limits() throws {
         let many = (0...SceneLimits.maxPresentations).map { #"{"id":"p\#($0)","kind":"adaptivePanel"}"# }.joined(separator: ",")
         #expect(try errors(#"{"device":"test-phone","presentations":[\#(many)]}"#).map(\.path.description) == ["/presentations"])
@@ -85,7 +85,7 @@ struct ValidationTests {
         #expect(try errors(#"{"device":"test-phone","presentations":[{"id":"\#(maxID)","kind":"sheet"}]}"#).isEmpty)
     }
 
-    @Test("SPEC §6 unknown fields are warnings with their path (unknown-field)")
+    @Test("unknown-fields: warnings with their path (unknown-field)")
     func unknownFields() throws {
         let r = try resolve(
             #"{"device":"test-phone","colour":1,"presentations":[{"id":"s","kind":"sheet","detent":["large"],"toolbar":[{"title":"x","placement":"cancellationAction","icon":"y"}]},{"id":"p","kind":"adaptivePanel","detents":["large"]}],"arrangement":{"primary":{"ratios":1}}}"#)
@@ -104,7 +104,7 @@ struct ValidationTests {
         #expect(fields.map(\.description) == ["/x"])
     }
 
-    @Test("SPEC §7 constants: defaults and GET /v1/constants")
+    @Test("constants: defaults and GET /v1/constants")
     func constantsJSON() throws {
         let json = Constants.json
         #expect(json["constants"]?["sheet.topGap"]?["default"] == .number(10))

@@ -12,7 +12,7 @@ func customProfile(id: String = "my-phone", name: String = "My Phone", width: In
     """#
 }
 
-/// `GET /v1/devices`, `GET/PUT/DELETE /v1/devices/{id}` against a real server (SPEC §8, §9).
+/// `GET /v1/devices`, `GET/PUT/DELETE /v1/devices/{id}` against a real server (docs/api.md#devices).
 @Suite struct DeviceRoutesLiveTests {
     @Test func listAndFilterByKind() throws {
         let s = try LiveServer()
@@ -126,7 +126,7 @@ func customProfile(id: String = "my-phone", name: String = "My Phone", width: In
     }
 }
 
-/// `--api-key`: every write needs `Authorization: Bearer <key>`; reads stay open (SPEC §9).
+/// `--api-key`: every write needs `Authorization: Bearer <key>`; reads stay open (docs/api.md#authorization).
 @Suite struct WriteAuthorizationLiveTests {
     static let key = "s3cret-key"
 

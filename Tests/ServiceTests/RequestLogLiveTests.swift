@@ -7,7 +7,7 @@ import Testing
 @testable import Service
 @testable import Store
 
-/// The request log over HTTP (SPEC §9, issue #4): what is answered is recorded, before the answer leaves.
+/// The request log over HTTP (docs/api.md#request-log): what is answered is recorded, before the answer leaves.
 @Suite struct RequestLogLiveTests {
     static let invalidScene = #"{"device":"no-such-device","presentations":[{"id":"a","kind":"bogus"}]}"#
 

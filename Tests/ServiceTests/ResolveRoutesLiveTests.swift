@@ -5,7 +5,8 @@ import Testing
 
 let settingsScene = #"{"device":"iphone-16","presentations":[{"id":"settings","kind":"sheet","detents":["medium","large"]}]}"#
 
-/// `POST /v1/resolve`, `POST /v1/resolve/matrix`, `GET /v1/constants` against a real server (SPEC §5, §6, §9).
+/// `POST /v1/resolve`, `POST /v1/resolve/matrix`, `GET /v1/constants` against a real server (docs/api.md#resolve,
+/// docs/api.md#matrix).
 @Suite struct ResolveRoutesLiveTests {
     @Test func resolveAnswersSortedDeterministicJSON() throws {
         let s = try LiveServer()
@@ -19,7 +20,7 @@ let settingsScene = #"{"device":"iphone-16","presentations":[{"id":"settings","k
         #expect(json["placements"]?[0]?["style"] == "bottomSheet")
         #expect(json["environment"]?["device"] == "iphone-16")
         let b = try s.post("/v1/resolve", settingsScene, headers: [("Content-Type", "application/json")])
-        #expect(a.body == b.body)  // byte-identical for the same request (SPEC §1)
+        #expect(a.body == b.body)  // byte-identical for the same request (docs/rules.md#determinism)
     }
 
     @Test(arguments: ["?format=svg", ""])

@@ -11,7 +11,7 @@ import Darwin
 
 @testable import Store
 
-/// Schema v2 (issue #4): no `request_codes`, no secondary indexes on `requests`; every filter of
+/// Schema v2: no `request_codes`, no secondary indexes on `requests`; every filter of
 /// `GET /v1/requests` is a condition checked while walking `requests` newest first by rowid.
 @Suite("Schema v2: migration and filters without indexes")
 struct SchemaV2Tests {

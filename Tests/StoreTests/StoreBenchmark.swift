@@ -114,7 +114,7 @@ struct StoreBenchmark {
     }
 }
 
-/// Writer CPU per record (issue #4): one producer appends rounds of `HINGE_STORE_BENCH_BATCH` records
+/// Writer CPU per record: one producer appends rounds of `HINGE_STORE_BENCH_BATCH` records
 /// (default 50) while a job holds the writer, then releases it, so that every round is one transaction of
 /// exactly that many records, and waits for the round's completions. Bodies: `HINGE_STORE_BENCH_BODY`
 /// bytes each, default 652 + 3644 (a typical resolve); three codes per record. Prints the CPU time of the

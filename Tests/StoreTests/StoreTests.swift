@@ -113,7 +113,8 @@ struct DeviceProfileTests {
             ids == ["iphone-se-3", "iphone-16", "iphone-16-pro-max", "ipad-mini", "ipad-pro-11", "ipad-pro-13", "iphone-duo"])
         for p in store.allProfiles() {
             #expect(p.builtIn)
-            // SPEC §8 validation holds for every built-in: a round trip through JSON gives the same profile.
+            // docs/rules.md#device-profiles: validation holds for every built-in: a round trip through JSON gives the
+            // same profile.
             let mapper = JSONMapper()
             var decoded = DeviceProfile.decode(p.json, mapper: mapper)
             decoded?.builtIn = true

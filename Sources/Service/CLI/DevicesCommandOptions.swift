@@ -18,7 +18,7 @@ public struct DevicesCommandOptions: Sendable, Equatable {
         USAGE: hinge devices [ID] [options]
 
         Without ID: a table of the device profiles (id, kind, name, displays in points, built-in or custom).
-        With ID: that profile's JSON (SPEC §8), pretty-printed.
+        With ID: that profile's JSON (docs/rules.md#device-profiles), pretty-printed.
 
         Profiles: the built-ins, plus the custom profiles of the database (never created). Without --db or
         HINGE_DB a missing ./hinge.sqlite means the built-ins alone; a database named there must exist.

@@ -19,8 +19,9 @@ public struct ResolveCommandOptions: Sendable, Equatable {
     public static let usage = """
         USAGE: hinge resolve FILE [options]
 
-        Resolves a scene (SPEC §2) with the same engine as POST /v1/resolve, without a server, and prints
-        the resolution as pretty-printed JSON with sorted keys (or an SVG wireframe) on standard output.
+        Resolves a scene (docs/api.md#resolve) with the same engine as POST /v1/resolve, without a server,
+        and prints the resolution as pretty-printed JSON with sorted keys (or an SVG wireframe) on standard
+        output.
         FILE is a scene JSON file, or - for standard input.
 
         Device profiles: the built-ins, plus the custom profiles of the database (never created). Without
