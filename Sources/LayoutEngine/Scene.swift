@@ -301,7 +301,7 @@ struct SceneDecoder {
         if let id = r.string("device", length: 1...128) {
             s.deviceID = id
             s.profile = catalog.profile(id: id)
-            if s.profile == nil { r.error("device", "unknown device \"\(id)\"; GET /v1/devices lists the known ids") }
+            if s.profile == nil { r.error("device", "unknown device \"\(id)\" (`GET /v1/devices` or `hinge devices` lists the known ids)") }
         }
         s.displayID = r.string("display", length: 1...64)
         s.orientation = r.enumeration("orientation") ?? .portrait

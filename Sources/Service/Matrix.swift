@@ -46,7 +46,7 @@ public enum Matrix {
                     continue
                 }
                 if let profile = catalog.profile(id: id) { devices.append(profile) } else {
-                    mapper.error(p, "unknown device \"\(id)\" (GET /v1/devices lists them)")
+                    mapper.error(p, "unknown device \"\(id)\" (`GET /v1/devices` or `hinge devices` lists the known ids)")
                 }
             }
         } else if let other = requested {
