@@ -125,7 +125,8 @@ extension WireframeCanvas {
             let above = y - 2 * u - h
             let below = y + 2 * u
             let candidates = [(right, above, true), (left, above, false), (right, below, true), (left, below, false)]
-            if place(lines, at: candidates, within: content, blockers: blocking, owner: item.index, halo: true) {
+            // In its own frame (the drag indicator and the toolbar are kept free as labels are).
+            if place(lines, at: candidates, within: fr, blockers: blocking, owner: item.index, halo: true) {
                 continue
             }
             // A line at or beyond the sheet's edge: its label beside it in the window, over no other

@@ -103,6 +103,12 @@ enum SVGText {
             used += step
             end = w.index(after: end)
         }
+        // Rather after a hyphen, when one leaves at least half of the line filled.
+        if end < w.endIndex, let hyphen = w[..<end].lastIndex(of: "-"),
+            w.distance(from: w.startIndex, to: hyphen) * 2 >= w.distance(from: w.startIndex, to: end)
+        {
+            end = w.index(after: hyphen)
+        }
         return (String(w[..<end]), String(w[end...]))
     }
 }

@@ -82,6 +82,10 @@ struct LabelTests {
         for (name, json, catalog) in scenes {
             let (resolution, svg) = try SVGFixtures.picture(json, width: width, catalog: catalog)
             let window = resolution.environment.window
+            if let dump = ProcessInfo.processInfo.environment["HINGE_SVG_DUMP_DIR"] {
+                let file = "labels-\(name)-\(width.map(String.init) ?? "auto").svg"
+                try? Data(svg.utf8).write(to: URL(fileURLWithPath: dump).appendingPathComponent(file))
+            }
             let frames: [(Int, Rect)] = resolution.placements.enumerated().compactMap { i, p in
                 p.status == .presented ? p.frame.map { (i, $0) } : nil
             }
