@@ -108,12 +108,7 @@ extension WireframeCanvas {
             let lines = wrapped(
                 "\(v.name) · \(f(fr.width))×\(f(fr.height))\(z)", width: inner.width - 16 * u,
                 size: PictureLayout.textSize, bold: true, fill: v.stroke, cls: "arranged-label")
-            let h = blockSize(lines).height
-            let (left, right) = (inner.x + 8 * u, inner.maxX - 8 * u)
-            let (top, bottom) = (inner.y + 6 * u, inner.maxY - h - 6 * u)
-            place(
-                lines, at: [(left, top, false), (right, top, true), (left, bottom, false), (right, bottom, true)],
-                within: inner, blockers: blocking)
+            place(lines, at: scan(inner, height: blockSize(lines).height), within: inner, blockers: blocking)
         }
         if !a.secondary.visible, let fr = a.primary.frame {
             let lines = wrapped(

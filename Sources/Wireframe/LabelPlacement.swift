@@ -34,10 +34,36 @@ extension WireframeCanvas {
     /// Frames a label of the placement at `owner` may not cross: those of the placements drawn after it
     /// (all of them for a label that belongs to none).
     func blockers(owner: Int?) -> [Rect] {
-        m.items.compactMap { item in
-            guard item.presented, let fr = item.frame, owner.map({ item.index > $0 }) ?? true else { return nil }
-            return fr
+        m.items.flatMap { item -> [Rect] in
+            guard item.presented, let fr = item.frame, owner.map({ item.index > $0 }) ?? true else { return [] }
+            return [fr] + outerDetentLines(item, fr)
         }
+    }
+
+    /// Thin rectangles around the detent lines of `item` that lie beyond its frame (a detent taller than
+    /// the sheet), which labels drawn before them would have struck through.
+    func outerDetentLines(_ item: WireframeModel.Item, _ fr: Rect) -> [Rect] {
+        guard m.drawsDetentLines(item) else { return [] }
+        return item.detents.compactMap { d in
+            let y = fr.maxY - d.height
+            return y < fr.minY - 0.5 ? Rect(x: fr.x, y: y - 2 * u, width: fr.width, height: 4 * u) : nil
+        }
+    }
+
+    /// Candidate positions for a block `height` high inside `area`: its top corners first, then further
+    /// down in steps of 16 px, then its bottom corners (left before right).
+    func scan(_ area: Rect, height: Double) -> [(x: Double, y: Double, anchorEnd: Bool)] {
+        let (left, right) = (area.x + 8 * u, area.maxX - 8 * u)
+        let top = area.y + 4 * u
+        let bottom = area.maxY - height - 4 * u
+        var ys = [top]
+        var y = top + 16 * u
+        while y < bottom {
+            ys.append(y)
+            y += 16 * u
+        }
+        if bottom > top { ys.append(bottom) }
+        return ys.flatMap { [(left, $0, false), (right, $0, true)] }
     }
 
     /// Opens the group of a label: its rectangle and the index of the placement it belongs to, for

@@ -48,12 +48,7 @@ extension WireframeCanvas {
             m.behaviour(item), width: width, size: PictureLayout.smallSize, fill: "#4b5563", cls: "placement-behaviour")
         let blocking = blockers(owner: item.index)
         for lines in [id + style + behaviour, id + style, id] {
-            let h = blockSize(lines).height
-            let left = content.x + 8 * u
-            let right = content.maxX - 8 * u
-            let top = content.y + 4 * u
-            let bottom = content.maxY - h - 4 * u
-            let candidates = [(left, top, false), (left, bottom, false), (right, top, true), (right, bottom, true)]
+            let candidates = scan(content, height: blockSize(lines).height)
             if place(lines, at: candidates, within: content, blockers: blocking, owner: item.index) { return }
         }
     }
