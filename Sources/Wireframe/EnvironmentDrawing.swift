@@ -39,7 +39,8 @@ extension WireframeCanvas {
         guard let fold = m.fold else { return }
         let b = band(fold)
         out += "<rect class=\"\(c("fold"))\" x=\"\(f(b.x))\" y=\"\(f(b.y))\" width=\"\(f(b.width))\" "
-        out += "height=\"\(f(b.height))\" fill=\"url(#\(c("hatch")))\" fill-opacity=\"\(fold.separating ? "0.6" : "0.25")\" "
+        out += "height=\"\(f(b.height))\" fill=\"url(#\(c("hatch")))\" "
+        out += "fill-opacity=\"\(fold.separating ? "0.6" : "0.25")\" "
         out += "stroke=\"#6b7280\" stroke-width=\"\(f(0.75 * u))\"/>\n"
     }
 
@@ -71,7 +72,10 @@ extension WireframeCanvas {
         let candidates: [(Double, Double)] =
             fold.orientation == .vertical
             ? [(b.maxX + g, low), (b.minX - g - w, low), (b.maxX + g, high), (b.minX - g - w, high)]
-            : [(m.window.width - w - 8 * u, b.maxY + g), (8 * u, b.maxY + g), (m.window.width - w - 8 * u, b.minY - g - h)]
+            : [
+                (m.window.width - w - 8 * u, b.maxY + g), (8 * u, b.maxY + g),
+                (m.window.width - w - 8 * u, b.minY - g - h),
+            ]
         let blocking = blockers(owner: nil)
         for (x, y) in candidates {
             let r = Rect(x: x, y: y, width: w, height: h)
@@ -103,7 +107,8 @@ extension WireframeCanvas {
         let blocking = blockers(owner: nil)
         for v in views.reversed() {
             guard v.view.visible, let fr = v.view.frame else { continue }
-            let inner = fr.inset(top: max(m.safeTop - fr.y, 0), bottom: max(fr.maxY - (m.window.height - m.safeBottom), 0))
+            let inner = fr.inset(
+                top: max(m.safeTop - fr.y, 0), bottom: max(fr.maxY - (m.window.height - m.safeBottom), 0))
             let z = v.view.zIndex.map { " · z\(f($0))" } ?? ""
             let lines = wrapped(
                 "\(v.name) · \(f(fr.width))×\(f(fr.height))\(z)", width: inner.width - 16 * u,
@@ -117,7 +122,11 @@ extension WireframeCanvas {
             let h = blockSize(lines).height
             let y = max(fr.y, m.safeTop)
             place(
-                lines, at: [(fr.x + 8 * u, y + 30 * u, false), (fr.x + 8 * u, min(fr.maxY, m.window.height - m.safeBottom) - h - 30 * u, false)],
+                lines,
+                at: [
+                    (fr.x + 8 * u, y + 30 * u, false),
+                    (fr.x + 8 * u, min(fr.maxY, m.window.height - m.safeBottom) - h - 30 * u, false),
+                ],
                 within: fr, blockers: blocking)
         }
     }

@@ -105,7 +105,8 @@ extension WireframeCanvas {
         guard !lines.isEmpty else { return true }
         let size = blockSize(lines)
         for cand in candidates {
-            let r = Rect(x: cand.anchorEnd ? cand.x - size.width : cand.x, y: cand.y, width: size.width, height: size.height)
+            let r = Rect(
+                x: cand.anchorEnd ? cand.x - size.width : cand.x, y: cand.y, width: size.width, height: size.height)
             guard free(r, within: within, blockers: blockers) else { continue }
             labelBoxes.append(r)
             labelGroup(r, owner: owner)

@@ -89,7 +89,9 @@ extension WireframeModel {
             key.append("dotted outlines: the arrangement's views")
         }
         if drawn.contains(where: drawsScrim) { key.append("grey wash: dimmed background") }
-        if drawn.contains(where: drawsDetentLines) { key.append("dashed coloured lines: detents, from the sheet's bottom") }
+        if drawn.contains(where: drawsDetentLines) {
+            key.append("dashed coloured lines: detents, from the sheet's bottom")
+        }
         if drawn.contains(where: { $0.toolbarOrientation != nil && !$0.toolbar.isEmpty }) {
             key.append("chips in a bar: toolbar items")
         }

@@ -53,7 +53,8 @@ struct PictureLayout {
         let winW = m.window.width
         let winH = m.window.height
         let minWidth = min(420, box.width)
-        var scale = side
+        var scale =
+            side
             ? (box.width - 2 * margin - sideLegendWidth) / winW : (box.width - 2 * margin) / winW
         var layout = PictureLayout(
             side: side, scale: 0, header: [], regionLines: [], legend: [], headerPx: 0, widthPx: 0, heightPx: 0)
@@ -63,8 +64,10 @@ struct PictureLayout {
             layout.header = headerLines(m, title: title, width: widthPx - 2 * margin)
             layout.regionLines = regionLines(m, scale: scale, width: winW * scale)
             let rows = Double(layout.regionLines.map(\.count).max() ?? 0)
-            let regionPx = m.regionsNamedAbove
-                ? rows * (textSize + regionGap) : Double(layout.regionLines.reduce(0) { $0 + $1.count }) * (textSize + regionGap)
+            let regionPx =
+                m.regionsNamedAbove
+                ? rows * (textSize + regionGap)
+                : Double(layout.regionLines.reduce(0) { $0 + $1.count }) * (textSize + regionGap)
             layout.headerPx = margin + layout.header.reduce(0) { $0 + lineHeight($1) } + 8 + regionPx
             let legendWidth = side ? sideLegendWidth - margin : widthPx - 2 * margin
             // A legend beside the window holds what fits in the box's height; one under it may make the
@@ -73,7 +76,8 @@ struct PictureLayout {
             layout.legend = capped(m.legendLines(width: legendWidth, size: legendSize), max(limit, 6))
             let legendPx = Double(layout.legend.count) * legendLine
             if side {
-                scale = min((box.width - 2 * margin - sideLegendWidth) / winW, (box.height - layout.headerPx - margin) / winH)
+                scale = min(
+                    (box.width - 2 * margin - sideLegendWidth) / winW, (box.height - layout.headerPx - margin) / winH)
                 if layout.headerPx + legendPx + margin > box.height { scale = min(scale, 1e-6) }
             } else {
                 let legendShare = min(legendPx, box.height / 2 - layout.headerPx)
@@ -88,12 +92,14 @@ struct PictureLayout {
         layout.widthPx = side ? winW * s + 2 * margin + sideLegendWidth : max(winW * s + 2 * margin, minWidth)
         layout.header = headerLines(m, title: title, width: layout.widthPx - 2 * margin)
         layout.regionLines = regionLines(m, scale: s, width: winW * s)
-        let regionPx = m.regionsNamedAbove
+        let regionPx =
+            m.regionsNamedAbove
             ? Double(layout.regionLines.map(\.count).max() ?? 0) * (textSize + regionGap)
             : Double(layout.regionLines.reduce(0) { $0 + $1.count }) * (textSize + regionGap)
         layout.headerPx = margin + layout.header.reduce(0) { $0 + lineHeight($1) } + 8 + regionPx
         let legendPx = Double(layout.legend.count) * legendLine
-        layout.heightPx = side
+        layout.heightPx =
+            side
             ? max(winH * s + layout.headerPx + margin, layout.headerPx + legendPx + margin)
             : winH * s + layout.headerPx + 10 + legendPx + margin
         return layout

@@ -41,7 +41,8 @@ extension WireframeCanvas {
     /// all of them find no room (the legend has the rest).
     mutating func label(_ item: WireframeModel.Item, _ content: Rect, stroke: String) {
         let width = content.width - 16 * u
-        let id = wrapped(item.id, width: width, size: PictureLayout.textSize + 1, bold: true, fill: stroke, cls: "placement-label")
+        let id = wrapped(
+            item.id, width: width, size: PictureLayout.textSize + 1, bold: true, fill: stroke, cls: "placement-label")
         let style = wrapped(
             m.descriptor(item), width: width, size: PictureLayout.textSize, fill: "#1f2937", cls: "placement-style")
         let behaviour = wrapped(
@@ -100,7 +101,8 @@ extension WireframeCanvas {
             let selected = d.name == item.selectedDetent
             out += "<line class=\"\(c("detent"))\" data-detent=\"\(SVGText.escape(d.name))\" x1=\"\(f(fr.x))\" "
             out += "y1=\"\(f(y))\" x2=\"\(f(fr.maxX))\" y2=\"\(f(y))\" stroke=\"\(stroke)\" "
-            out += "stroke-width=\"\(f((selected ? 1.75 : 1.25) * u))\" stroke-dasharray=\"\(f(7 * u)) \(f(4 * u))\"/>\n"
+            out +=
+                "stroke-width=\"\(f((selected ? 1.75 : 1.25) * u))\" stroke-dasharray=\"\(f(7 * u)) \(f(4 * u))\"/>\n"
         }
     }
 
@@ -156,7 +158,8 @@ extension WireframeModel {
 
     /// "medium · 422 · selected"; a `{"height"}` detent's name already is its height.
     func detentLabel(_ d: DetentLine, selected: Bool) -> String {
-        (d.name.hasSuffix("pt") ? d.name : "\(d.name) · \(SVGNumber.format(d.height))") + (selected ? " · selected" : "")
+        (d.name.hasSuffix("pt") ? d.name : "\(d.name) · \(SVGNumber.format(d.height))")
+            + (selected ? " · selected" : "")
     }
 
     func descriptor(_ item: Item) -> String {

@@ -11,7 +11,8 @@ extension WireframeCanvas {
     /// Draws the bar and returns what is left of `content` for the label.
     mutating func toolbar(_ item: WireframeModel.Item, _ content: Rect, colour: String) -> Rect {
         guard let axis = item.toolbarOrientation, !item.toolbar.isEmpty else { return content }
-        let ordered = item.toolbar.filter { $0.placement == .cancellationAction }
+        let ordered =
+            item.toolbar.filter { $0.placement == .cancellationAction }
             + item.toolbar.filter { $0.placement != .cancellationAction }
         let texts = ordered.map { axis == .vertical ? ($0.systemImage ?? $0.text) : $0.text }
         let lengths = texts.map { SVGText.width($0, size: PictureLayout.smallSize) * u + 12 * u }
@@ -29,13 +30,17 @@ extension WireframeCanvas {
                 let leading = rows.count == 1 ? row.filter { ordered[$0].placement == .cancellationAction } : row
                 var x = bar.x + gap
                 for i in row where leading.contains(i) {
-                    chip(Rect(x: mirrored(x, lengths[i], in: bar), y: y, width: lengths[i], height: thick), texts[i], axis, colour)
+                    chip(
+                        Rect(x: mirrored(x, lengths[i], in: bar), y: y, width: lengths[i], height: thick), texts[i],
+                        axis, colour)
                     x += lengths[i] + gap
                 }
                 var end = bar.maxX - gap
                 for i in row.reversed() where !leading.contains(i) {
                     end -= lengths[i]
-                    chip(Rect(x: mirrored(end, lengths[i], in: bar), y: y, width: lengths[i], height: thick), texts[i], axis, colour)
+                    chip(
+                        Rect(x: mirrored(end, lengths[i], in: bar), y: y, width: lengths[i], height: thick), texts[i],
+                        axis, colour)
                     end -= gap
                 }
             }
@@ -91,7 +96,8 @@ extension WireframeCanvas {
     /// One item: a white rounded chip with its text, turned to read downwards in a vertical bar.
     mutating func chip(_ r: Rect, _ text: String, _ axis: Axis, _ colour: String) {
         out += "<rect class=\"\(c("toolbar-item"))\" x=\"\(f(r.x))\" y=\"\(f(r.y))\" width=\"\(f(r.width))\" "
-        out += "height=\"\(f(r.height))\" rx=\"\(f(Self.chipThickness * u / 2))\" fill=\"#ffffff\" stroke=\"\(colour)\" "
+        out +=
+            "height=\"\(f(r.height))\" rx=\"\(f(Self.chipThickness * u / 2))\" fill=\"#ffffff\" stroke=\"\(colour)\" "
         out += "stroke-width=\"\(f(0.75 * u))\"/>\n"
         let size = PictureLayout.smallSize
         let (x, y) = axis == .horizontal ? (r.x + 6 * u, r.maxY - 5 * u) : (r.x + 5 * u, r.y + 6 * u)

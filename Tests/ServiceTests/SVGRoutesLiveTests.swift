@@ -11,7 +11,8 @@ import Wireframe
 @Suite struct SVGRoutesLiveTests {
     static let scene = #"""
         {"device":"iphone-duo","posture":"halfOpened","presentations":[{"id":"editor","kind":"sheet",
-         "placement":"trailing","toolbar":[{"title":"Save","systemImage":"checkmark","placement":"confirmationAction"}]}]}
+         "placement":"trailing",
+         "toolbar":[{"title":"Save","systemImage":"checkmark","placement":"confirmationAction"}]}]}
         """#
 
     static func root(_ svg: String) -> [String: String] {
@@ -80,7 +81,8 @@ import Wireframe
 @Suite struct ResolveWidthOptionTests {
     @Test func widthFlag() throws {
         let env: (String) -> String? = { _ in nil }
-        #expect(try ResolveCommandOptions.parse(["a", "--format", "svg", "--width", "390"], environment: env).width == 390)
+        #expect(
+            try ResolveCommandOptions.parse(["a", "--format", "svg", "--width", "390"], environment: env).width == 390)
         #expect(try ResolveCommandOptions.parse(["a", "--width=4096"], environment: env).width == 4096)
         #expect(try ResolveCommandOptions.parse(["a"], environment: env).width == nil)
         for bad in ["0", "abc", "5000"] {

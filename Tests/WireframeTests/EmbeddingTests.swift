@@ -104,7 +104,8 @@ struct EmbeddingTests {
         // Cancellation at the leading end, confirmation at the trailing end; mirrored under RTL.
         let scene = #"""
             {"device": "phone", "layoutDirection": "LTR", "presentations": [{"id": "s", "kind": "sheet",
-             "toolbar": [{"title": "Save", "placement": "confirmationAction"}, {"title": "Cancel", "placement": "cancellationAction"}]}]}
+             "toolbar": [{"title": "Save", "placement": "confirmationAction"},
+                         {"title": "Cancel", "placement": "cancellationAction"}]}]}
             """#
         for (direction, cancelFirst) in [("ltr", true), ("rtl", false)] {
             let (_, svg) = try SVGFixtures.picture(scene.replacingOccurrences(of: "LTR", with: direction))
@@ -117,7 +118,8 @@ struct EmbeddingTests {
         }
 
         // No toolbar in the scene (or no scene): no bar, although the resolution names an orientation.
-        let (resolution, plain) = try SVGFixtures.picture(#"{"device": "phone", "presentations": [{"id": "s", "kind": "sheet"}]}"#)
+        let (resolution, plain) = try SVGFixtures.picture(
+            #"{"device": "phone", "presentations": [{"id": "s", "kind": "sheet"}]}"#)
         #expect(resolution.placements.first?.toolbarOrientation == .horizontal)
         #expect(XMLCheck.elements(plain, tag: "rect", cls: "toolbar").isEmpty)
         #expect(!plain.contains("toolbar items"))
@@ -126,7 +128,8 @@ struct EmbeddingTests {
     @Test("the key lists only the marks the picture has")
     func keyOnlyWhatIsDrawn() throws {
         // A phone, a full-screen cover: no fold, no detents, no scrim, no toolbar, no arrow, no arrangement.
-        let (_, cover) = try SVGFixtures.picture(#"{"device": "phone", "presentations": [{"id": "c", "kind": "fullScreenCover"}]}"#)
+        let (_, cover) = try SVGFixtures.picture(
+            #"{"device": "phone", "presentations": [{"id": "c", "kind": "fullScreenCover"}]}"#)
         let coverKey = Self.key(cover)
         #expect(coverKey.contains("safe area"))
         for absent in ["fold", "detents", "dimmed", "toolbar", "arrow", "arrangement", "regions"] {
@@ -150,7 +153,8 @@ struct EmbeddingTests {
     /// Texts of the elements of class `cls`, in document order.
     static func texts(_ svg: String, _ cls: String) -> [String] {
         svg.components(separatedBy: "<text ").dropFirst().compactMap { part in
-            guard let attrs = XMLCheck.attributes(part), attrs["class"]?.split(separator: " ").contains(Substring(cls)) == true,
+            guard let attrs = XMLCheck.attributes(part),
+                attrs["class"]?.split(separator: " ").contains(Substring(cls)) == true,
                 let start = part.firstIndex(of: ">"), let end = part.range(of: "</text>")
             else { return nil }
             return XMLCheck.unescape(String(part[part.index(after: start)..<end.lowerBound]))

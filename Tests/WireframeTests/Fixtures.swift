@@ -189,4 +189,3 @@ enum SVGFixtures {
 
     enum FixtureError: Error { case invalidScene }
 }
-

@@ -33,8 +33,10 @@ struct LabelTests {
             #"""
             {"device": "tablet", "presentations": [
               {"id": "editor", "kind": "sheet", "detents": ["medium", "large"], "selectedDetent": "medium",
-               "toolbar": [{"title": "Cancel", "placement": "cancellationAction"}, {"title": "Save", "placement": "confirmationAction"}]},
-              {"id": "help", "kind": "popover", "presentedFrom": "editor", "anchor": {"x": 900, "y": 700, "width": 44, "height": 44}}]}
+               "toolbar": [{"title": "Cancel", "placement": "cancellationAction"},
+                           {"title": "Save", "placement": "confirmationAction"}]},
+              {"id": "help", "kind": "popover", "presentedFrom": "editor",
+               "anchor": {"x": 900, "y": 700, "width": 44, "height": 44}}]}
             """#
         ),
         (
@@ -48,7 +50,8 @@ struct LabelTests {
             {"device": "phone", "presentations": [
               {"id": "first", "kind": "sheet", "detents": ["medium", "large"]},
               {"id": "second", "kind": "sheet", "presentedFrom": "first", "detents": ["medium"]},
-              {"id": "third", "kind": "popover", "presentedFrom": "second", "anchor": {"x": 20, "y": 500, "width": 40, "height": 40}}]}
+              {"id": "third", "kind": "popover", "presentedFrom": "second",
+               "anchor": {"x": 20, "y": 500, "width": 40, "height": 40}}]}
             """#
         ),
     ]
@@ -62,7 +65,8 @@ struct LabelTests {
         XMLCheck.elements(svg, tag: "g", cls: "label").compactMap { g in
             let n = (g["data-box"] ?? "").split(separator: " ").compactMap { Double($0) }
             guard n.count == 4 else { return nil }
-            return Label(box: Rect(x: n[0], y: n[1], width: n[2], height: n[3]), owner: g["data-owner"].flatMap { Int($0) })
+            return Label(
+                box: Rect(x: n[0], y: n[1], width: n[2], height: n[3]), owner: g["data-owner"].flatMap { Int($0) })
         }
     }
 
@@ -75,7 +79,8 @@ struct LabelTests {
             && inner.maxY <= outer.maxY + 0.01
     }
 
-    @Test("no label covers a placement drawn above its own, another label, or leaves the window", arguments: [nil, 390])
+    @Test(
+        "no label covers a placement drawn above its own, another label, or leaves the window", arguments: [nil, 390])
     func noLabelOverAnotherPlacement(width: Int?) throws {
         let scenes = Self.allScenes()
         #expect(scenes.count >= 20)
@@ -97,7 +102,9 @@ struct LabelTests {
                 for (i, frame) in frames where i != l.owner {
                     // Inside its own placement, a label may lie over what that placement hides anyway.
                     if let o = l.owner, i < o, let own = ownFrame, Self.inside(l.box, own) { continue }
-                    #expect(!Self.overlap(l.box, frame), "\(name): a label of \(l.owner.map(String.init) ?? "the window") over placement \(i)")
+                    #expect(
+                        !Self.overlap(l.box, frame),
+                        "\(name): a label of \(l.owner.map(String.init) ?? "the window") over placement \(i)")
                 }
                 for other in labels[(k + 1)...] {
                     #expect(!Self.overlap(l.box, other.box), "\(name): two labels overlap")
@@ -134,7 +141,8 @@ struct LabelTests {
             #expect(idLines.count >= 2, "\(idLines)")
             #expect(idLines.joined() == Self.longID)
             let styleLines = EmbeddingTests.texts(svg, "placement-style")
-            #expect(styleLines.joined(separator: " ").hasPrefix("\(placement.style?.rawValue ?? "?") (from popover) · "))
+            #expect(
+                styleLines.joined(separator: " ").hasPrefix("\(placement.style?.rawValue ?? "?") (from popover) · "))
             // Nothing is cut short anywhere in the picture.
             #expect(!svg.contains("…"))
         }

@@ -147,7 +147,8 @@ struct SVGRendererTests {
         #expect(SVGNumber.format(.nan) == "0")
     }
 
-    @Test("a viewBox in points and no pixel size: the picture takes its container's width",
+    @Test(
+        "a viewBox in points and no pixel size: the picture takes its container's width",
         arguments: SVGFixtures.all.map(\.name))
     func scalesToContainer(name: String) throws {
         let json = try #require(SVGFixtures.all.first { $0.name == name }).json
@@ -165,4 +166,3 @@ struct SVGRendererTests {
         }
     }
 }
-

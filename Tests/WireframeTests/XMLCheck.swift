@@ -172,4 +172,3 @@ enum XMLCheck {
             .replacingOccurrences(of: "&amp;", with: "&")
     }
 }
-
