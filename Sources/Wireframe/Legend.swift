@@ -51,7 +51,7 @@ extension WireframeModel {
             item.frame.map { "\(SVGNumber.format($0.width))×\($0.height == 0 ? "0" : SVGNumber.format($0.height))" }
             ?? "no frame"
         let region = item.region.map { " in the \($0) region" } ?? ""
-        var s = "\(item.index + 1). \(item.id) — \(item.kindName) → \(item.style ?? "?")\(region), \(size)"
+        var s = "\(item.index + 1). \(item.id) — \(item.kindName) → \(item.styleName ?? "?")\(region), \(size)"
         if !item.detents.isEmpty {
             let detents = item.detents.map { d in
                 (d.name.hasSuffix("pt") ? d.name : "\(d.name) \(SVGNumber.format(d.height))")
@@ -95,7 +95,7 @@ extension WireframeModel {
         if drawn.contains(where: { $0.toolbarOrientation != nil && !$0.toolbar.isEmpty }) {
             key.append("chips in a bar: toolbar items")
         }
-        if drawn.contains(where: { $0.arrowEdge != nil && $0.style == PresentationStyle.popover.rawValue }) {
+        if drawn.contains(where: { $0.arrowEdge != nil && $0.style == .popover }) {
             key.append("triangle: the popover's arrow, at its anchor")
         }
         return key
@@ -115,8 +115,11 @@ extension WireframeCanvas {
                     cls: "legend-heading")
             } else if !line.isEmpty {
                 let warn = line.hasPrefix("! ")
+                // A continuation line is indented by its leading spaces (which SVG text would collapse).
+                let body = line.drop { $0 == " " }
+                let indent = SVGText.width(String(line.prefix(line.count - body.count)), size: PictureLayout.legendSize)
                 text(
-                    x, ly, line, size: PictureLayout.legendSize, fill: warn ? "#b45309" : "#374151",
+                    x + indent * u, ly, String(body), size: PictureLayout.legendSize, fill: warn ? "#b45309" : "#374151",
                     cls: section == "Key" ? "legend-key" : "legend-item")
             }
             ly += PictureLayout.legendLine * u

@@ -27,7 +27,7 @@ extension WireframeCanvas {
                 labelBoxes.append(Rect(x: fr.midX - w / 2, y: fr.y + 5 * u, width: w, height: h))
             }
             content = toolbar(item, content, colour: colour.stroke)
-            if let edge = item.arrowEdge, item.style == PresentationStyle.popover.rawValue {
+            if let edge = item.arrowEdge, item.style == .popover {
                 arrow(fr, edge: edge, fill: colour.fill, stroke: colour.stroke)
             }
             if m.drawsDetentLines(item) { detentLines(item, fr, stroke: colour.stroke) }
@@ -163,7 +163,7 @@ extension WireframeModel {
     }
 
     func descriptor(_ item: Item) -> String {
-        var parts = [item.style ?? item.kindName]
+        var parts = [item.styleName ?? item.kindName]
         if let a = item.adaptedFrom { parts[0] += " (from \(a))" }
         if let fr = item.frame { parts.append("\(SVGNumber.format(fr.width))×\(SVGNumber.format(fr.height))") }
         if let p = item.placementResolved { parts.append(p) }

@@ -49,7 +49,9 @@ struct WireframeModel {
         var kindName: String
         var kind: Presentation.Kind?
         var presented: Bool
-        var style: String?
+        /// The style's name as written, and the style when the reader knows it.
+        var styleName: String?
+        var style: PresentationStyle?
         var frame: Rect?
         var region: String?
         var placementResolved: String?
@@ -157,7 +159,9 @@ struct WireframeModel {
         let kindName = p["kind"]?.stringValue ?? "?"
         return Item(
             index: i, id: id, kindName: kindName, kind: Presentation.Kind(rawValue: kindName),
-            presented: p["status"]?.stringValue == "presented", style: p["style"]?.stringValue,
+            presented: p["status"]?.stringValue.flatMap(PlacementStatus.init(rawValue:)) == .presented,
+            styleName: p["style"]?.stringValue,
+            style: p["style"]?.stringValue.flatMap(PresentationStyle.init(rawValue:)),
             frame: rect(p["frame"]), region: p["region"]?.stringValue,
             placementResolved: p["placement"]?["resolved"]?.stringValue,
             detents: (p["detents"]?.arrayValue ?? []).compactMap { d in
