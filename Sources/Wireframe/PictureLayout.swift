@@ -46,63 +46,60 @@ struct PictureLayout {
         return side.scale >= bottom.scale ? side : bottom
     }
 
-    /// Header, region lines and legend depend on the scale and the scale on them: a few rounds settle it.
+    /// Header, region lines and legend depend on the scale and the scale on them: a few rounds settle it,
+    /// and the parts are measured once more at the final scale.
     static func fit(_ m: WireframeModel, title: String?, box: (width: Double, height: Double), side: Bool)
         -> PictureLayout
     {
-        let winW = m.window.width
-        let winH = m.window.height
-        let minWidth = min(420, box.width)
-        var scale =
-            side
-            ? (box.width - 2 * margin - sideLegendWidth) / winW : (box.width - 2 * margin) / winW
-        var layout = PictureLayout(
-            side: side, scale: 0, header: [], regionLines: [], legend: [], headerPx: 0, widthPx: 0, heightPx: 0)
+        var scale = (box.width - 2 * margin - (side ? sideLegendWidth : 0)) / m.window.width
         for _ in 0..<3 {
-            scale = max(scale, 1e-6)
-            let widthPx = side ? winW * scale + 2 * margin + sideLegendWidth : max(winW * scale + 2 * margin, minWidth)
-            layout.header = headerLines(m, title: title, width: widthPx - 2 * margin)
-            layout.regionLines = regionLines(m, scale: scale, width: winW * scale)
-            let rows = Double(layout.regionLines.map(\.count).max() ?? 0)
-            let regionPx =
-                m.regionsNamedAbove
-                ? rows * (textSize + regionGap)
-                : Double(layout.regionLines.reduce(0) { $0 + $1.count }) * (textSize + regionGap)
-            layout.headerPx = margin + layout.header.reduce(0) { $0 + lineHeight($1) } + 8 + regionPx
-            let legendWidth = side ? sideLegendWidth - margin : widthPx - 2 * margin
-            // A legend beside the window holds what fits in the box's height; one under it may make the
-            // picture taller than the box, but takes at most half of the box from the window.
-            let limit = side ? Int((box.height - layout.headerPx - margin) / legendLine) : maxBottomLegendLines
-            layout.legend = capped(m.legendLines(width: legendWidth, size: legendSize), max(limit, 6))
-            let legendPx = Double(layout.legend.count) * legendLine
-            if side {
-                scale = min(
-                    (box.width - 2 * margin - sideLegendWidth) / winW, (box.height - layout.headerPx - margin) / winH)
-                if layout.headerPx + legendPx + margin > box.height { scale = min(scale, 1e-6) }
-            } else {
-                let legendShare = min(legendPx, box.height / 2 - layout.headerPx)
-                scale = min(
-                    (box.width - 2 * margin) / winW, (box.height - layout.headerPx - 10 - legendShare - margin) / winH)
-            }
-            layout.widthPx = widthPx
+            scale = nextScale(measure(m, title: title, box: box, side: side, scale: scale), m, box: box)
         }
-        layout.scale = max(scale, 1e-6)
-        // The final wrap at the final scale; the picture takes the height its parts need.
-        let s = layout.scale
-        layout.widthPx = side ? winW * s + 2 * margin + sideLegendWidth : max(winW * s + 2 * margin, minWidth)
-        layout.header = headerLines(m, title: title, width: layout.widthPx - 2 * margin)
-        layout.regionLines = regionLines(m, scale: s, width: winW * s)
-        let regionPx =
-            m.regionsNamedAbove
-            ? Double(layout.regionLines.map(\.count).max() ?? 0) * (textSize + regionGap)
-            : Double(layout.regionLines.reduce(0) { $0 + $1.count }) * (textSize + regionGap)
-        layout.headerPx = margin + layout.header.reduce(0) { $0 + lineHeight($1) } + 8 + regionPx
-        let legendPx = Double(layout.legend.count) * legendLine
-        layout.heightPx =
+        return measure(m, title: title, box: box, side: side, scale: scale)
+    }
+
+    /// The parts at `scale`, and the size of the picture they make.
+    static func measure(
+        _ m: WireframeModel, title: String?, box: (width: Double, height: Double), side: Bool, scale: Double
+    ) -> PictureLayout {
+        let s = max(scale, 1e-6)
+        let (winW, winH) = (m.window.width, m.window.height)
+        let widthPx = side ? winW * s + 2 * margin + sideLegendWidth : max(winW * s + 2 * margin, min(420, box.width))
+        let header = headerLines(m, title: title, width: widthPx - 2 * margin)
+        let regions = regionLines(m, scale: s, width: winW * s)
+        let regionRows =
+            m.regionsNamedAbove ? regions.map(\.count).max() ?? 0 : regions.reduce(0) { $0 + $1.count }
+        let headerPx =
+            margin + header.reduce(0) { $0 + lineHeight($1) } + 8 + Double(regionRows) * (textSize + regionGap)
+        // A legend beside the window holds what fits in the box's height; one under it may make the
+        // picture taller than the box (up to `maxBottomLegendLines`).
+        let limit = side ? Int((box.height - headerPx - margin) / legendLine) : maxBottomLegendLines
+        let legendWidth = side ? sideLegendWidth - margin : widthPx - 2 * margin
+        let legend = capped(m.legendLines(width: legendWidth, size: legendSize), max(limit, 6))
+        let legendPx = Double(legend.count) * legendLine
+        let heightPx =
             side
-            ? max(winH * s + layout.headerPx + margin, layout.headerPx + legendPx + margin)
-            : winH * s + layout.headerPx + 10 + legendPx + margin
-        return layout
+            ? max(winH * s + headerPx + margin, headerPx + legendPx + margin)
+            : winH * s + headerPx + 10 + legendPx + margin
+        return PictureLayout(
+            side: side, scale: s, header: header, regionLines: regions, legend: legend, headerPx: headerPx,
+            widthPx: widthPx, heightPx: heightPx)
+    }
+
+    /// The largest scale at which the window and the measured parts fit the box. A legend under the window
+    /// takes at most half of the box from it; one beside it that does not fit rules the side layout out.
+    static func nextScale(_ layout: PictureLayout, _ m: WireframeModel, box: (width: Double, height: Double))
+        -> Double
+    {
+        let (winW, winH) = (m.window.width, m.window.height)
+        let legendPx = Double(layout.legend.count) * legendLine
+        if layout.side {
+            if layout.headerPx + legendPx + margin > box.height { return 1e-6 }
+            return min(
+                (box.width - 2 * margin - sideLegendWidth) / winW, (box.height - layout.headerPx - margin) / winH)
+        }
+        let legendShare = min(legendPx, box.height / 2 - layout.headerPx)
+        return min((box.width - 2 * margin) / winW, (box.height - layout.headerPx - 10 - legendShare - margin) / winH)
     }
 
     /// Title, environment line and subtitle, each wrapped to `width` pixels.
