@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Modules and their direction of dependency: see CONTRIBUTING.md#modules.
-//   hinge → Service → {HTTPServer, Store, LayoutEngine} ; LayoutEngine → JSON ; Store → {CSQLite, LayoutEngine, JSON}
+//   hinge → Service → {HTTPServer, Store, Wireframe, LayoutEngine} ; Wireframe → {LayoutEngine, JSON} ;
+//   LayoutEngine → JSON ; Store → {CSQLite, LayoutEngine, JSON}
 let package = Package(
     name: "Hinge",
     platforms: [.macOS(.v15)],
@@ -21,8 +22,10 @@ let package = Package(
         .target(name: "CLinux"),
         .target(name: "Store", dependencies: ["CSQLite", "CLinux", "LayoutEngine", "JSON"]),
         .target(name: "HTTPServer", dependencies: ["CLinux"]),
+        // The SVG wireframe of a resolution, drawn from the response JSON.
+        .target(name: "Wireframe", dependencies: ["LayoutEngine", "JSON"]),
         .target(
-            name: "Service", dependencies: ["HTTPServer", "Store", "LayoutEngine", "JSON"],
+            name: "Service", dependencies: ["HTTPServer", "Store", "Wireframe", "LayoutEngine", "JSON"],
             // openapi.yaml (the repository root's, through a symlink) is compiled into the binary for GET /openapi.yaml.
             resources: [.embedInCode("Resources/openapi.yaml")]
         ),
@@ -39,7 +42,8 @@ let package = Package(
             name: "LayoutEngineTests", dependencies: ["LayoutEngine", "JSON", "TestSupport"], resources: [.copy("Scenes")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "CLinux", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "ServiceTests", dependencies: ["Service", "TestSupport"]),
+        .testTarget(name: "WireframeTests", dependencies: ["Wireframe", "LayoutEngine", "JSON", "TestSupport"]),
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "Wireframe", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

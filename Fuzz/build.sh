@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets into Fuzz/out/ with swiftc -sanitize=fuzzer,address:
 #   http-parser     the HTTP/1.1 parser (Sources/HTTPServer/HTTPParser.swift + HTTPTypes.swift)
-#   scene           JSON parser → Scene.decode → resolve → encoders → SVG (JSON + LayoutEngine + SVGRenderer)
+#   scene           JSON parser → Scene.decode → resolve → encoders → SVG (JSON + LayoutEngine + Wireframe)
 #   device-profile  JSON parser → DeviceProfile.decode (JSON + LayoutEngine)
 # Each target is one module: the sources of the modules it needs are copied with their `import JSON` /
 # `import LayoutEngine` lines removed (swiftc without SwiftPM has no module map for them).
@@ -23,7 +23,7 @@ for t in "${targets[@]}"; do
     http-parser)
         srcs=(Sources/HTTPServer/HTTPParser.swift Sources/HTTPServer/HTTPTypes.swift Fuzz/http-parser/main.swift) ;;
     scene)
-        flatten Fuzz/out/src-scene Sources/JSON/*.swift Sources/LayoutEngine/*.swift Sources/Service/SVGRenderer.swift \
+        flatten Fuzz/out/src-scene Sources/JSON/*.swift Sources/LayoutEngine/*.swift Sources/Wireframe/*.swift \
             Fuzz/Fixtures.swift Fuzz/scene/main.swift
         srcs=(Fuzz/out/src-scene/*.swift) ;;
     device-profile)

@@ -108,7 +108,8 @@ for f in "$scenes"/*.scene.json; do
 done
 curl -fsS -o /dev/null "http://127.0.0.1:$port/v1/resolve" \
     -d '{"device":"iphone-duo","posture":"halfOpened","presentations":[{"id":"s","kind":"sheet"}]}' || fail "POST duo"
-curl -fsS -o /dev/null "http://127.0.0.1:$port/v1/resolve?format=svg" -d '{"device":"iphone-16"}' || fail "POST svg"
+svg_scene='{"device":"iphone-16","presentations":[{"id":"s","kind":"sheet","toolbar":[{"title":"Done","placement":"confirmationAction"}]}]}'
+curl -fsS -o "$tmp/server.svg" "http://127.0.0.1:$port/v1/resolve?format=svg&width=390" -d "$svg_scene" || fail "POST svg"
 curl -fsS -o /dev/null "http://127.0.0.1:$port/v1/resolve/matrix" \
     -d '{"scene":{"presentations":[{"id":"s","kind":"sheet"}]},"devices":["iphone-16","iphone-duo"]}' || fail "POST matrix"
 code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/resolve" -d '{"device":"no-such"}')
@@ -143,6 +144,9 @@ rc=0
 grep -q '"iphone-duo"' "$tmp/cli-duo.json" || fail "--device override not applied"
 "$bin" resolve "$scene" --format svg >"$tmp/cli.svg" || fail "hinge resolve --format svg"
 head -c 5 "$tmp/cli.svg" | grep -Eq '^(<\?xml|<svg)' || fail "svg output starts with $(head -c 20 "$tmp/cli.svg")"
+printf '%s' "$svg_scene" | "$bin" resolve - --format svg --width 390 --db "$tmp/absent.sqlite" >"$tmp/cli-390.svg" \
+    || fail "hinge resolve --format svg --width 390"
+cmp -s "$tmp/server.svg" "$tmp/cli-390.svg" || fail "hinge resolve --format svg differs from the server's SVG"
 echo '{"device": "no-such-device"}' >"$tmp/bad.json"
 rc=0
 "$bin" resolve "$tmp/bad.json" >"$tmp/bad.out" 2>"$tmp/bad.problem" || rc=$?

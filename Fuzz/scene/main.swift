@@ -36,7 +36,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 fatalError("non-finite frame for \(p.id)")
             }
         }
-        if SVGRenderer.render(resolutionJSON: resolution.json) == nil { fatalError("SVG refused a resolution") }
+        // With the scene too, so that its toolbar items (any bytes) reach the picture.
+        if SVGRenderer.render(resolutionJSON: resolution.json, scene: value) == nil {
+            fatalError("SVG refused a resolution")
+        }
     }
     return 0
 }

@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import LayoutEngine
+import Wireframe
 import Store
 
 /// The request log (docs/api.md#request-log): list, one record, its picture, replay, clear.
@@ -29,11 +30,18 @@ enum RequestRoutes {
             }
         })
         router.add(.GET, "/v1/requests/{id}/svg", reading: readers, { request in
+            let width: Int?
+            switch ResolveRoutes.svgWidth(request) {
+            case .failure(let refused): return refused.response
+            case .success(let w): width = w
+            }
             switch detail(request, log) {
             case .failure(let p): return p.response
             case .success(let d):
+                let scene = d.summary.requestTruncated ? nil : try? JSONParser.parse(d.requestBody)
                 guard !d.summary.responseTruncated, let value = try? JSONParser.parse(d.responseBody),
-                    let svg = SVGRenderer.render(resolutionJSON: value, title: "request \(d.summary.id)")
+                    let svg = SVGRenderer.render(
+                        resolutionJSON: value, scene: scene, title: "request \(d.summary.id)", width: width)
                 else {
                     return Problem.response(
                         status: 409,

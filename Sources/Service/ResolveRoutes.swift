@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import LayoutEngine
+import Wireframe
 import Store
 
 /// `POST /v1/resolve`, `POST /v1/resolve/matrix`, `GET /v1/constants` (docs/api.md#resolve, docs/api.md#matrix,
@@ -10,13 +11,20 @@ enum ResolveRoutes {
         router.add(.POST, "/v1/resolve") { request, reply in
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
             if let refused = badFormat(request) { return reply.send(refused) }
+            let width: Int?
+            switch svgWidth(request) {
+            case .failure(let refused): return reply.send(refused.response)
+            case .success(let w): width = w
+            }
             let receivedAt = Timestamp.now()
             let out = Resolver.resolve(body: request.body, catalog: context.catalog)
             var response = HTTPResponse.json(out.json, status: out.status)
             if out.isProblem {
                 response.headers.set("Content-Type", "application/problem+json")
             } else if let resolution = out.resolution, wantsSVG(request) {
-                response = svgResponse(SVGRenderer.render(resolution))
+                // The scene supplies the toolbar items the response does not repeat.
+                let scene = try? JSONParser.parse(request.body)
+                response = svgResponse(SVGRenderer.render(resolution, scene: scene, width: width))
             }
             context.recorder.record(
                 path: "/v1/resolve", receivedAt: receivedAt, request: request, output: out, reply: reply,
@@ -44,6 +52,19 @@ enum ResolveRoutes {
         return Problem.response(status: 400, detail: "Query parameter format: expected json or svg, got \"\(f)\"")
     }
 
+    /// `?width=N`: the picture's width in pixels (`SVGRenderer.widthRange`); absent, the picture has no
+    /// pixel size and takes its container's width.
+    static func svgWidth(_ request: HTTPRequest) -> Result<Int?, RefusedRequest> {
+        guard let text = request.queryParameter("width") else { return .success(nil) }
+        guard let width = SVGRenderer.width(parsing: text) else {
+            return .failure(
+                RefusedRequest(
+                    response: Problem.response(
+                        status: 400, detail: "Query parameter width: \(SVGRenderer.widthProblem(text))")))
+        }
+        return .success(width)
+    }
+
     /// SVG when asked with `?format=svg` or an `Accept` that names `image/svg+xml` (docs/api.md#resolve);
     /// `?format=json` wins over `Accept`.
     static func wantsSVG(_ request: HTTPRequest) -> Bool {
@@ -55,6 +76,9 @@ enum ResolveRoutes {
         HTTPResponse(status: 200, headers: ["Content-Type": "image/svg+xml; charset=utf-8"], body: Array(svg.utf8))
     }
 }
+
+/// A request answered with a problem before any work.
+struct RefusedRequest: Error { let response: HTTPResponse }
 
 /// Sends a resolution only after its record is committed (no acknowledged request is lost).
 /// With `--no-record` or without a store the response leaves at once.

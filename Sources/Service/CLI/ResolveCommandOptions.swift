@@ -1,5 +1,6 @@
 import JSON
 import LayoutEngine
+import Wireframe
 
 /// Options of `hinge resolve FILE`.
 public struct ResolveCommandOptions: Sendable, Equatable {
@@ -11,6 +12,8 @@ public struct ResolveCommandOptions: Sendable, Equatable {
     /// is validated (`Resolver.resolve(body:catalog:overrides:)`), exactly as if the file said so.
     public var overrides = SceneOverrides()
     public var format = Format.json
+    /// `--width N`: the SVG's width in pixels, as `?width=` on the server.
+    public var width: Int?
     /// `--db` or `HINGE_DB`: custom device profiles are read from it (only the default may be missing).
     public var db = CLIDefaults.db
 
@@ -34,6 +37,8 @@ public struct ResolveCommandOptions: Sendable, Equatable {
           --orientation O          portrait | landscape
           --layout-direction D     ltr | rtl
           --format F               json (default) | svg
+          --width N                the SVG's width in pixels (16…4096); without it the picture has only a
+                                   viewBox and takes its container's width
           --db PATH                database with custom device profiles (HINGE_DB, default ./hinge.sqlite)
           -h, --help               show this help
 
@@ -73,6 +78,12 @@ public struct ResolveCommandOptions: Sendable, Equatable {
                         try scanner.value(of: name, inline: inline), name, LayoutDirection.self)
                 case "--format":
                     o.format = try CommandArguments.choice(try scanner.value(of: name, inline: inline), name, Format.self)
+                case "--width":
+                    let v = try scanner.value(of: name, inline: inline)
+                    guard let w = SVGRenderer.width(parsing: v) else {
+                        throw UsageError("--width: \(SVGRenderer.widthProblem(v))")
+                    }
+                    o.width = w
                 case "--db":
                     o.db = try scanner.value(of: name, inline: inline)
                 default:
@@ -119,7 +130,8 @@ public enum ResolveCommandRunner {
         case .json:
             return CommandOutput(exitCode: 0, stdout: JSONWriter.encode(resolution.json, options: .pretty) + [0x0A])
         case .svg:
-            var svg = SVGRenderer.render(resolution)
+            // Drawn exactly as the server draws `POST /v1/resolve?format=svg` of the same body.
+            var svg = SVGRenderer.render(resolution, scene: try? JSONParser.parse(body), width: options.width)
             if !svg.hasSuffix("\n") { svg += "\n" }
             return CommandOutput(exitCode: 0, stdout: Array(svg.utf8))
         }
