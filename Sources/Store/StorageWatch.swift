@@ -12,9 +12,9 @@ import Musl
 /// the next start), or no longer writable.
 ///
 /// At open it takes an `O_PATH` descriptor on each file (the very inode SQLite opened a moment before) and
-/// remembers its device and inode. A check (`check()`, a few `fstat`/`stat`/`access` calls, ~microseconds)
-/// then compares: link count 0 → deleted; the path missing or naming another inode → moved or replaced;
-/// `access(W_OK)` refused → not writable. `O_PATH` descriptors matter: closing an ordinary descriptor on
+/// remembers its device and inode. A check (`check()`, a few `stat`/`access` calls, ~microseconds) then
+/// compares: the path missing → deleted (the open inode's link count is 0) or moved; the path naming
+/// another inode → replaced; `access(W_OK)` refused → not writable. `O_PATH` descriptors matter: closing an ordinary descriptor on
 /// the database would drop every POSIX lock SQLite holds on it in this process; closing an `O_PATH` one
 /// does not.
 ///
@@ -75,13 +75,14 @@ final class StorageWatch: Sendable {
 
     static func inspect(_ files: [WatchedFile]) -> String? {
         for f in files {
-            var opened = stat()
-            if fstat(f.fd, &opened) == 0 && opened.st_nlink == 0 {
-                return "\(f.path) was deleted while the server runs"
-            }
             var named = stat()
             if stat(f.path, &named) != 0 {
-                return "\(f.path) was deleted or moved while the server runs (\(String(cString: strerror(errno))))"
+                let reason = String(cString: strerror(errno))
+                var opened = stat()
+                if fstat(f.fd, &opened) == 0 && opened.st_nlink == 0 {
+                    return "\(f.path) was deleted while the server runs"
+                }
+                return "\(f.path) was moved away or cannot be reached while the server runs (\(reason))"
             }
             if UInt64(named.st_dev) != f.device || UInt64(named.st_ino) != f.inode {
                 return "\(f.path) was replaced by another file while the server runs"
