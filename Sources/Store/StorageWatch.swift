@@ -143,7 +143,10 @@ enum DatabaseLock {
         let lockPath = path + ".lock"
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw .lockUnavailable(path: lockPath, detail: String(cString: strerror(errno)))
+            let e = errno
+            // The directory cannot be written: neither can the WAL beside the database be created.
+            if e == EROFS || e == EACCES || e == EPERM { throw .readOnly(path: path) }
+            throw .lockUnavailable(path: lockPath, detail: String(cString: strerror(e)))
         }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let e = errno

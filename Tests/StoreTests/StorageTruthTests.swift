@@ -170,6 +170,10 @@ final class StorageChanges: Sendable {
             restore = { _ = chmod(path, 0o644) }
         }
         defer { restore() }
+        // A server (exclusive) is refused the same way, whether the lock file or the database says so first.
+        #expect(throws: StoreError.readOnly(path: path)) {
+            try Store.open(Store.Configuration(path: path, exclusive: true))
+        }
         do {
             let store = try Store.open(Store.Configuration(path: path))
             store.close()
