@@ -40,6 +40,9 @@ public final class HTTPServer: Sendable {
         self.init(configuration: configuration, handler: router.handler)
     }
 
+    /// Connections assigned to each loop now (tests: the loops share the accepts evenly).
+    var loopLoads: [Int] { state.withLock { $0.loops.map { $0.load.load(ordering: .relaxed) } } }
+
     /// The bound port (the kernel's choice when `configuration.port` is 0); 0 before `start()`.
     public var port: Int { state.withLock { $0.port } }
 

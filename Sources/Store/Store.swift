@@ -55,6 +55,9 @@ public final class Store: DeviceCatalog, Sendable {
         /// Take the exclusive lock `<path>.lock` (a server: a second one on the same file refuses to start).
         /// Readers such as the CLI leave it false and work beside a running server. Default false.
         public var exclusive: Bool
+        /// Refuse a database SQLite can only open read-only (`.readOnly`): a server must be able to write.
+        /// The CLI, which only reads, turns it off. Default true.
+        public var requireWritable: Bool
         /// How often a background thread checks the files under the store (`StorageWatch`); `/readyz` also
         /// checks on each call. Default 1000 ms.
         public var storageCheckMillis: Int
@@ -67,7 +70,8 @@ public final class Store: DeviceCatalog, Sendable {
             maxRecords: Int = 100_000, maxBodyBytes: Int = 256 * 1024, queueCapacity: Int = 16_384,
             queueCapacityBytes: Int = 64 << 20, walCheckpointPages: Int = 1024, walMaxPages: Int = 4096,
             readQueueCapacity: Int = 256, maxLogBytes: Int = 1 << 30, exclusive: Bool = false,
-            storageCheckMillis: Int = 1000, onStorageChange: (@Sendable (String?) -> Void)? = nil
+            storageCheckMillis: Int = 1000, onStorageChange: (@Sendable (String?) -> Void)? = nil,
+            requireWritable: Bool = true
         ) {
             self.path = path
             self.busyTimeoutMillis = busyTimeoutMillis
@@ -83,6 +87,7 @@ public final class Store: DeviceCatalog, Sendable {
             self.exclusive = exclusive
             self.storageCheckMillis = storageCheckMillis
             self.onStorageChange = onStorageChange
+            self.requireWritable = requireWritable
         }
     }
 
@@ -141,7 +146,7 @@ public final class Store: DeviceCatalog, Sendable {
         do throws(StoreError) {
             // SQLite opens a file it may not write read-only, silently: a server would start, say it is
             // ready, and fail at its first write.
-            if connection.isReadOnly { throw StoreError.readOnly(path: configuration.path) }
+            if configuration.requireWritable && connection.isReadOnly { throw StoreError.readOnly(path: configuration.path) }
             let version = try Schema.validate(connection, displayPath: configuration.path)
             // Only now, with the file known to be ours (or empty), may anything write to it.
             if !inMemory {
@@ -171,7 +176,7 @@ public final class Store: DeviceCatalog, Sendable {
         } catch {
             connection.close()
             // A write refused by the file system (a read-only directory for the WAL, a read-only mount).
-            if case .sqlite(let f) = error, f.primaryCode == SQLITE_READONLY, !inMemory {
+            if case .sqlite(let f) = error, f.primaryCode == SQLITE_READONLY, !inMemory, configuration.requireWritable {
                 throw .readOnly(path: configuration.path)
             }
             throw error

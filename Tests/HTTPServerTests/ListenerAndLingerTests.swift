@@ -23,6 +23,26 @@ import TestSupport
         #expect(client.readResponse()?.body == "hello")
     }
 
+    /// Connections go to the least loaded loop, whichever loop accepted them.
+    @Test(arguments: Configuration.AcceptStrategy.allCases)
+    func connectionsAreSpreadEvenlyOverTheLoops(_ strategy: Configuration.AcceptStrategy) throws {
+        let live = try LiveServer {
+            $0.acceptStrategy = strategy
+            $0.threads = 4
+        }
+        defer { live.stop() }
+        var clients: [TestClient] = []
+        for _ in 0..<12 {
+            let c = try live.client()
+            c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(c.readResponse()?.body == "hello")
+            clients.append(c)
+        }
+        #expect(live.server.loopLoads == [3, 3, 3, 3])
+        clients.removeAll()
+        #expect(eventually { live.server.loopLoads == [0, 0, 0, 0] })
+    }
+
     /// Another process could join a `SO_REUSEPORT` group and take a share of the connections; the server's
     /// socket does not set it, so such a socket cannot bind the port either.
     @Test func aReusePortSocketCannotJoinTheServersPort() throws {
