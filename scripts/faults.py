@@ -381,6 +381,8 @@ def files_under_the_store(args, tmp, report):
     report.check(rc == 0, f"hinge devices works while the server runs (exit {rc})")
     rc, _ = run_once(args, "replay", "--db", db)
     report.check(rc == 0, f"hinge replay works while the server runs (exit {rc})")
+    ready, _ = request(server.port, "GET", "/readyz")
+    report.check(ready == 200, f"the server is still ready after the CLI opened and closed the database (got {ready})")
     # The database deleted under the running server.
     os.unlink(db)
     deadline = time.monotonic() + 5
