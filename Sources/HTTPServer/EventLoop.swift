@@ -440,9 +440,13 @@ final class EventLoop: @unchecked Sendable {
         c.lastActivity = now
         if close {
             c.closeAfterFlush = true
-            // Closing while the peer may still be sending (pipelined requests beyond the last one answered):
-            // a plain close with unread bytes would send a reset that can destroy responses not yet read.
-            if !c.peerClosed && !stopping { c.lingerAfterFlush = true }
+            // Closing while the peer may still be sending (requests pipelined beyond the last one answered):
+            // a plain close with unread bytes would send a reset that can destroy responses not yet read. A
+            // client that asked to close sends nothing more, unless bytes are already buffered.
+            let serverEnded = c.requestCount >= configuration.maxRequestsPerConnection
+            if !c.peerClosed && !stopping && (serverEnded || c.parser.bufferedByteCount > 0) {
+                c.lingerAfterFlush = true
+            }
         }
         if configuration.logRequests {
             let micros = Int((monotonicNanoseconds() &- c.requestStart) / 1000)
