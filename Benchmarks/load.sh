@@ -105,7 +105,7 @@ stop_hinge() {
 # B recording into a fresh database, without pruning so that every committed record is there to count.
 start_hinge "$tmp/norecord.sqlite" --no-record
 A_PORT=$HINGE_PORT_BENCH A_PID=$HINGE_PID
-start_hinge "$tmp/record.sqlite" --max-records 100000000
+start_hinge "$tmp/record.sqlite" --max-records 100000000 --max-log-bytes 1125899906842624
 B_PORT=$HINGE_PORT_BENCH B_PID=$HINGE_PID
 HINGE_PORT_BENCH=$A_PORT HINGE_PID=$A_PID
 

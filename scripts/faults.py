@@ -10,7 +10,14 @@ Python 3 standard library only, loopback only, every loop bounded in count and t
   (c) Unwritable database: the database lives on a tiny tmpfs that is then filled up. POST /v1/resolve
       keeps answering 200 with its result, /readyz says 503, /metrics counts commit failures, nothing
       crashes; after space is freed the store recovers; SIGTERM still exits 0. Needs root (mount); skipped
-      with a message otherwise.
+      with a message otherwise. Under the full disk, DELETE /v1/requests answers 204 or a 503 that says the
+      log "could not be cleared" (never "could not be read") with a requestId and no path or SQL.
+  (d) The files under the store: a second server on the same port, then on the same database, exits 1 with
+      one line while `hinge devices` and `hinge replay` keep working beside the server; the database deleted
+      under the running server turns /readyz to 503 (the watchdog checks every second, /readyz on each
+      call), a device write answers 503 with a requestId and no path or SQL, and the log names the deleted
+      file and the failed write under that requestId; a read-only database (a read-only bind mount as root,
+      chmod otherwise) is refused at start with one line, exit 1.
 
 Each request carries a unique marker as its presentation id; the log is checked by opening the SQLite
 file with Python's sqlite3 and collecting the markers of the stored request bodies.
@@ -311,6 +318,11 @@ def unwritable_database(args, tmp, report):
         print(f"  answered 200: {answered}/20 (with their placement: {with_result}), /readyz: {ready}, "
               f"commit failures: {failures}, record failures: {record_failures}, healthy: {healthy}", flush=True)
         report.check(with_result == 20, "POST /v1/resolve keeps answering 200 with its result")
+        status, body = request(server.port, "DELETE", "/v1/requests")
+        print(f"  DELETE /v1/requests under the full disk: {status} {body[:160]!r}", flush=True)
+        report.check(status == 204 or (status == 503 and b"could not be cleared" in body and b"requestId" in body
+                                        and db.encode() not in body),
+                     "DELETE /v1/requests clears, or says truthfully that it could not clear")
         report.check(ready == 503, f"/readyz is 503 (got {ready})")
         report.check((failures or 0) >= 1 and (record_failures or 0) >= 1, "/metrics counts commit failures")
         report.check(server.proc.poll() is None, "the server is still running")
@@ -329,6 +341,96 @@ def unwritable_database(args, tmp, report):
     finally:
         subprocess.run(["umount", "-l", mnt], capture_output=True)
 
+def read_only_overlay(directory):
+    """Bind-mounts `directory` read-only over itself (EROFS for every user, root included); False if not allowed."""
+    if os.geteuid() != 0:
+        return False
+    r = subprocess.run(["mount", "--bind", directory, directory], capture_output=True)
+    if r.returncode != 0:
+        return False
+    r = subprocess.run(["mount", "-o", "remount,ro,bind", directory], capture_output=True)
+    if r.returncode != 0:
+        subprocess.run(["umount", "-l", directory], capture_output=True)
+        return False
+    return True
+
+
+def run_once(args, *argv, timeout=20):
+    r = subprocess.run([args.binary, *argv], capture_output=True, text=True, timeout=timeout,
+                       env={k: v for k, v in os.environ.items() if not k.startswith("HINGE_")})
+    return r.returncode, r.stderr.strip().splitlines()
+
+
+def files_under_the_store(args, tmp, report):
+    print("== (d) the store tells the truth: one server per port and database, deleted and read-only files",
+          flush=True)
+    db = os.path.join(tmp, "files.sqlite")
+    log_path = os.path.join(tmp, "files.log")
+    server = Server(args.binary, db, log_path)
+    server.wait_ready()
+    status, _ = request(server.port, "POST", "/v1/resolve", scene("fault-d-0"))
+    report.check(status == 200, "a first resolution is recorded")
+    # A second server on the same port, then on the same database: one line, exit 1.
+    rc, lines = run_once(args, "serve", "--port", str(server.port), "--db", os.path.join(tmp, "other.sqlite"))
+    report.check(rc == 1 and len(lines) == 1 and "in use by another process" in lines[0],
+                 f"a second server on the port exits 1 with one line (got {rc}: {lines})")
+    rc, lines = run_once(args, "serve", "--port", "0", "--db", db)
+    report.check(rc == 1 and len(lines) == 1 and "in use by another hinge serve" in lines[0],
+                 f"a second server on the database exits 1 with one line (got {rc}: {lines})")
+    rc, _ = run_once(args, "devices", "--db", db)
+    report.check(rc == 0, f"hinge devices works while the server runs (exit {rc})")
+    rc, _ = run_once(args, "replay", "--db", db)
+    report.check(rc == 0, f"hinge replay works while the server runs (exit {rc})")
+    ready, _ = request(server.port, "GET", "/readyz")
+    report.check(ready == 200, f"the server is still ready after the CLI opened and closed the database (got {ready})")
+    # The database deleted under the running server.
+    os.unlink(db)
+    deadline = time.monotonic() + 5
+    ready = 200
+    while time.monotonic() < deadline and ready == 200:
+        ready, body = request(server.port, "GET", "/readyz")
+    report.check(ready == 503 and db.encode() not in body, f"/readyz is 503 once the database is deleted (got {ready})")
+    device = json.dumps({"name": "P", "kind": "phone", "displays": [{
+        "id": "main", "width": 400, "height": 800, "scale": 3,
+        "sizeClasses": {"portrait": {"horizontal": "compact", "vertical": "regular"},
+                        "landscape": {"horizontal": "compact", "vertical": "compact"}}}]}).encode()
+    status, body = request(server.port, "PUT", "/v1/devices/after-delete", device)
+    problem = json.loads(body) if body else {}
+    request_id = problem.get("requestId", "")
+    report.check(status == 503 and request_id and db.encode() not in body and b"INSERT" not in body,
+                 f"a device write answers 503 with a requestId and no path or SQL (got {status}: {body[:200]!r})")
+    rc = server.stop(signal.SIGTERM)
+    report.check(rc == 0, f"SIGTERM exit code 0 (got {rc})")
+    with open(log_path, "rb") as f:
+        logged = f.read().decode(errors="replace")
+    report.check(f"error: store: {db} was deleted" in logged, "the log says which file was deleted")
+    report.check(f"error: request {request_id}: PUT /v1/devices/after-delete" in logged,
+                 "the log has the failed write under its requestId")
+    # A read-only database at start: refused with one line, exit 1.
+    ro = os.path.join(tmp, "readonly")
+    os.mkdir(ro)
+    ro_db = os.path.join(ro, "hinge.sqlite")
+    rc, _ = run_once(args, "devices", "--db", ro_db)  # never creates: make one with a short-lived server
+    seed = Server(args.binary, ro_db, os.path.join(tmp, "ro-seed.log"))
+    seed.wait_ready()
+    seed.stop(signal.SIGTERM)
+    if os.geteuid() == 0:
+        if not read_only_overlay(ro):
+            print("  skipped: read-only database at start (cannot bind-mount read-only here; as root, chmod "
+                  "does not stop writes)", flush=True)
+            return
+    else:
+        os.chmod(ro_db, 0o444)
+    try:
+        rc, lines = run_once(args, "serve", "--port", "0", "--db", ro_db)
+        report.check(rc == 1 and len(lines) == 1 and "is read-only" in lines[0],
+                     f"a read-only database is refused at start with one line (got {rc}: {lines})")
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["umount", "-l", ro], capture_output=True)
+        else:
+            os.chmod(ro_db, 0o644)
+
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -336,7 +438,7 @@ def main():
     p.add_argument("--kills", type=int, default=5, help="SIGKILL rounds (.ci/run: 20)")
     p.add_argument("--threads", type=int, default=4, help="client threads")
     p.add_argument("--load-seconds", type=float, default=1.5)
-    p.add_argument("--only", choices=["sigterm", "sigkill", "full"], action="append")
+    p.add_argument("--only", choices=["sigterm", "sigkill", "full", "files"], action="append")
     args = p.parse_args()
     if not os.access(args.binary, os.X_OK):
         sys.exit(f"faults: no binary at {args.binary} (swift build -c release --product hinge)")
@@ -344,13 +446,15 @@ def main():
     tmp = tempfile.mkdtemp(prefix="hinge-faults-")
     started = time.monotonic()
     try:
-        only = args.only or ["sigterm", "sigkill", "full"]
+        only = args.only or ["sigterm", "sigkill", "full", "files"]
         if "sigterm" in only:
             sigterm_under_load(args, tmp, report)
         if "sigkill" in only:
             sigkill_under_load(args, tmp, report)
         if "full" in only:
             unwritable_database(args, tmp, report)
+        if "files" in only:
+            files_under_the_store(args, tmp, report)
     except Exception as e:  # a crash of the harness is a failure, not a pass
         report.check(False, f"harness error: {e!r}")
     finally:

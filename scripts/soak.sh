@@ -33,7 +33,7 @@ trap cleanup EXIT
 fail() { echo "soak FAILED: $*" >&2; exit 1; }
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-.build/release/hinge serve --port "$port" --db "$tmp/hinge.sqlite" --max-records 100000000 --threads 2 --log-level warn 2>"$tmp/server.log" &
+.build/release/hinge serve --port "$port" --db "$tmp/hinge.sqlite" --max-records 100000000 --max-log-bytes 1125899906842624 --threads 2 --log-level warn 2>"$tmp/server.log" &
 pid=$!
 for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 

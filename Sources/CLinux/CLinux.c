@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CLinux.h"
+#include <fcntl.h>
 
 int hinge_block_termination_signals(void) {
     sigset_t set;
@@ -30,3 +31,5 @@ _Static_assert((HINGE_THREAD_SHARDS & (HINGE_THREAD_SHARDS - 1)) == 0, "a power 
 static __thread int hinge_thread_shard = 0;
 int hinge_thread_shard_get(void) { return hinge_thread_shard; }
 void hinge_thread_shard_set(int shard) { hinge_thread_shard = shard & (HINGE_THREAD_SHARDS - 1); }
+
+int hinge_open_path(const char *path) { return open(path, O_PATH | O_CLOEXEC); }

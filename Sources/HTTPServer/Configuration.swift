@@ -14,11 +14,14 @@
 /// | `maxRequestsPerConnection` | 1,000 | the last response carries `Connection: close` |
 /// | `shutdownDeadline` | 10 s | connections still open are closed |
 public struct Configuration: Sendable {
-    /// How listening sockets are spread over the event loops.
+    /// How the process's one listening socket is shared by the event loops. Either way a connection goes
+    /// to the loop with the fewest connections (the accepting loop keeps it on a tie, without a hand-off).
+    /// There is never more than one listening socket: no `SO_REUSEPORT`, so another process cannot bind
+    /// the same port and take a share of the connections.
     public enum AcceptStrategy: String, Sendable, CaseIterable {
-        /// One `SO_REUSEPORT` listener per loop: the kernel spreads connections, no hand-off.
-        case reusePort
-        /// One listener on loop 0 that accepts and hands sockets round-robin to the loops.
+        /// Every loop watches the socket (`EPOLLEXCLUSIVE`: the kernel wakes one waiting loop) and accepts.
+        case sharedListener
+        /// Loop 0 alone accepts and hands sockets to the loops.
         case singleAcceptor
     }
 
@@ -28,7 +31,7 @@ public struct Configuration: Sendable {
     public var port: Int = 8080
     /// Number of event loops (threads); default one per core.
     public var threads: Int = Configuration.coreCount
-    public var acceptStrategy: AcceptStrategy = .reusePort
+    public var acceptStrategy: AcceptStrategy = .sharedListener
     /// `listen(2)` backlog.
     public var backlog: Int32 = 1024
 

@@ -10,8 +10,8 @@ enum LoopMessage: Sendable {
     case shutdown(deadlineNanoseconds: UInt64)
 }
 
-/// One level-triggered epoll loop on its own thread: accepts (its own `SO_REUSEPORT` listener, or the
-/// shared one on loop 0), reads, parses, dispatches, writes. It does I/O and nothing else.
+/// One level-triggered epoll loop on its own thread: accepts (from the process's one listening socket,
+/// which every loop or loop 0 alone watches), reads, parses, dispatches, writes. It does I/O and nothing else.
 ///
 /// `@unchecked Sendable`: all mutable state below `// MARK: loop-thread state` is only read or written
 /// by the thread running `run()` (and by `init` before the loop is shared). Other threads reach the
@@ -27,12 +27,15 @@ final class EventLoop: @unchecked Sendable {
     let wakeFD: Int32
     private let inbox = Mutex<[LoopMessage]>([])
     private let threadID = Atomic<UInt>(0)
+    /// Connections assigned to this loop and not yet closed (the acceptor counts a hand-off at once, so
+    /// that a burst of accepts spreads before the receiving loop has registered anything).
+    let load = Atomic<Int>(0)
 
     // MARK: loop-thread state
+    /// The server's listening socket (owned and closed by `HTTPServer`), or -1 when this loop does not accept.
     var listenFD: Int32
-    /// Loops to hand accepted sockets to (single-acceptor strategy, loop 0 only).
+    /// Every loop of the server (itself included), to hand an accepted socket to the least loaded one.
     var peers: [EventLoop] = []
-    private var nextPeer = 0
     private var connections: [Connection?] = []
     private var liveConnections = 0
     /// Most connections open on this loop since the heap was last trimmed (see `trimHeapAfterFlood`).
@@ -181,7 +184,9 @@ final class EventLoop: @unchecked Sendable {
 
     private func registerListener() {
         if !listenerRegistered && listenFD >= 0 {
-            if hinge_epoll_ctl(epollFD, hinge_epoll_add(), listenFD, hinge_epoll_in(), EventLoop.listenerTag) == 0 {
+            // EPOLLEXCLUSIVE: a connection wakes one waiting loop, not all (they share the socket).
+            let events = hinge_epoll_in() | hinge_epoll_exclusive()
+            if hinge_epoll_ctl(epollFD, hinge_epoll_add(), listenFD, events, EventLoop.listenerTag) == 0 {
                 listenerRegistered = true
             }
         }
@@ -209,6 +214,7 @@ final class EventLoop: @unchecked Sendable {
             case .connection(let fd):
                 if stopping {
                     Glibc.close(fd)
+                    load.subtract(1, ordering: .relaxed)
                     metrics.openConnections.subtract(1, ordering: .relaxed)
                 } else {
                     register(fd: fd)
@@ -224,10 +230,7 @@ final class EventLoop: @unchecked Sendable {
         stopping = true
         stopDeadline = deadline
         unregisterListener()
-        if listenFD >= 0 {
-            Glibc.close(listenFD)
-            listenFD = -1
-        }
+        listenFD = -1  // HTTPServer closes it once every loop has stopped
         for c in connections {
             guard let c else { continue }
             if c.lingering || isIdle(c) { close(c) }
@@ -264,16 +267,28 @@ final class EventLoop: @unchecked Sendable {
             }
             var one: Int32 = 1
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            if !peers.isEmpty {
-                let target = peers[nextPeer]
-                nextPeer = (nextPeer + 1) % peers.count
-                if target !== self {
-                    target.send(.connection(fd))
-                    continue
-                }
+            let target = leastLoaded()
+            target.load.add(1, ordering: .relaxed)
+            if target !== self {
+                target.send(.connection(fd))
+                continue
             }
             register(fd: fd)
         }
+    }
+
+    /// The loop with the fewest connections; this one on a tie (no hand-off when the loops are balanced).
+    private func leastLoaded() -> EventLoop {
+        var best = self
+        var bestLoad = load.load(ordering: .relaxed)
+        for peer in peers where peer !== self {
+            let l = peer.load.load(ordering: .relaxed)
+            if l < bestLoad {
+                best = peer
+                bestLoad = l
+            }
+        }
+        return best
     }
 
     /// Beyond `maxConnections`: a best-effort 503 and close.
@@ -300,6 +315,7 @@ final class EventLoop: @unchecked Sendable {
         nextConnectionID &+= 1
         if hinge_epoll_ctl(epollFD, hinge_epoll_add(), fd, hinge_epoll_in(), UInt64(UInt32(bitPattern: fd))) < 0 {
             Glibc.close(fd)
+            load.subtract(1, ordering: .relaxed)
             metrics.openConnections.subtract(1, ordering: .relaxed)
             return
         }
@@ -317,6 +333,7 @@ final class EventLoop: @unchecked Sendable {
         connections[Int(c.fd)] = nil
         liveConnections -= 1
         Glibc.close(c.fd)  // never retried (Linux frees the descriptor even on EINTR)
+        load.subtract(1, ordering: .relaxed)
         metrics.openConnections.subtract(1, ordering: .relaxed)
     }
 
@@ -421,7 +438,16 @@ final class EventLoop: @unchecked Sendable {
         metrics.countResponse(status: response.status)
         c.awaiting = false
         c.lastActivity = now
-        if close { c.closeAfterFlush = true }
+        if close {
+            c.closeAfterFlush = true
+            // Closing while the peer may still be sending (requests pipelined beyond the last one answered):
+            // a plain close with unread bytes would send a reset that can destroy responses not yet read. A
+            // client that asked to close sends nothing more, unless bytes are already buffered.
+            let serverEnded = c.requestCount >= configuration.maxRequestsPerConnection
+            if !c.peerClosed && !stopping && (serverEnded || c.parser.bufferedByteCount > 0) {
+                c.lingerAfterFlush = true
+            }
+        }
         if configuration.logRequests {
             let micros = Int((monotonicNanoseconds() &- c.requestStart) / 1000)
             log(method: c.logMethod, path: c.logPath, status: response.status, micros: micros)

@@ -386,6 +386,9 @@ public struct HTTPParser: Sendable {
                 return .error(
                     HTTPParseError(414, "The request line is longer than \(limits.maxRequestLineBytes) bytes."))
             }
+            // The request line is complete: refuse at once what the complete head would refuse, rather than
+            // wait for a blank line that an HTTP/0.9 or bare-LF client never sends (it would get a 408).
+            if let refusal = EarlyHeadCheck.refusal(p, requestLineStart: start, lineFeed: lf) { return .error(refusal) }
             if p.count - lf - 1 > limits.maxHeaderBlockBytes {
                 return .error(
                     HTTPParseError(431, "The header section is larger than \(limits.maxHeaderBlockBytes) bytes."))
@@ -402,6 +405,30 @@ public struct HTTPParser: Sendable {
         start = headEnd + 4
         scanFrom = start
         return result
+    }
+}
+
+/// Checks on a head whose request line has arrived but whose end has not: the request line must end in
+/// CRLF and carry an `HTTP/` version, and no later line may end in a bare LF.
+enum EarlyHeadCheck {
+    static func refusal(_ p: UnsafeBufferPointer<UInt8>, requestLineStart start: Int, lineFeed lf: Int) -> HTTPParseError? {
+        guard lf > start, p[lf - 1] == 13 else { return HTTPParseError(400, "The request line must end with CRLF.") }
+        // The version is what follows the last space: "HTTP/" for HTTP/1.x (the full check comes later).
+        var lastSpace = lf - 1
+        while lastSpace > start && p[lastSpace] != 32 { lastSpace -= 1 }
+        let version = lastSpace + 1
+        let hasVersion =
+            lastSpace > start && lf - 1 - version >= 5 && p[version] == 72 && p[version + 1] == 84
+            && p[version + 2] == 84 && p[version + 3] == 80 && p[version + 4] == 47
+        guard hasVersion else {
+            return HTTPParseError(400, "The request line has no HTTP version (HTTP/0.9 is not supported).")
+        }
+        var i = lf + 1
+        while i < p.count {
+            if p[i] == 10 && p[i - 1] != 13 { return HTTPParseError(400, "A header line ends with a bare LF.") }
+            i += 1
+        }
+        return nil
     }
 }
 

@@ -23,6 +23,8 @@ public final class HTTPServer: Sendable {
         var loops: [EventLoop] = []
         var threads: [OSThread] = []
         var port = 0
+        /// The listening socket, shared by the loops; closed by `wait()` once they have stopped.
+        var listenFD: Int32 = -1
         var hooks: [@Sendable () -> Void] = []
         var shutdownRequested = false
         var finished = false
@@ -38,6 +40,9 @@ public final class HTTPServer: Sendable {
         self.init(configuration: configuration, handler: router.handler)
     }
 
+    /// Connections assigned to each loop now (tests: the loops share the accepts evenly).
+    var loopLoads: [Int] { state.withLock { $0.loops.map { $0.load.load(ordering: .relaxed) } } }
+
     /// The bound port (the kernel's choice when `configuration.port` is 0); 0 before `start()`.
     public var port: Int { state.withLock { $0.port } }
 
@@ -47,56 +52,39 @@ public final class HTTPServer: Sendable {
         state.withLock { $0.hooks.append(hook) }
     }
 
-    /// Binds the listener(s) and starts one event loop thread per `configuration.threads`.
+    /// Binds the one listening socket (never `SO_REUSEPORT`: a port another process holds is refused with
+    /// `EADDRINUSE`) and starts one event loop thread per `configuration.threads`.
     /// Throws `SystemError` (e.g. `bind` with EADDRINUSE).
     public func start() throws {
         if state.withLock({ $0.started }) { throw SystemError("start (already started)", EALREADY) }
         if hinge_ignore_sigpipe() != 0 { throw SystemError("signal(SIGPIPE)", errno) }
         raiseDescriptorLimit()
         let threads = max(1, configuration.threads)
-        let reusePort = configuration.acceptStrategy == .reusePort
-        var listeners: [Int32] = []
-        var port = configuration.port
-        do {
-            let first = try Listener.open(
-                host: configuration.host, port: port, reusePort: reusePort, backlog: configuration.backlog)
-            listeners.append(first.fd)
-            port = first.port
-            if reusePort {
-                for _ in 1..<threads {
-                    listeners.append(
-                        try Listener.open(
-                            host: configuration.host, port: port, reusePort: true, backlog: configuration.backlog
-                        ).fd)
-                }
-            }
-        } catch {
-            for fd in listeners { Glibc.close(fd) }
-            throw error
-        }
+        let shared = configuration.acceptStrategy == .sharedListener
+        let listener = try Listener.open(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
         var loops: [EventLoop] = []
         do {
             for i in 0..<threads {
-                let fd: Int32 = reusePort ? listeners[i] : (i == 0 ? listeners[0] : -1)
+                let fd: Int32 = shared || i == 0 ? listener.fd : -1
                 loops.append(
                     try EventLoop(
                         index: i, configuration: configuration, handler: handler, metrics: metrics, listenFD: fd))
             }
         } catch {
-            for fd in listeners { Glibc.close(fd) }
+            Glibc.close(listener.fd)
             throw error
         }
-        if !reusePort && threads > 1 { loops[0].peers = loops }
+        if threads > 1 { for loop in loops { loop.peers = loops } }
         var started: [OSThread] = []
         for loop in loops {
             started.append(try OSThread(name: "hinge-loop-\(loop.index)") { loop.run() })
         }
-        let finalPort = port
         state.withLock {
             $0.started = true
             $0.loops = loops
             $0.threads = started
-            $0.port = finalPort
+            $0.port = listener.port
+            $0.listenFD = listener.fd
         }
     }
 
@@ -107,6 +95,9 @@ public final class HTTPServer: Sendable {
         let loops = state.withLock { s -> [EventLoop] in
             if s.shutdownRequested { return [] }
             s.shutdownRequested = true
+            // Stop listening at once (new connections are refused) while the loops finish; the descriptor
+            // itself stays open until they have stopped, so that no loop ever accepts on a reused number.
+            if s.listenFD >= 0 { Glibc.shutdown(s.listenFD, Int32(SHUT_RD)) }
             return s.loops
         }
         let at = monotonicNanoseconds() &+ (deadline ?? configuration.shutdownDeadline).nanoseconds
@@ -124,6 +115,10 @@ public final class HTTPServer: Sendable {
         let hooks = state.withLock { s -> [@Sendable () -> Void] in
             if s.finished { return [] }
             s.finished = true
+            if s.listenFD >= 0 {
+                Glibc.close(s.listenFD)
+                s.listenFD = -1
+            }
             let h = s.hooks
             s.hooks = []
             s.loops = []
@@ -150,7 +145,7 @@ public final class HTTPServer: Sendable {
 
 enum Listener {
     /// A bound, listening, non-blocking TCP socket and its port.
-    static func open(host: String, port: Int, reusePort: Bool, backlog: Int32) throws(SystemError) -> (
+    static func open(host: String, port: Int, backlog: Int32) throws(SystemError) -> (
         fd: Int32, port: Int
     ) {
         guard port >= 0 && port <= 65535 else { throw SystemError("bind (port \(port))", EINVAL) }
@@ -173,10 +168,9 @@ enum Listener {
         do {
             var one: Int32 = 1
             let size = socklen_t(MemoryLayout<Int32>.size)
+            // SO_REUSEADDR only lets a restart bind over TIME_WAIT connections: Linux still refuses a second
+            // listener on the port. SO_REUSEPORT would let any process of the same user share the port.
             _ = try syscall("setsockopt(SO_REUSEADDR)") { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, size) }
-            if reusePort {
-                _ = try syscall("setsockopt(SO_REUSEPORT)") { setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, size) }
-            }
             if family == AF_INET {
                 _ = try syscall("bind") {
                     withUnsafePointer(to: &v4) {

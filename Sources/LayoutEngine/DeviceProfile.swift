@@ -135,7 +135,11 @@ extension DeviceProfile {
         guard var r = mapper.object(value, at: path) else { return nil }
         let id = r.string("id", required: true, length: 1...128)
         if let id, !DeviceProfile.isValidID(id) {
-            r.error("id", "may contain only letters, digits, '-', '_' and '.'")
+            r.error(
+                "id",
+                id.utf8.allSatisfy { $0 == 0x2E }
+                    ? "must not consist of dots only: '.' and '..' are path segments in a URL, not names"
+                    : "may contain only letters, digits, '-', '_' and '.'")
         }
         let name = r.string("name", required: true, length: 1...200)
         let kind: Kind? = r.enumeration("kind", required: true)
@@ -164,8 +168,10 @@ extension DeviceProfile {
             regularHeightMin: regularHeightMin, builtIn: false, illustrative: illustrative)
     }
 
+    /// Letters, digits, `-`, `_` and `.`, 1…128 bytes, and not dots only (`/v1/devices/..` would name the
+    /// parent path, and clients normalise `.`/`..` segments away before sending).
     public static func isValidID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 128
+        !id.isEmpty && id.utf8.count <= 128 && !id.utf8.allSatisfy({ $0 == 0x2E })
             && id.utf8.allSatisfy { c in
                 (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D
                     || c == 0x5F || c == 0x2E

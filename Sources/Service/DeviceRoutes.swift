@@ -63,7 +63,7 @@ enum DeviceRoutes {
                         .json(
                             JSONWriter.encode(put.stored.profile.json), status: put.created ? 201 : 200,
                             headers: ["ETag": put.stored.etag]))
-                case .failure(let error): reply.send(problem(for: error, id: id))
+                case .failure(let error): reply.send(problem(for: error, id: id, request: request, context: context))
                 }
             }
         }
@@ -73,7 +73,7 @@ enum DeviceRoutes {
             devices.delete(id: id, ifMatch: request.headers["If-Match"]) { result in
                 switch result {
                 case .success: reply.send(HTTPResponse(status: 204))
-                case .failure(let error): reply.send(problem(for: error, id: id))
+                case .failure(let error): reply.send(problem(for: error, id: id, request: request, context: context))
                 }
             }
         }
@@ -83,8 +83,11 @@ enum DeviceRoutes {
         Problem.response(status: 404, detail: "No device profile has the id \"\(id)\" (GET /v1/devices lists them).")
     }
 
-    /// StoreError → HTTP (docs/store.md).
-    static func problem(for error: StoreError, id: String) -> HTTPResponse {
+    /// StoreError → HTTP (docs/store.md). A failure of the store itself is a 503 whose detail names no
+    /// SQL, path or SQLite message (those go to the log, under the problem's `requestId`).
+    static func problem(for error: StoreError, id: String, request: HTTPRequest? = nil, context: ServiceContext? = nil)
+        -> HTTPResponse
+    {
         switch error {
         case .builtInReadOnly:
             return Problem.response(
@@ -95,10 +98,13 @@ enum DeviceRoutes {
                 status: 412,
                 detail: "If-Match does not match the profile's current ETag"
                     + (current.map { " (\($0))" } ?? " (the profile does not exist)") + ": GET it again and retry.")
-        case .closed:
-            return Problem.response(status: 503, detail: "The store is shutting down.")
         default:
-            return Problem.response(status: 503, detail: "The store could not complete the write: \(error)")
+            guard let request, let context else {
+                return Problem.response(status: 503, detail: "The device profile could not be written: \(StoreProblem.reason(error)).")
+            }
+            return StoreProblem.response(
+                error, operation: .write, what: "the device profile", request: request, log: context.errorLog,
+                store: context.store)
         }
     }
 }

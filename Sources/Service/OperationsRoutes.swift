@@ -63,6 +63,7 @@ enum MetricsText {
             metric("hinge_request_log_records_written_total", "counter", "Records committed.", [("", String(c.recordsWritten))])
             metric("hinge_request_log_records_rejected_total", "counter", "Records refused (queue full or closed).", [("", String(c.recordsRejected))])
             metric("hinge_request_log_records_pruned_total", "counter", "Oldest records deleted to honour --max-records.", [("", String(c.recordsPruned))])
+            metric("hinge_request_log_bytes", "gauge", "Database pages in use, in bytes (what --max-log-bytes bounds).", [("", String(c.logBytes))])
             metric("hinge_device_cache_size", "gauge", "Device profiles in the in-memory catalog.", [("", String(c.deviceCacheSize))])
             metric("hinge_store_healthy", "gauge", "1 when the last request-log commit succeeded.", [("", store.isHealthy ? "1" : "0")])
         }

@@ -16,11 +16,11 @@ enum RequestRoutes {
                 let query = try RecordQuery(queryItems: queryItems(request.query))
                 return .json(JSONWriter.encode(try log.list(query).json))
             } catch {
-                return storeProblem(error)
+                return storeProblem(error, request, context)
             }
         })
         router.add(.GET, "/v1/requests/{id}", reading: readers, { request in
-            switch detail(request, log) {
+            switch detail(request, log, context) {
             case .failure(let p): return p.response
             case .success(let d):
                 var o = d.summary.json.objectValue ?? JSONObject()
@@ -35,7 +35,7 @@ enum RequestRoutes {
             case .failure(let refused): return refused.response
             case .success(let w): width = w
             }
-            switch detail(request, log) {
+            switch detail(request, log, context) {
             case .failure(let p): return p.response
             case .success(let d):
                 let scene = d.summary.requestTruncated ? nil : try? JSONParser.parse(d.requestBody)
@@ -52,7 +52,7 @@ enum RequestRoutes {
             }
         })
         router.add(.POST, "/v1/requests/{id}/replay", reading: readers, { request in
-            switch detail(request, log) {
+            switch detail(request, log, context) {
             case .failure(let p): return p.response
             case .success(let d):
                 let differences: [Replay.Difference]
@@ -80,7 +80,7 @@ enum RequestRoutes {
             log.clear { result in
                 switch result {
                 case .success: reply.send(HTTPResponse(status: 204))
-                case .failure(let e): reply.send(storeProblem(e))
+                case .failure(let e): reply.send(storeProblem(e, request, context, operation: .clear))
                 }
             }
         }
@@ -88,7 +88,7 @@ enum RequestRoutes {
 
     struct RouteProblem: Error { let response: HTTPResponse }
 
-    static func detail(_ request: HTTPRequest, _ log: RequestLog) -> Result<RecordDetail, RouteProblem> {
+    static func detail(_ request: HTTPRequest, _ log: RequestLog, _ context: ServiceContext) -> Result<RecordDetail, RouteProblem> {
         let text = request.pathParameters["id"] ?? ""
         let missing = RouteProblem(
             response: Problem.response(status: 404, detail: "No recorded request has the id \"\(text)\"."))
@@ -97,7 +97,7 @@ enum RequestRoutes {
             guard let d = try log.record(id: id) else { return .failure(missing) }
             return .success(d)
         } catch {
-            return .failure(RouteProblem(response: storeProblem(error)))
+            return .failure(RouteProblem(response: storeProblem(error, request, context)))
         }
     }
 
@@ -107,12 +107,19 @@ enum RequestRoutes {
         return .string(String(decoding: bytes, as: UTF8.self))
     }
 
-    static func storeProblem(_ error: StoreError) -> HTTPResponse {
+    /// A 400 for a bad query parameter; otherwise a 503 that says what could not be done (read, cleared)
+    /// and why in a client's terms, with the `requestId` of the log line that has the details.
+    static func storeProblem(
+        _ error: StoreError, _ request: HTTPRequest, _ context: ServiceContext,
+        operation: StoreProblem.Operation = .read
+    ) -> HTTPResponse {
         switch error {
         case .invalidQuery(let parameter, let detail):
             return Problem.response(status: 400, detail: "Query parameter \(parameter): \(detail)")
-        case .closed: return Problem.response(status: 503, detail: "The store is shutting down.")
-        default: return Problem.response(status: 503, detail: "The request log could not be read: \(error)")
+        default:
+            return StoreProblem.response(
+                error, operation: operation, what: "the request log", request: request, log: context.errorLog,
+                store: context.store)
         }
     }
 

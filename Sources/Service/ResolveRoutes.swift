@@ -85,6 +85,7 @@ struct RefusedRequest: Error { let response: HTTPResponse }
 struct Recorder: Sendable {
     let log: RequestLog?
     let metrics: ServiceMetrics
+    let errorLog: ErrorLog
 
     func record(
         path: String, receivedAt: Timestamp, request: HTTPRequest, output: ResolveOutput, reply: Reply,
@@ -96,10 +97,16 @@ struct Recorder: Sendable {
             codes: output.codes, path: path, requestBody: request.body, responseBody: output.json,
             engineVersion: LayoutEngine.version)
         let metrics = self.metrics
+        let errorLog = self.errorLog
         log.append(record) { result in
-            // On the writer thread, after the commit. A failed commit is counted and shows in /readyz and
-            // /metrics; the client still gets its result.
-            if case .failure = result { metrics.recordFailures.add(1, ordering: .relaxed) }
+            // On the writer thread, after the commit. A failed commit is counted, shows in /readyz and
+            // /metrics, and is logged (rate-limited); the client still gets its result.
+            if case .failure(let error) = result {
+                metrics.recordFailures.add(1, ordering: .relaxed)
+                errorLog.error(
+                    "request \(ErrorLog.newRequestID()): POST \(path): answered \(response.status) but its record "
+                        + "was not written: \(error)")
+            }
             reply.send(response)
         }
     }

@@ -19,7 +19,8 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 /// | `--max-body` | `HINGE_MAX_BODY` | `1048576` | largest request body in bytes (413 beyond) |
 /// | `--api-key` | `HINGE_API_KEY` | none | bearer key for writes (`PUT`, `DELETE`) |
 /// | `--no-record` | `HINGE_NO_RECORD` | off | do not record resolutions in the request log |
-/// | `--max-records` | `HINGE_MAX_RECORDS` | `100000` | request-log size cap (oldest records pruned beyond it) |
+/// | `--max-records` | `HINGE_MAX_RECORDS` | `100000` | request-log size cap in records (oldest pruned beyond it) |
+/// | `--max-log-bytes` | `HINGE_MAX_LOG_BYTES` | `1073741824` | request-log size cap in database bytes (≥ 1 MiB) |
 /// | `--log-level` | `HINGE_LOG_LEVEL` | `info` | `info`: one line per request on stderr; `warn`, `error`: none |
 public struct ServeOptions: Sendable, Equatable {
     public enum LogLevel: String, Sendable, CaseIterable {
@@ -34,10 +35,11 @@ public struct ServeOptions: Sendable, Equatable {
     public var apiKey: String? = nil
     public var noRecord = false
     public var maxRecords = 100_000
+    public var maxLogBytes = 1 << 30
     public var logLevel = LogLevel.info
-    /// How connections are accepted (`HINGE_ACCEPT_STRATEGY=reusePort|singleAcceptor`, no flag: a tuning
-    /// knob for benchmarks; see docs/http.md).
-    public var acceptStrategy = Configuration.AcceptStrategy.reusePort
+    /// How the loops share the listening socket (`HINGE_ACCEPT_STRATEGY=sharedListener|singleAcceptor`, no
+    /// flag: a tuning knob for benchmarks; see docs/http.md).
+    public var acceptStrategy = Configuration.AcceptStrategy.sharedListener
 
     public init() {}
 
@@ -54,7 +56,9 @@ public struct ServeOptions: Sendable, Equatable {
           --max-body BYTES     largest request body (HINGE_MAX_BODY, default 1048576)
           --api-key KEY        key required as 'Authorization: Bearer KEY' for writes (HINGE_API_KEY)
           --no-record          do not record resolutions in the request log (HINGE_NO_RECORD=1)
-          --max-records N      request-log size cap (HINGE_MAX_RECORDS, default 100000)
+          --max-records N      request-log size cap in records (HINGE_MAX_RECORDS, default 100000)
+          --max-log-bytes N    request-log size cap in database bytes, at least 1048576
+                               (HINGE_MAX_LOG_BYTES, default 1073741824 = 1 GiB); the first bound reached prunes
           --log-level LEVEL    info | warn | error (HINGE_LOG_LEVEL, default info)
           -h, --help           show this help
         """
@@ -72,10 +76,11 @@ public struct ServeOptions: Sendable, Equatable {
         if let v = environment("HINGE_API_KEY"), !v.isEmpty { o.apiKey = v }
         if let v = environment("HINGE_NO_RECORD") { o.noRecord = try bool(v, "HINGE_NO_RECORD") }
         if let v = environment("HINGE_MAX_RECORDS") { o.maxRecords = try int(v, "HINGE_MAX_RECORDS", 0...Int.max) }
+        if let v = environment("HINGE_MAX_LOG_BYTES") { o.maxLogBytes = try int(v, "HINGE_MAX_LOG_BYTES", logBytesRange) }
         if let v = environment("HINGE_LOG_LEVEL") { o.logLevel = try level(v, "HINGE_LOG_LEVEL") }
         if let v = environment("HINGE_ACCEPT_STRATEGY") {
             guard let a = Configuration.AcceptStrategy(rawValue: v) else {
-                throw UsageError("HINGE_ACCEPT_STRATEGY must be reusePort or singleAcceptor, got '\(v)'")
+                throw UsageError("HINGE_ACCEPT_STRATEGY must be sharedListener or singleAcceptor, got '\(v)'")
             }
             o.acceptStrategy = a
         }
@@ -105,6 +110,7 @@ public struct ServeOptions: Sendable, Equatable {
                 if inline != nil { throw UsageError("option --no-record takes no value") }
                 o.noRecord = true
             case "--max-records": o.maxRecords = try int(try v(), arg, 0...Int.max)
+            case "--max-log-bytes": o.maxLogBytes = try int(try v(), arg, logBytesRange)
             case "--log-level": o.logLevel = try level(try v(), arg)
             default:
                 throw UsageError("unknown option '\(arguments[i])' for 'hinge serve' (see hinge serve --help)")
@@ -113,6 +119,9 @@ public struct ServeOptions: Sendable, Equatable {
         }
         return o
     }
+
+    /// 1 MiB (a database of a few pages already holds the schema and the device profiles) to 1 PiB.
+    static let logBytesRange = (1 << 20)...(1 << 50)
 
     private static func int(_ s: String, _ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let n = Int(s), range.contains(n) else {

@@ -14,14 +14,17 @@ final class ServiceContext: Sendable {
     let recorder: Recorder
     let authorization: WriteAuthorization
     let metrics: ServiceMetrics
+    /// `error` lines: store failures with the details a problem never shows.
+    let errorLog: ErrorLog
     /// The server's connection counters, known once the server exists (the router is built first).
     let serverMetrics = Mutex<ServerMetrics?>(nil)
 
-    init(catalog: any DeviceCatalog, store: Store?, record: Bool, apiKey: String?) {
+    init(catalog: any DeviceCatalog, store: Store?, record: Bool, apiKey: String?, errorLog: ErrorLog) {
         self.catalog = catalog
         self.store = store
         self.metrics = ServiceMetrics()
-        self.recorder = Recorder(log: record ? store?.requestLog : nil, metrics: metrics)
+        self.errorLog = errorLog
+        self.recorder = Recorder(log: record ? store?.requestLog : nil, metrics: metrics, errorLog: errorLog)
         self.authorization = WriteAuthorization(apiKey: apiKey)
     }
 }
@@ -30,25 +33,51 @@ final class ServiceContext: Sendable {
 public struct ServiceApp: Sendable {
     public var options: ServeOptions
     public let store: Store?
-    /// Whether `/readyz` answers 200: by default the store's health (open, last commit succeeded).
-    public let readiness: @Sendable () -> Bool
+    /// What `/readyz` answers: by default the store's readiness (open, its files in place and writable —
+    /// checked on each call — and its last commit succeeded); nil means ready.
+    public let readiness: @Sendable () -> Readiness
     let context: ServiceContext
 
     /// `store` nil serves the API without devices or the request log (resolving then knows only the
     /// built-in profiles) — for tests of the HTTP layer.
-    public init(options: ServeOptions, store: Store? = nil, readiness: (@Sendable () -> Bool)? = nil) {
+    public init(
+        options: ServeOptions, store: Store? = nil, readiness: (@Sendable () -> Readiness)? = nil,
+        logFileDescriptor: Int32 = 2
+    ) {
         self.options = options
         self.store = store
-        self.readiness = readiness ?? { store?.isHealthy ?? true }
+        self.readiness = readiness ?? { Readiness(store) }
         self.context = ServiceContext(
             catalog: store ?? StaticDeviceCatalog(BuiltInDevices.all), store: store, record: !options.noRecord,
-            apiKey: options.apiKey)
+            apiKey: options.apiKey, errorLog: ErrorLog(fileDescriptor: logFileDescriptor))
     }
 
-    /// Opens the store named by `--db` (creating and migrating it as needed).
-    public static func open(options: ServeOptions) throws(StoreError) -> ServiceApp {
-        let store = try Store.open(Store.Configuration(path: options.db, maxRecords: options.maxRecords))
-        return ServiceApp(options: options, store: store)
+    /// Opens the store named by `--db` (creating and migrating it as needed), holding its lock file: a
+    /// second server on the same database refuses to start (`StoreError.locked`). A change of the files
+    /// under the store (deleted, replaced, not writable) is logged at `error`.
+    public static func open(options: ServeOptions, logFileDescriptor: Int32 = 2) throws(StoreError) -> ServiceApp {
+        let log = ErrorLog(fileDescriptor: logFileDescriptor)
+        let store = try Store.open(
+            Store.Configuration(
+                path: options.db, maxRecords: options.maxRecords, maxLogBytes: options.maxLogBytes, exclusive: true,
+                onStorageChange: { problem in
+                    if let problem {
+                        log.error("store: \(problem): writes are refused and /readyz answers 503 until it is fixed (a deleted or replaced file: restart hinge)")
+                    } else {
+                        log.error("store: the database files are usable again: writes resume")
+                    }
+                }))
+        return ServiceApp(options: options, store: store, logFileDescriptor: logFileDescriptor)
+    }
+
+    /// The start-up line: where it listens, the database and the recording mode.
+    public func startupLine(port: Int, threads: Int) -> String {
+        let recording =
+            options.noRecord
+            ? "not recording"
+            : "recording (max \(options.maxRecords) records, max \(options.maxLogBytes) bytes)"
+        return "hinge \(hingeVersion) listening on http://\(options.host):\(port) (\(threads) threads); "
+            + "database \(store?.path ?? options.db), \(store == nil ? "not recording" : recording)"
     }
 
     /// Server configuration from the options (every other limit keeps its documented default).

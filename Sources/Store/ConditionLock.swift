@@ -35,6 +35,16 @@ final class ConditionLock: @unchecked Sendable {
 
     /// Waits for a signal; the caller holds the lock and re-checks its predicate in a loop.
     func wait() { pthread_cond_wait(condition, mutex) }
+    /// Waits at most `milliseconds` (a signal, a timeout or a spurious wakeup all return).
+    func wait(milliseconds: Int) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let total = Int(now.tv_nsec) + (milliseconds % 1000) * 1_000_000
+        var deadline = timespec()
+        deadline.tv_sec = now.tv_sec + milliseconds / 1000 + total / 1_000_000_000
+        deadline.tv_nsec = total % 1_000_000_000
+        _ = pthread_cond_timedwait(condition, mutex, &deadline)
+    }
     func signal() { pthread_cond_signal(condition) }
     func broadcast() { pthread_cond_broadcast(condition) }
 

@@ -135,6 +135,9 @@ final class Connection {
         _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
     }
 
+    /// True when SQLite opened the main database read-only (it does so silently for a file it may not write).
+    var isReadOnly: Bool { handle.map { sqlite3_db_readonly($0, "main") == 1 } ?? false }
+
     var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
     var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
 

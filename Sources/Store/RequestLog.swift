@@ -312,7 +312,7 @@ public final class RequestLog: Sendable {
                     try db.run("DELETE FROM request_bodies")
                     try db.run("DELETE FROM requests")
                 }
-                writer.resetRowCount(0)
+                writer.resetRowCount(0, db)
                 completion(.success(()))
             } catch {
                 completion(.failure(error))

@@ -31,6 +31,9 @@ public final class Store: DeviceCatalog, Sendable {
         public var maxReaders: Int
         /// `--max-records`: the request log keeps the newest this many records. Default 100 000.
         public var maxRecords: Int
+        /// `--max-log-bytes`: the oldest records are pruned while the database's pages in use exceed this
+        /// (`PageUsage`), whichever of the two bounds is reached first. Default 1 GiB; at least 1 MiB.
+        public var maxLogBytes: Int
         /// Request and response bodies are cut to this many bytes and flagged `truncated`. Default 256 KiB.
         public var maxBodyBytes: Int
         /// Records waiting for the writer; an `append` beyond it is refused at once (`.queueFull`).
@@ -49,12 +52,26 @@ public final class Store: DeviceCatalog, Sendable {
         /// Request-log reads waiting for a read thread (`ReadWorkers`); beyond it a read is refused at once
         /// (the routes answer 503 with `Retry-After`). Default 256.
         public var readQueueCapacity: Int
+        /// Take the exclusive lock `<path>.lock` (a server: a second one on the same file refuses to start).
+        /// Readers such as the CLI leave it false and work beside a running server. Default false.
+        public var exclusive: Bool
+        /// Refuse a database SQLite can only open read-only (`.readOnly`): a server must be able to write.
+        /// The CLI, which only reads, turns it off. Default true.
+        public var requireWritable: Bool
+        /// How often a background thread checks the files under the store (`StorageWatch`); `/readyz` also
+        /// checks on each call. Default 1000 ms.
+        public var storageCheckMillis: Int
+        /// Called (on the checking thread) when the files under the store turn unusable (the problem, naming
+        /// the file) or usable again (nil): the service logs it.
+        public var onStorageChange: (@Sendable (String?) -> Void)?
 
         public init(
             path: String = "./hinge.sqlite", busyTimeoutMillis: Int = 5000, maxReaders: Int = 4,
             maxRecords: Int = 100_000, maxBodyBytes: Int = 256 * 1024, queueCapacity: Int = 16_384,
             queueCapacityBytes: Int = 64 << 20, walCheckpointPages: Int = 1024, walMaxPages: Int = 4096,
-            readQueueCapacity: Int = 256
+            readQueueCapacity: Int = 256, maxLogBytes: Int = 1 << 30, exclusive: Bool = false,
+            storageCheckMillis: Int = 1000, onStorageChange: (@Sendable (String?) -> Void)? = nil,
+            requireWritable: Bool = true
         ) {
             self.path = path
             self.busyTimeoutMillis = busyTimeoutMillis
@@ -66,6 +83,11 @@ public final class Store: DeviceCatalog, Sendable {
             self.walCheckpointPages = walCheckpointPages
             self.walMaxPages = walMaxPages
             self.readQueueCapacity = readQueueCapacity
+            self.maxLogBytes = maxLogBytes
+            self.exclusive = exclusive
+            self.storageCheckMillis = storageCheckMillis
+            self.onStorageChange = onStorageChange
+            self.requireWritable = requireWritable
         }
     }
 
@@ -85,6 +107,11 @@ public final class Store: DeviceCatalog, Sendable {
     private let checkpointer: Checkpointer?
     private let metrics: StoreMetrics
     private let closed = Atomic<Bool>(false)
+    /// The files under the store and their watchdog thread (nil in memory).
+    private let storage: StorageWatch?
+    private let watchdog: StorageWatchdog?
+    /// The descriptor holding `<path>.lock` (-1 without `exclusive`); closed last.
+    private let lockFD: Int32
 
     /// Opens (creating if needed) and migrates the database, seeds the built-in devices, loads the device
     /// cache and starts the writer thread. Refuses — without writing anything — a file that is not a
@@ -94,17 +121,32 @@ public final class Store: DeviceCatalog, Sendable {
         guard configuration.queueCapacity >= 1 else { throw .invalidConfiguration("queueCapacity must be at least 1") }
         guard configuration.maxBodyBytes >= 0 else { throw .invalidConfiguration("maxBodyBytes must not be negative") }
         guard configuration.readQueueCapacity >= 1 else { throw .invalidConfiguration("readQueueCapacity must be at least 1") }
+        guard configuration.maxLogBytes >= 1 << 20 else { throw .invalidConfiguration("maxLogBytes must be at least 1 MiB") }
+        guard configuration.storageCheckMillis >= 1 else { throw .invalidConfiguration("storageCheckMillis must be at least 1") }
         guard configuration.walCheckpointPages >= 1, configuration.walMaxPages >= configuration.walCheckpointPages,
             configuration.walMaxPages <= Int(Int32.max)
         else { throw .invalidConfiguration("walCheckpointPages must be at least 1 and at most walMaxPages") }
         let inMemory = configuration.path == ":memory:" || configuration.path.contains("mode=memory")
+        let lockFD = configuration.exclusive && !inMemory ? try DatabaseLock.acquire(databasePath: configuration.path) : -1
+        do {
+            return try open(configuration, inMemory: inMemory, lockFD: lockFD)
+        } catch {
+            if lockFD >= 0 { Glibc.close(lockFD) }
+            throw error
+        }
+    }
+
+    private static func open(_ configuration: Configuration, inMemory: Bool, lockFD: Int32) throws(StoreError) -> Store {
         let connection = try Connection(
             path: configuration.path, readOnly: false, busyTimeoutMillis: configuration.busyTimeoutMillis)
         let now = Timestamp.now()
         var warnings: [String] = []
         let profiles: [StoredProfile]
         let rowCount: Int
-        do {
+        do throws(StoreError) {
+            // SQLite opens a file it may not write read-only, silently: a server would start, say it is
+            // ready, and fail at its first write.
+            if configuration.requireWritable && connection.isReadOnly { throw StoreError.readOnly(path: configuration.path) }
             let version = try Schema.validate(connection, displayPath: configuration.path)
             // Only now, with the file known to be ours (or empty), may anything write to it.
             if !inMemory {
@@ -133,6 +175,10 @@ public final class Store: DeviceCatalog, Sendable {
             rowCount = Int(try connection.scalarInt("SELECT count(*) FROM requests") ?? 0)
         } catch {
             connection.close()
+            // A write refused by the file system (a read-only directory for the WAL, a read-only mount).
+            if case .sqlite(let f) = error, f.primaryCode == SQLITE_READONLY, !inMemory, configuration.requireWritable {
+                throw .readOnly(path: configuration.path)
+            }
             throw error
         }
         let pool = DatabasePool(
@@ -153,22 +199,30 @@ public final class Store: DeviceCatalog, Sendable {
             }
         }
         let metrics = StoreMetrics()
+        metrics.logBytes.store((try? pool.write { (db) throws(StoreError) in try PageUsage.bytesInUse(db) }) ?? 0, ordering: .relaxed)
+        // The WAL exists by now (the migrations and the seeding read and wrote through it).
+        let storage = inMemory ? nil : StorageWatch(path: configuration.path, onChange: configuration.onStorageChange)
         let writer = StoreWriter(
             pool: pool, metrics: metrics,
             limits: StoreWriter.Limits(
                 queueCapacity: configuration.queueCapacity,
                 queueCapacityBytes: configuration.queueCapacityBytes, maxRecords: configuration.maxRecords,
-                pruneSlack: max(1, min(1024, configuration.maxRecords / 64))),
-            initialRowCount: rowCount)
+                pruneSlack: max(1, min(1024, configuration.maxRecords / 64)), maxLogBytes: configuration.maxLogBytes,
+                byteSlack: min(16 << 20, configuration.maxLogBytes / 64)),
+            initialRowCount: rowCount, storage: storage)
+        let watchdog = storage.map { StorageWatchdog(watch: $0, intervalMillis: configuration.storageCheckMillis) }
         do {
             try writer.start()
+            try watchdog?.start()
         } catch {
+            writer.close()
             Store.stopCheckpointer(checkpointer, pool: pool)
             pool.close()
             throw error
         }
         let store = Store(
             configuration: configuration, pool: pool, writer: writer, checkpointer: checkpointer, metrics: metrics,
+            storage: storage, watchdog: watchdog, lockFD: lockFD,
             devices: DeviceProfileStore(initial: profiles, writer: writer),
             requestLog: RequestLog(pool: pool, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes),
             warnings: warnings)
@@ -177,8 +231,12 @@ public final class Store: DeviceCatalog, Sendable {
 
     private init(
         configuration: Configuration, pool: DatabasePool, writer: StoreWriter, checkpointer: Checkpointer?,
-        metrics: StoreMetrics, devices: DeviceProfileStore, requestLog: RequestLog, warnings: [String]
+        metrics: StoreMetrics, storage: StorageWatch?, watchdog: StorageWatchdog?, lockFD: Int32,
+        devices: DeviceProfileStore, requestLog: RequestLog, warnings: [String]
     ) {
+        self.storage = storage
+        self.watchdog = watchdog
+        self.lockFD = lockFD
         self.configuration = configuration
         self.pool = pool
         self.writer = writer
@@ -200,8 +258,10 @@ public final class Store: DeviceCatalog, Sendable {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         readWorkers.close()
         writer.close()
+        watchdog?.stop()
         Store.stopCheckpointer(checkpointer, pool: pool)
         pool.close()
+        if lockFD >= 0 { Glibc.close(lockFD) }
     }
 
     /// Removes the WAL hook from the writer connection, then stops the checkpoint thread.
@@ -211,8 +271,35 @@ public final class Store: DeviceCatalog, Sendable {
         checkpointer.stop()
     }
 
-    /// False after a failed request-log commit until a later one succeeds, and after `close` (`/readyz`).
-    public var isHealthy: Bool { !closed.load(ordering: .relaxed) && metrics.healthy.load(ordering: .acquiring) }
+    /// False after a failed request-log commit until a later one succeeds, after `close`, and while the
+    /// files under the store are unusable (as of the last check: cheap enough for every request).
+    public var isHealthy: Bool {
+        !closed.load(ordering: .relaxed) && metrics.healthy.load(ordering: .acquiring) && !(storage?.isUnusable ?? false)
+    }
+
+    /// What `checkReadiness` found; the details name paths (for the log, not for clients).
+    public enum ReadinessCheck: Sendable, Equatable {
+        case ready
+        case storageUnusable(String)
+        case commitFailed(String)
+        case closed
+    }
+
+    /// `/readyz`: checks the files now (a few `stat` calls), then the state of the last commit.
+    public func checkReadiness() -> ReadinessCheck {
+        if closed.load(ordering: .relaxed) { return .closed }
+        if let problem = storage?.check() { return .storageUnusable(problem) }
+        if !metrics.healthy.load(ordering: .acquiring) {
+            return .commitFailed(metrics.lastFailure.withLock { $0 }.map { "\($0)" } ?? "unknown failure")
+        }
+        return .ready
+    }
+
+    /// The current problem of the files under the store (deleted, replaced, not writable), if any.
+    public var storageProblem: String? { storage?.problem }
+
+    /// The database file (`--db`).
+    public var path: String { configuration.path }
 
     /// The counters of `/metrics`.
     public var counters: StoreCounters {
@@ -226,6 +313,7 @@ public final class Store: DeviceCatalog, Sendable {
             pruneFailures: metrics.pruneFailures.load(ordering: .relaxed),
             lastBatchSize: metrics.lastBatchSize.load(ordering: .relaxed),
             maxBatchSize: metrics.maxBatchSize.load(ordering: .relaxed), deviceCacheSize: devices.count,
+            logBytes: metrics.logBytes.load(ordering: .relaxed),
             healthy: isHealthy)
     }
 

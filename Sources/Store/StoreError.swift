@@ -28,6 +28,15 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidQuery(parameter: String, detail: String)
     /// An invalid configuration value (for example `maxRecords` < 1).
     case invalidConfiguration(String)
+    /// The database file (or its directory) cannot be written: a read-only file or mount. Refused at open.
+    case readOnly(path: String)
+    /// Another process (a second `hinge serve`) holds the database's lock file.
+    case locked(path: String, lockPath: String, owner: Int?)
+    /// The lock file could not be created or locked (its directory is not writable, …).
+    case lockUnavailable(path: String, detail: String)
+    /// The files under the running store are unusable (deleted, replaced, not writable): writes are refused
+    /// rather than acknowledged into a file that will not be there after a restart. The detail names the file.
+    case storageUnusable(String)
 
     public var description: String {
         switch self {
@@ -51,6 +60,15 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .corruptRow(let table, let id, let detail): return "row \"\(id)\" of \(table) is unreadable: \(detail)"
         case .invalidQuery(let parameter, let detail): return "invalid \(parameter): \(detail)"
         case .invalidConfiguration(let detail): return "invalid store configuration: \(detail)"
+        case .readOnly(let path):
+            return "\(path) is read-only (the file, its directory or its file system): hinge writes to its "
+                + "database; refusing to start — make it writable or choose another --db"
+        case .locked(let path, let lockPath, let owner):
+            return "\(path) is in use by another hinge serve (\(owner.map { "pid \($0), " } ?? "")lock \(lockPath)); "
+                + "refusing to start — stop the other server or choose another --db"
+        case .lockUnavailable(let path, let detail):
+            return "cannot lock \(path) (\(detail)); refusing to start — check the directory's permissions"
+        case .storageUnusable(let detail): return "the store refuses writes: \(detail)"
         }
     }
 }

@@ -12,6 +12,8 @@ final class StoreMetrics: Sendable {
     let pruneFailures = Atomic<Int>(0)
     let lastBatchSize = Atomic<Int>(0)
     let maxBatchSize = Atomic<Int>(0)
+    /// Database pages in use, in bytes (`PageUsage`), after the last commit or prune.
+    let logBytes = Atomic<Int>(0)
     let healthy = Atomic<Bool>(true)
     let lastFailure = Mutex<StoreError?>(nil)
 
@@ -39,6 +41,9 @@ public struct StoreCounters: Sendable, Equatable {
     public var maxBatchSize: Int
     /// Device profiles in the in-memory cache.
     public var deviceCacheSize: Int
-    /// False after a failed commit until a later commit succeeds (`/readyz` → 503).
+    /// Database pages in use, in bytes: what `--max-log-bytes` bounds.
+    public var logBytes: Int
+    /// False after a failed commit until a later commit succeeds, and while the files under the store are
+    /// unusable (`/readyz` → 503).
     public var healthy: Bool
 }

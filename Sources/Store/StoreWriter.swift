@@ -33,6 +33,10 @@ final class StoreWriter: Sendable {
         var maxRecords: Int
         /// Records allowed above `maxRecords` before a prune runs (amortises the DELETE).
         var pruneSlack: Int
+        /// Bytes of database pages in use (`PageUsage`) beyond which the oldest records are pruned.
+        var maxLogBytes: Int
+        /// A prune for bytes goes this far below `maxLogBytes` (amortises the DELETE).
+        var byteSlack: Int
     }
 
     private let pool: DatabasePool
@@ -43,6 +47,10 @@ final class StoreWriter: Sendable {
     private let thread = Mutex<StoreThread?>(nil)
     /// Rows in `requests`, as the writer knows it (only the writer thread touches it after start).
     private let rowCount: Atomic<Int>
+    /// The files under the store; while they are unusable the writer refuses every write.
+    private let storage: StorageWatch?
+    /// Whether the writer connection is in `query_only` mode (writer thread only).
+    private let refusingWrites = Atomic<Bool>(false)
 
     /// The mutable queue, guarded by `queue`.
     private final class QueueState: @unchecked Sendable {
@@ -53,8 +61,9 @@ final class StoreWriter: Sendable {
         var closing = false
     }
 
-    init(pool: DatabasePool, metrics: StoreMetrics, limits: Limits, initialRowCount: Int) {
+    init(pool: DatabasePool, metrics: StoreMetrics, limits: Limits, initialRowCount: Int, storage: StorageWatch?) {
         self.pool = pool
+        self.storage = storage
         self.metrics = metrics
         self.limits = limits
         self.queue = ConditionLock()
@@ -166,6 +175,7 @@ final class StoreWriter: Sendable {
     /// copying a queued record retains and releases each of its arrays and strings (perf: retain/release
     /// went from 4.3 % to 2.9 % of the writer's samples without the copies).
     private func process(_ batch: [Item]) {
+        guardWrites()
         var runStart = batch.startIndex
         for i in batch.indices {
             guard case .job(let job) = batch[i] else { continue }
@@ -176,6 +186,19 @@ final class StoreWriter: Sendable {
             runStart = i + 1
         }
         commit(batch[runStart...])
+    }
+
+    /// While the files under the store are unusable, the writer connection is `query_only`: every write of a
+    /// job (device profiles, clear) fails with `SQLITE_READONLY` instead of going to a deleted file, and
+    /// records fail before reaching SQLite (`commitOne`). Lifted when the files are fine again (a file made
+    /// writable again; a deleted file never comes back).
+    private func guardWrites() {
+        let refuse = storage?.isUnusable ?? false
+        guard refuse != refusingWrites.load(ordering: .relaxed) else { return }
+        let done: Void? = try? pool.write { (db) throws(StoreError) in
+            try db.execute(refuse ? "PRAGMA query_only = ON" : "PRAGMA query_only = OFF")
+        }
+        if done != nil { refusingWrites.store(refuse, ordering: .relaxed) }
     }
 
     /// Commits `records` (all `.record` items) in transactions of at most `maxTransactionRecords`.
@@ -198,15 +221,19 @@ final class StoreWriter: Sendable {
         var ids: [Int64] = []
         ids.reserveCapacity(records.count)
         let result: Result<Void, StoreError>
-        do {
-            try pool.write { (db) throws(StoreError) in
-                try db.transaction { () throws(StoreError) in
-                    try RequestLog.insert(records, into: db, ids: &ids)
+        if let storage, storage.isUnusable {
+            result = .failure(.storageUnusable(storage.problem ?? "the database files are unusable"))
+        } else {
+            do {
+                try pool.write { (db) throws(StoreError) in
+                    try db.transaction { () throws(StoreError) in
+                        try RequestLog.insert(records, into: db, ids: &ids)
+                    }
                 }
+                result = .success(())
+            } catch {
+                result = .failure(error)
             }
-            result = .success(())
-        } catch {
-            result = .failure(error)
         }
         metrics.queueDepth.wrappingSubtract(records.count, ordering: .relaxed)
         switch result {
@@ -222,10 +249,13 @@ final class StoreWriter: Sendable {
                 if case .record(_, let completion) = records[i] { completion(.success(RecordID(rawValue: id))) }
             }
             let rows = rowCount.wrappingAdd(records.count, ordering: .relaxed).newValue
-            if rows > limits.maxRecords + limits.pruneSlack { prune() }
+            let bytes = (try? pool.write { (db) throws(StoreError) in try PageUsage.bytesInUse(db) }) ?? 0
+            metrics.logBytes.store(bytes, ordering: .relaxed)
+            if rows > limits.maxRecords + limits.pruneSlack || bytes > limits.maxLogBytes { prune() }
         case .failure(let error):
             metrics.commitFailures.wrappingAdd(1, ordering: .relaxed)
             metrics.recordsFailed.wrappingAdd(records.count, ordering: .relaxed)
+            metrics.lastFailure.withLock { $0 = error }
             metrics.healthy.store(false, ordering: .releasing)
             for i in records.indices {
                 if case .record(_, let completion) = records[i] { completion(.failure(error)) }
@@ -233,27 +263,78 @@ final class StoreWriter: Sendable {
         }
     }
 
-    /// Deletes the oldest records beyond `maxRecords`, in its own small transaction (children go by
-    /// `ON DELETE CASCADE`).
+    /// Deletes the oldest records beyond `maxRecords`, then the oldest records while the pages in use exceed
+    /// `maxLogBytes - byteSlack`, each DELETE in its own small transaction (children go by `ON DELETE CASCADE`).
     private func prune() {
         do {
             let deleted = try pool.write { (db) throws(StoreError) -> Int in
-                try db.transaction { () throws(StoreError) -> Int in
-                    try db.run(
-                        "DELETE FROM requests WHERE id <= (SELECT id FROM requests ORDER BY id DESC LIMIT 1 OFFSET ?)",
-                        .int(Int64(limits.maxRecords)))
-                    return db.changes
+                var deleted = 0
+                if rowCount.load(ordering: .relaxed) > limits.maxRecords {
+                    deleted += try db.transaction { () throws(StoreError) -> Int in
+                        try db.run(
+                            "DELETE FROM requests WHERE id <= (SELECT id FROM requests ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                            .int(Int64(limits.maxRecords)))
+                        return db.changes
+                    }
                 }
+                let target = limits.maxLogBytes - limits.byteSlack
+                var used = try PageUsage.bytesInUse(db)
+                // Each round deletes at least one record; the estimate of what a round frees is close, so
+                // one round is the rule and the bound caps a pathological file.
+                for _ in 0..<8 where used > target {
+                    guard let cutoff = try PageUsage.oldestRecords(db, freeing: used - target) else { break }
+                    deleted += try db.transaction { () throws(StoreError) -> Int in
+                        try db.run("DELETE FROM requests WHERE id <= ?", .int(cutoff))
+                        return db.changes
+                    }
+                    used = try PageUsage.bytesInUse(db)
+                }
+                metrics.logBytes.store(used, ordering: .relaxed)
+                return deleted
             }
             metrics.recordsPruned.wrappingAdd(deleted, ordering: .relaxed)
-            rowCount.store(limits.maxRecords, ordering: .relaxed)
+            rowCount.wrappingSubtract(deleted, ordering: .relaxed)
         } catch {
             metrics.pruneFailures.wrappingAdd(1, ordering: .relaxed)
         }
     }
 
-    /// Called by jobs that change the row count (clear).
-    func resetRowCount(_ n: Int) { rowCount.store(n, ordering: .relaxed) }
+    /// Called by jobs that change the row count (clear), on the writer thread with its connection.
+    func resetRowCount(_ n: Int, _ db: Connection) {
+        rowCount.store(n, ordering: .relaxed)
+        if let bytes = try? PageUsage.bytesInUse(db) { metrics.logBytes.store(bytes, ordering: .relaxed) }
+    }
+}
+
+/// What `--max-log-bytes` measures: the database's pages in use, `(page_count - freelist_count) × page_size`
+/// — the bytes the file needs (bodies, rows, B-tree pages; device profiles and the schema are a few pages).
+/// Deleted records' pages go to the free list and are reused, so the file does not grow past this bound
+/// (plus one batch). Two header reads per committed batch, exact across restarts (it is the file itself).
+enum PageUsage {
+    static func bytesInUse(_ db: Connection) throws(StoreError) -> Int {
+        let pages = try db.scalarInt("PRAGMA page_count") ?? 0
+        let free = try db.scalarInt("PRAGMA freelist_count") ?? 0
+        let size = try db.scalarInt("PRAGMA page_size") ?? 4096
+        return Int(max(0, pages - free) * size)
+    }
+
+    /// The id of the newest record among the oldest ones whose bodies (plus a row overhead) add up to
+    /// `bytes`; nil when the log is empty. Reads only the bodies' lengths (`length()` of a blob does not
+    /// load it), oldest first, and stops as soon as the sum is reached.
+    static func oldestRecords(_ db: Connection, freeing bytes: Int) throws(StoreError) -> Int64? {
+        try db.withStatement(
+            "SELECT request_id, length(request) + length(response) FROM request_bodies ORDER BY request_id"
+        ) { (s) throws(StoreError) -> Int64? in
+            var sum = 0
+            var last: Int64?
+            while try s.step() {
+                last = s.int64(0)
+                sum += s.int(1) + 128
+                if sum >= bytes { break }
+            }
+            return last
+        }
+    }
 }
 
 /// A value handed from one thread to one waiter.

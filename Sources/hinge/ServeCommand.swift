@@ -1,3 +1,4 @@
+import Glibc
 import HTTPServer
 import Service
 
@@ -20,15 +21,18 @@ enum ServeCommand: Subcommand {
         let server = app.makeServer()
         do {
             try server.start()
+        } catch let e as SystemError where e.errno == EADDRINUSE {
+            printErr("hinge serve: cannot listen on \(options.host):\(options.port): the port is in use by another process")
+            app.store?.close()
+            return 1
         } catch {
             printErr("hinge serve: cannot listen on \(options.host):\(options.port): \(error)")
+            app.store?.close()
             return 1
         }
         try TerminationSignals.onSignal { _ in server.shutdown() }
         if options.logLevel != .error {
-            printErr(
-                "hinge \(hingeVersion) listening on http://\(options.host):\(server.port) (\(server.configuration.threads) threads)"
-            )
+            printErr(app.startupLine(port: server.port, threads: server.configuration.threads))
         }
         server.wait()
         if options.logLevel != .error { printErr("hinge: stopped") }

@@ -288,3 +288,19 @@ let invalidCases: [InvalidCase] = [
         #expect(r.queryParameter("d") == nil)
     }
 }
+
+@Suite struct EarlyRefusalTests {
+    @Test(arguments: [
+        ("GET /healthz\r\n", "The request line has no HTTP version (HTTP/0.9 is not supported)."),
+        ("GET /healthz HTTP/1.1\n", "The request line must end with CRLF."),
+        ("GET /healthz HTTP/1.1\r\nHost: a\n", "A header line ends with a bare LF."),
+    ])
+    func aHeadThatCanNeverBeValidIsRefusedBeforeItEnds(_ raw: String, _ detail: String) {
+        #expect(parseEvents([bytes(raw)]) == [.error(HTTPParseError(400, detail))])
+    }
+
+    @Test func aValidHeadInPiecesStillWaits() {
+        #expect(parseEvents([bytes("GET /healthz HTTP/1.1\r\n"), bytes("Host: a\r\n")]).isEmpty)
+        #expect(parseEvents([bytes("GET /healthz HT")]).isEmpty)
+    }
+}

@@ -28,7 +28,7 @@ import Testing
 
     @Test(arguments: [(true, 200), (false, 503)])
     func readyzFollowsTheReadinessClosure(_ ready: Bool, _ expected: Int) throws {
-        let (status, body) = try get(ServiceApp(options: ServeOptions(), readiness: { ready }), "/readyz")
+        let (status, body) = try get(ServiceApp(options: ServeOptions(), readiness: { ready ? .ready : .commitFailed("test") }), "/readyz")
         #expect(status == expected)
         #expect(body.contains(expected == 200 ? "ready" : "\"status\":503"))
     }

@@ -96,7 +96,10 @@ final class LiveServer {
     var dbPath: String { directory.file("hinge.sqlite") }
     private var stopped = false
 
-    init(apiKey: String? = nil, noRecord: Bool = false, configure: (inout Store.Configuration) -> Void = { _ in }) throws {
+    init(
+        apiKey: String? = nil, noRecord: Bool = false, logFileDescriptor: Int32 = 2,
+        configure: (inout Store.Configuration) -> Void = { _ in }
+    ) throws {
         var configuration = Store.Configuration(path: directory.file("hinge.sqlite"))
         configure(&configuration)
         store = try Store.open(configuration)
@@ -107,7 +110,7 @@ final class LiveServer {
         options.db = configuration.path
         options.apiKey = apiKey
         options.noRecord = noRecord
-        app = ServiceApp(options: options, store: store)
+        app = ServiceApp(options: options, store: store, logFileDescriptor: logFileDescriptor)
         server = app.makeServer()
         do { try server.start() } catch {
             store.close()

@@ -39,6 +39,8 @@ static inline uint32_t hinge_epoll_out(void) { return EPOLLOUT; }
 static inline uint32_t hinge_epoll_err(void) { return EPOLLERR; }
 static inline uint32_t hinge_epoll_hup(void) { return EPOLLHUP; }
 static inline uint32_t hinge_epoll_rdhup(void) { return EPOLLRDHUP; }
+/// Wake one of the epoll instances watching a shared listener, not all (no thundering herd).
+static inline uint32_t hinge_epoll_exclusive(void) { return EPOLLEXCLUSIVE; }
 
 /// epoll_ctl with the packed event built on the C side.
 static inline int hinge_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data) {
@@ -62,6 +64,10 @@ static inline uint32_t hinge_epoll_event_events(const void *events, int i) {
 static inline uint64_t hinge_epoll_event_data(const void *events, int i) {
     return ((const struct epoll_event *)events)[i].data.u64;
 }
+
+/// An `O_PATH | O_CLOEXEC` descriptor on `path`: names an inode for `fstat` without opening the file
+/// (closing it never drops the process's POSIX locks on the file, which SQLite relies on).
+int hinge_open_path(const char *path);
 
 /// accept4 returning a non-blocking, close-on-exec socket.
 int hinge_accept(int fd);

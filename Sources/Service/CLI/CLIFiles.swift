@@ -58,7 +58,8 @@ public enum CLIFiles {
     public static func openExistingStore(_ path: String) throws(CLIError) -> Store? {
         guard databaseExists(path) else { return nil }
         do {
-            return try Store.open(Store.Configuration(path: path, maxReaders: 1))
+            // The CLI only reads: a read-only copy of a database is fine (as far as SQLite can read it).
+            return try Store.open(Store.Configuration(path: path, maxReaders: 1, requireWritable: false))
         } catch {
             throw CLIError("cannot open the database: \(error)")
         }

@@ -1,0 +1,120 @@
+import Glibc
+import HTTPServer
+import JSON
+import Store
+import Synchronization
+
+/// The service's `error` lines on the log (standard error by default): what failed, with the SQL, the
+/// paths and SQLite's message that a problem detail never shows, and the request id that the problem
+/// carries (`requestId`), so that an operator can find the line from a client's report.
+///
+/// Lines are written whatever `--log-level` is (`error` is the highest level). A broken store can fail
+/// every request: beyond `linesPerSecond` lines in one second the rest are counted and reported as one
+/// line in the next second, so the log cannot be flooded.
+final class ErrorLog: Sendable {
+    let fileDescriptor: Int32
+    let linesPerSecond: Int
+    private struct Window {
+        var second: Int64 = 0
+        var lines = 0
+        var suppressed = 0
+    }
+    private let window = Mutex(Window())
+
+    init(fileDescriptor: Int32 = 2, linesPerSecond: Int = 20) {
+        self.fileDescriptor = fileDescriptor
+        self.linesPerSecond = linesPerSecond
+    }
+
+    /// A new request id: 16 hex digits, random (unique enough to find one line in a log).
+    static func newRequestID() -> String {
+        let n = UInt64.random(in: 1...UInt64.max)
+        let hex = String(n, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// `error: <message>` as one line (newlines in the message become spaces), rate-limited.
+    func error(_ message: String) {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &now)
+        let second = Int64(now.tv_sec)
+        let (write, suppressedBefore) = window.withLock { w -> (Bool, Int) in
+            var reported = 0
+            if w.second != second {
+                reported = w.suppressed
+                w = Window(second: second, lines: 0, suppressed: 0)
+            }
+            if w.lines >= linesPerSecond {
+                w.suppressed += 1
+                return (false, reported)
+            }
+            w.lines += 1
+            return (true, reported)
+        }
+        if suppressedBefore > 0 {
+            emit("error: \(suppressedBefore) more error lines were suppressed in the previous second")
+        }
+        if write { emit("error: " + message) }
+    }
+
+    private func emit(_ line: String) {
+        var text = String(line.map { $0 == "\n" || $0 == "\r" ? " " : $0 }) + "\n"
+        text.withUTF8 { p in
+            var off = 0
+            while off < p.count {
+                let n = Glibc.write(fileDescriptor, p.baseAddress! + off, p.count - off)
+                if n > 0 {
+                    off += n
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return  // a log that cannot be written must not stop the server
+                }
+            }
+        }
+    }
+}
+
+/// Store failures as HTTP answers: the problem says what the client may know (which operation failed, and
+/// whether the storage is full or unusable) and a `requestId`; the log line says everything, with that id.
+enum StoreProblem {
+    /// What the route was doing, for the detail ("could not be read", "could not be cleared", …).
+    enum Operation: String {
+        case read = "read"
+        case write = "written"
+        case clear = "cleared"
+    }
+
+    static func response(
+        _ error: StoreError, operation: Operation, what: String, request: HTTPRequest, log: ErrorLog, store: Store?
+    ) -> HTTPResponse {
+        let id = ErrorLog.newRequestID()
+        var line = "request \(id): \(request.method.rawValue) \(request.path): \(what) could not be \(operation.rawValue): \(error)"
+        if let problem = store?.storageProblem, !"\(error)".contains(problem) { line += " (storage: \(problem))" }
+        log.error(line)
+        return Problem.response(
+            status: 503,
+            detail: "\(what.prefix(1).uppercased() + what.dropFirst()) could not be \(operation.rawValue): \(reason(error)). "
+                + "The server log has the details under this requestId.",
+            extra: [JSONMember("requestId", .string(id))])
+    }
+
+    /// A cause a client may read: no SQL, no path, no SQLite message.
+    static func reason(_ error: StoreError) -> String {
+        switch error {
+        case .sqlite(let f):
+            switch f.primaryCode {
+            case 13: return "the storage is full"  // SQLITE_FULL
+            case 5, 6: return "the database is busy"  // SQLITE_BUSY, SQLITE_LOCKED
+            case 8: return "the storage refuses writes"  // SQLITE_READONLY (also while the files are unusable)
+            case 10: return "the storage reported an I/O error"  // SQLITE_IOERR
+            default: return "the database reported an error"
+            }
+        case .storageUnusable: return "the database files were deleted, replaced or made unwritable"
+        case .closed: return "the store is shutting down"
+        case .queueFull: return "the request log's queue is full"
+        case .corruptRow: return "a stored row is unreadable"
+        default: return "the store reported an error"
+        }
+    }
+}
