@@ -87,12 +87,17 @@ public enum NameSuggestion {
     where S.Element == String {
         let lowered = Array(name.lowercased().unicodeScalars)
         var oneEdit: String? = nil
-        for candidate in candidates where candidate != name {
+        var caseOnly: String? = nil
+        for candidate in candidates {
+            if candidate == name { return nil }
             let c = Array(candidate.lowercased().unicodeScalars)
-            if c == lowered { return candidate }
+            if c == lowered {
+                if caseOnly == nil { caseOnly = candidate }
+                continue
+            }
             if oneEdit == nil, withinOneEdit(lowered, c) { oneEdit = candidate }
         }
-        return oneEdit
+        return caseOnly ?? oneEdit
     }
 
     /// Damerau–Levenshtein (optimal string alignment) distance ≤ 1.
