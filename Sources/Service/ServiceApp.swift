@@ -78,7 +78,7 @@ public struct ServiceApp: Sendable {
     }
 
     /// Every `METHOD /pattern` the service answers (the contract test compares them with openapi.yaml).
-    public var routes: [String] { makeServiceRouter().registered }
+    public var routes: [String] { makeServiceRouter().answered }
 
     /// The server's handler: the routes plus `OPTIONS` and CORS on each (see `ServiceRouter.handler`).
     public func makeHandler() -> HTTPHandler { makeServiceRouter().handler }

@@ -150,6 +150,16 @@ struct ServiceRouter {
         })
     }
 
+    /// Every `METHOD pattern` answered: those registered, then `OPTIONS` on each pattern (see `handler`).
+    var answered: [String] {
+        var patterns: [Substring] = []
+        for label in registered {
+            let pattern = label.split(separator: " ", maxSplits: 1)[1]
+            if !patterns.contains(pattern) { patterns.append(pattern) }
+        }
+        return registered + patterns.map { "OPTIONS \($0)" }
+    }
+
     /// The server's handler: the routes, `OPTIONS` on every route (`CORSPolicy.preflight`), and 404/405
     /// problems that carry the CORS headers too, so a browser page can read why its call failed.
     var handler: HTTPHandler {
