@@ -144,6 +144,14 @@ import Testing
         ])
     }
 
+    @Test func aMisspeltConstantIsSuggested() throws {
+        let s = try LiveServer(noRecord: true)
+        let r = try s.post("/v1/resolve", #"{"device":"iphone-16","presentations":[],"constants":{"sheet.topgap":5}}"#)
+        #expect(r.status == 422)
+        #expect(r.json?["errors"]?[0]?["path"] == "/constants/sheet.topgap")
+        #expect(r.json?["errors"]?[0]?["message"]?.stringValue?.contains(#"(did you mean "sheet.topGap"?)"#) == true)
+    }
+
     @Test func unknownFieldWarningsAreCappedAtAHundredAndACount() throws {
         let s = try LiveServer(noRecord: true)
         let members = (0..<250).map { "\"k\($0)\":0" }.joined(separator: ",")
