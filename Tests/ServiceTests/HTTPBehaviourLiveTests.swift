@@ -1,5 +1,6 @@
 import JSON
 import Testing
+import TestSupport
 
 @testable import Service
 
@@ -184,6 +185,46 @@ import Testing
         for result in results {
             let codes = result["resolution"]?["diagnostics"]?.arrayValue?.map { $0["code"] } ?? []
             #expect(!codes.contains("unknown-field"))
+        }
+    }
+}
+
+@Suite struct QueryParameterContractTests {
+    /// The query parameters of each `METHOD /path` of openapi.yaml, read line by line like
+    /// `ContractTests.specOperations`: `- name: x` or `- {name: x, …}` with `in: query` on it or the next line.
+    static func documentedQueryParameters(_ yaml: String) -> [String: Set<String>] {
+        let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options"]
+        var out: [String: Set<String>] = [:]
+        var path: String? = nil
+        var operation: String? = nil
+        var pendingName: String? = nil
+        for raw in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = String(raw)
+            let content = line.drop { $0 == " " }
+            let indent = line.count - content.count
+            if indent == 0 { path = nil }
+            let key = String(content.prefix { $0 != ":" })
+            if indent == 2 { path = key.hasPrefix("/") ? key : nil }
+            if indent == 4, let path { operation = methods.contains(key) ? "\(key.uppercased()) \(path)" : nil }
+            guard let operation else { continue }
+            if let name = pendingName, content.hasPrefix("in: query") { out[operation, default: []].insert(name) }
+            pendingName = nil
+            for prefix in ["- name: ", "- {name: "] where content.hasPrefix(prefix) {
+                let name = String(content.dropFirst(prefix.count).prefix { $0 != "," && $0 != "}" })
+                if content.contains("in: query") { out[operation, default: []].insert(name) } else { pendingName = name }
+            }
+        }
+        return out
+    }
+
+    @Test func everyDocumentedQueryParameterIsAccepted() throws {
+        let yaml = try #require(readFile(ContractTests.specPath).map { String(decoding: $0, as: UTF8.self) })
+        let documented = Self.documentedQueryParameters(yaml)
+        #expect(documented["POST /v1/resolve"]?.contains("format") == true)  // the reader finds them
+        #expect(documented["GET /v1/requests"]?.count == 7)
+        for (operation, names) in documented {
+            let accepted = Set(QueryParameters.accepted[operation] ?? [])
+            #expect(names.subtracting(accepted).isEmpty, "\(operation) documents \(names.subtracting(accepted).sorted())")
         }
     }
 }
