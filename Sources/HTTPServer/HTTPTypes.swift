@@ -201,12 +201,14 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 
     /// An RFC 9457 problem: `{"detail","status","title","type"}` as `application/problem+json`.
-    /// `title` defaults to the status's reason phrase, `type` to `about:blank`.
+    /// `title` defaults to the status's reason phrase, `type` to `about:blank`. `Cache-Control: no-store`
+    /// unless `headers` say otherwise: some error statuses (404, 405, 414, 501) are cacheable by default.
     public static func problem(
         status: Int, title: String? = nil, detail: String, type: String = "about:blank", headers: HTTPHeaders = [:]
     ) -> HTTPResponse {
         var h = headers
         h.set("Content-Type", "application/problem+json")
+        if !h.contains("Cache-Control") { h.add("Cache-Control", "no-store") }
         var out = "{\"detail\":"
         appendJSONString(detail, to: &out)
         out += ",\"status\":\(status),\"title\":"

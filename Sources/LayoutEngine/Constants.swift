@@ -65,7 +65,11 @@ public struct Constants: Sendable, Equatable {
         for member in value.members {
             let p = path.appending(member.key)
             guard let d = definitions.first(where: { $0.key == member.key }) else {
-                mapper.error(p, "unknown constant \"\(member.key)\"; GET /v1/constants lists the valid keys")
+                let guess = NameSuggestion.suggestion(for: member.key, among: definitions.lazy.map(\.key))
+                mapper.error(
+                    p,
+                    "unknown constant \"\(member.key)\"" + (guess.map { " (did you mean \"\($0)\"?)" } ?? "")
+                        + "; GET /v1/constants lists the valid keys")
                 continue
             }
             if let v = JSONMapper.number(member.value, at: p, mapper: mapper, range: d.range) {

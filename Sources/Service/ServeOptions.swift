@@ -22,6 +22,7 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 /// | `--max-records` | `HINGE_MAX_RECORDS` | `100000` | request-log size cap in records (oldest pruned beyond it) |
 /// | `--max-log-bytes` | `HINGE_MAX_LOG_BYTES` | `1073741824` | request-log size cap in database bytes (≥ 1 MiB) |
 /// | `--log-level` | `HINGE_LOG_LEVEL` | `info` | `info`: one line per request on stderr; `warn`, `error`: none |
+/// | `--cors-origin` (repeatable) | `HINGE_CORS_ORIGINS` (comma-separated) | none | browser origins allowed to call the API (`CORSPolicy`) |
 public struct ServeOptions: Sendable, Equatable {
     public enum LogLevel: String, Sendable, CaseIterable {
         case info, warn, error
@@ -37,6 +38,9 @@ public struct ServeOptions: Sendable, Equatable {
     public var maxRecords = 100_000
     public var maxLogBytes = 1 << 30
     public var logLevel = LogLevel.info
+    /// Browser origins allowed to call the API across origins: `scheme://host[:port]`, `*` (any) or `null`
+    /// (opaque origins: sandboxed iframes, `data:` pages). Empty: no CORS headers at all.
+    public var corsOrigins: [String] = []
     /// How the loops share the listening socket (`HINGE_ACCEPT_STRATEGY=sharedListener|singleAcceptor`, no
     /// flag: a tuning knob for benchmarks; see docs/http.md).
     public var acceptStrategy = Configuration.AcceptStrategy.sharedListener
@@ -60,6 +64,9 @@ public struct ServeOptions: Sendable, Equatable {
           --max-log-bytes N    request-log size cap in database bytes, at least 1048576
                                (HINGE_MAX_LOG_BYTES, default 1073741824 = 1 GiB); the first bound reached prunes
           --log-level LEVEL    info | warn | error (HINGE_LOG_LEVEL, default info)
+          --cors-origin ORIGIN browser origin allowed to call the API: scheme://host[:port], * (any) or
+                               null (sandboxed iframes, data: pages); repeatable (HINGE_CORS_ORIGINS,
+                               comma-separated; default none)
           -h, --help           show this help
         """
 
@@ -78,6 +85,10 @@ public struct ServeOptions: Sendable, Equatable {
         if let v = environment("HINGE_MAX_RECORDS") { o.maxRecords = try int(v, "HINGE_MAX_RECORDS", 0...Int.max) }
         if let v = environment("HINGE_MAX_LOG_BYTES") { o.maxLogBytes = try int(v, "HINGE_MAX_LOG_BYTES", logBytesRange) }
         if let v = environment("HINGE_LOG_LEVEL") { o.logLevel = try level(v, "HINGE_LOG_LEVEL") }
+        if let v = environment("HINGE_CORS_ORIGINS") {
+            o.corsOrigins = try v.split(separator: ",").map { $0.trimmingASCIISpaces() }.filter { !$0.isEmpty }
+                .map { origin throws(UsageError) in try corsOrigin(origin, "HINGE_CORS_ORIGINS") }
+        }
         if let v = environment("HINGE_ACCEPT_STRATEGY") {
             guard let a = Configuration.AcceptStrategy(rawValue: v) else {
                 throw UsageError("HINGE_ACCEPT_STRATEGY must be sharedListener or singleAcceptor, got '\(v)'")
@@ -85,6 +96,7 @@ public struct ServeOptions: Sendable, Equatable {
             o.acceptStrategy = a
         }
 
+        var flagOrigins: [String] = []
         var i = 0
         func value(_ flag: String) throws(UsageError) -> String {
             i += 1
@@ -112,16 +124,23 @@ public struct ServeOptions: Sendable, Equatable {
             case "--max-records": o.maxRecords = try int(try v(), arg, 0...Int.max)
             case "--max-log-bytes": o.maxLogBytes = try int(try v(), arg, logBytesRange)
             case "--log-level": o.logLevel = try level(try v(), arg)
+            case "--cors-origin": flagOrigins.append(try corsOrigin(try v(), arg))
             default:
                 throw UsageError("unknown option '\(arguments[i])' for 'hinge serve' (see hinge serve --help)")
             }
             i += 1
         }
+        if !flagOrigins.isEmpty { o.corsOrigins = flagOrigins }
         return o
     }
 
     /// 1 MiB (a database of a few pages already holds the schema and the device profiles) to 1 PiB.
     static let logBytesRange = (1 << 20)...(1 << 50)
+
+    private static func corsOrigin(_ s: String, _ name: String) throws(UsageError) -> String {
+        if let problem = CORSPolicy.problem(with: s) { throw UsageError("\(name): \(problem)") }
+        return s
+    }
 
     private static func int(_ s: String, _ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let n = Int(s), range.contains(n) else {

@@ -16,11 +16,16 @@ final class ServiceContext: Sendable {
     let metrics: ServiceMetrics
     /// `error` lines: store failures with the details a problem never shows.
     let errorLog: ErrorLog
+    let cors: CORSPolicy
     /// The server's connection counters, known once the server exists (the router is built first).
     let serverMetrics = Mutex<ServerMetrics?>(nil)
 
-    init(catalog: any DeviceCatalog, store: Store?, record: Bool, apiKey: String?, errorLog: ErrorLog) {
+    init(
+        catalog: any DeviceCatalog, store: Store?, record: Bool, apiKey: String?, errorLog: ErrorLog,
+        corsOrigins: [String] = []
+    ) {
         self.catalog = catalog
+        self.cors = CORSPolicy(origins: corsOrigins)
         self.store = store
         self.metrics = ServiceMetrics()
         self.errorLog = errorLog
@@ -49,7 +54,8 @@ public struct ServiceApp: Sendable {
         self.readiness = readiness ?? { Readiness(store) }
         self.context = ServiceContext(
             catalog: store ?? StaticDeviceCatalog(BuiltInDevices.all), store: store, record: !options.noRecord,
-            apiKey: options.apiKey, errorLog: ErrorLog(fileDescriptor: logFileDescriptor))
+            apiKey: options.apiKey, errorLog: ErrorLog(fileDescriptor: logFileDescriptor),
+            corsOrigins: options.corsOrigins)
     }
 
     /// Opens the store named by `--db` (creating and migrating it as needed), holding its lock file: a
@@ -94,7 +100,7 @@ public struct ServiceApp: Sendable {
     }
 
     func makeServiceRouter() -> ServiceRouter {
-        var router = ServiceRouter(metrics: context.metrics)
+        var router = ServiceRouter(metrics: context.metrics, cors: context.cors)
         HealthRoutes.register(on: &router, readiness: readiness)
         ResolveRoutes.register(on: &router, context: context)
         DeviceRoutes.register(on: &router, context: context)
@@ -105,13 +111,14 @@ public struct ServiceApp: Sendable {
     }
 
     /// Every `METHOD /pattern` the service answers (the contract test compares them with openapi.yaml).
-    public var routes: [String] { makeServiceRouter().registered }
+    public var routes: [String] { makeServiceRouter().answered }
 
-    public func makeRouter() -> Router { makeServiceRouter().router }
+    /// The server's handler: the routes plus `OPTIONS` and CORS on each (see `ServiceRouter.handler`).
+    public func makeHandler() -> HTTPHandler { makeServiceRouter().handler }
 
     /// The server, with the store's flush and close as shutdown hooks (after in-flight requests finish).
     public func makeServer() -> HTTPServer {
-        let server = HTTPServer(configuration: configuration, router: makeRouter())
+        let server = HTTPServer(configuration: configuration, handler: makeHandler())
         let metrics = server.metrics
         context.serverMetrics.withLock { $0 = metrics }
         if let store {

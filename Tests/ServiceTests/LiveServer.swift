@@ -97,7 +97,7 @@ final class LiveServer {
     private var stopped = false
 
     init(
-        apiKey: String? = nil, noRecord: Bool = false, logFileDescriptor: Int32 = 2,
+        apiKey: String? = nil, noRecord: Bool = false, logFileDescriptor: Int32 = 2, corsOrigins: [String] = [],
         configure: (inout Store.Configuration) -> Void = { _ in }
     ) throws {
         var configuration = Store.Configuration(path: directory.file("hinge.sqlite"))
@@ -110,6 +110,7 @@ final class LiveServer {
         options.db = configuration.path
         options.apiKey = apiKey
         options.noRecord = noRecord
+        options.corsOrigins = corsOrigins
         app = ServiceApp(options: options, store: store, logFileDescriptor: logFileDescriptor)
         server = app.makeServer()
         do { try server.start() } catch {
