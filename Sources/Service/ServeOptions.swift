@@ -20,6 +20,9 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 /// | `--api-key` | `HINGE_API_KEY` | none | bearer key for writes (used from the devices issue on) |
 /// | `--no-record` | `HINGE_NO_RECORD` | off | do not record resolutions (request-log issue) |
 /// | `--max-records` | `HINGE_MAX_RECORDS` | `100000` | request-log size cap (request-log issue) |
+/// | `--max-response-bytes` | `HINGE_MAX_RESPONSE_BYTES` | `8388608` | largest resolve or matrix response (422 beyond) |
+/// | `--max-matrix-work` | `HINGE_MAX_MATRIX_WORK` | `200000` | largest matrix: combinations × scene nodes (422 beyond) |
+/// | `--max-buffered-bytes` | `HINGE_MAX_BUFFERED_BYTES` | `67108864` | response bytes held for slow readers (503 beyond) |
 /// | `--log-level` | `HINGE_LOG_LEVEL` | `info` | `info`: one line per request on stderr; `warn`, `error`: none |
 public struct ServeOptions: Sendable, Equatable {
     public enum LogLevel: String, Sendable, CaseIterable {
@@ -34,6 +37,9 @@ public struct ServeOptions: Sendable, Equatable {
     public var apiKey: String? = nil
     public var noRecord = false
     public var maxRecords = 100_000
+    public var maxResponseBytes = Matrix.Limits.defaultMaxResponseBytes
+    public var maxMatrixWork = Matrix.Limits.defaultMaxWork
+    public var maxBufferedBytes = Configuration().maxBufferedResponseBytes
     public var logLevel = LogLevel.info
     /// How connections are accepted (`HINGE_ACCEPT_STRATEGY=reusePort|singleAcceptor`, no flag: a tuning
     /// knob for benchmarks; see docs/http.md).
@@ -55,6 +61,14 @@ public struct ServeOptions: Sendable, Equatable {
           --api-key KEY        key required as 'Authorization: Bearer KEY' for writes (HINGE_API_KEY)
           --no-record          do not record resolutions in the request log (HINGE_NO_RECORD=1)
           --max-records N      request-log size cap (HINGE_MAX_RECORDS, default 100000)
+          --max-response-bytes BYTES
+                               largest resolve or matrix response, 422 beyond (HINGE_MAX_RESPONSE_BYTES,
+                               default 8388608)
+          --max-matrix-work N  largest matrix: combinations x scene JSON nodes, 422 beyond
+                               (HINGE_MAX_MATRIX_WORK, default 200000)
+          --max-buffered-bytes BYTES
+                               response bytes held for clients that read slowly, all connections together;
+                               new requests get 503 beyond (HINGE_MAX_BUFFERED_BYTES, default 67108864)
           --log-level LEVEL    info | warn | error (HINGE_LOG_LEVEL, default info)
           -h, --help           show this help
         """
@@ -72,6 +86,13 @@ public struct ServeOptions: Sendable, Equatable {
         if let v = environment("HINGE_API_KEY"), !v.isEmpty { o.apiKey = v }
         if let v = environment("HINGE_NO_RECORD") { o.noRecord = try bool(v, "HINGE_NO_RECORD") }
         if let v = environment("HINGE_MAX_RECORDS") { o.maxRecords = try int(v, "HINGE_MAX_RECORDS", 0...Int.max) }
+        if let v = environment("HINGE_MAX_RESPONSE_BYTES") {
+            o.maxResponseBytes = try int(v, "HINGE_MAX_RESPONSE_BYTES", 1024...(1 << 40))
+        }
+        if let v = environment("HINGE_MAX_MATRIX_WORK") { o.maxMatrixWork = try int(v, "HINGE_MAX_MATRIX_WORK", 1...Int(Int32.max)) }
+        if let v = environment("HINGE_MAX_BUFFERED_BYTES") {
+            o.maxBufferedBytes = try int(v, "HINGE_MAX_BUFFERED_BYTES", 1024...(1 << 40))
+        }
         if let v = environment("HINGE_LOG_LEVEL") { o.logLevel = try level(v, "HINGE_LOG_LEVEL") }
         if let v = environment("HINGE_ACCEPT_STRATEGY") {
             guard let a = Configuration.AcceptStrategy(rawValue: v) else {
@@ -105,6 +126,9 @@ public struct ServeOptions: Sendable, Equatable {
                 if inline != nil { throw UsageError("option --no-record takes no value") }
                 o.noRecord = true
             case "--max-records": o.maxRecords = try int(try v(), arg, 0...Int.max)
+            case "--max-response-bytes": o.maxResponseBytes = try int(try v(), arg, 1024...(1 << 40))
+            case "--max-matrix-work": o.maxMatrixWork = try int(try v(), arg, 1...Int(Int32.max))
+            case "--max-buffered-bytes": o.maxBufferedBytes = try int(try v(), arg, 1024...(1 << 40))
             case "--log-level": o.logLevel = try level(try v(), arg)
             default:
                 throw UsageError("unknown option '\(arguments[i])' for 'hinge serve' (see hinge serve --help)")

@@ -14,11 +14,20 @@ final class ServiceContext: Sendable {
     let recorder: Recorder
     let authorization: WriteAuthorization
     let metrics: ServiceMetrics
+    /// Threads for requests too heavy for an event loop (`HeavyWork`).
+    let work: WorkPool
+    /// `--max-matrix-work` and `--max-response-bytes`.
+    let matrixLimits: Matrix.Limits
     /// The server's connection counters, known once the server exists (the router is built first).
     let serverMetrics = Mutex<ServerMetrics?>(nil)
 
-    init(catalog: any DeviceCatalog, store: Store?, record: Bool, apiKey: String?) {
+    init(
+        catalog: any DeviceCatalog, store: Store?, record: Bool, apiKey: String?, work: WorkPool,
+        matrixLimits: Matrix.Limits
+    ) {
         self.catalog = catalog
+        self.work = work
+        self.matrixLimits = matrixLimits
         self.store = store
         self.metrics = ServiceMetrics()
         self.recorder = Recorder(log: record ? store?.requestLog : nil, metrics: metrics)
@@ -35,14 +44,18 @@ public struct ServiceApp: Sendable {
     let context: ServiceContext
 
     /// `store` nil serves the API without devices or the request log (resolving then knows only the
-    /// built-in profiles) — for tests of the HTTP layer.
-    public init(options: ServeOptions, store: Store? = nil, readiness: (@Sendable () -> Bool)? = nil) {
+    /// built-in profiles) — for tests of the HTTP layer. `work` replaces the default worker pool (tests gate
+    /// its jobs).
+    public init(
+        options: ServeOptions, store: Store? = nil, readiness: (@Sendable () -> Bool)? = nil, work: WorkPool? = nil
+    ) {
         self.options = options
         self.store = store
         self.readiness = readiness ?? { store?.isHealthy ?? true }
         self.context = ServiceContext(
             catalog: store ?? StaticDeviceCatalog(BuiltInDevices.all), store: store, record: !options.noRecord,
-            apiKey: options.apiKey)
+            apiKey: options.apiKey, work: work ?? HeavyWork.makePool(),
+            matrixLimits: Matrix.Limits(maxWork: options.maxMatrixWork, maxResponseBytes: options.maxResponseBytes))
     }
 
     /// Opens the store named by `--db` (creating and migrating it as needed).
@@ -61,6 +74,7 @@ public struct ServiceApp: Sendable {
         c.serverName = "hinge/\(hingeVersion)"
         c.logRequests = options.logLevel == .info
         c.acceptStrategy = options.acceptStrategy
+        c.maxBufferedResponseBytes = options.maxBufferedBytes
         return c
     }
 
@@ -85,6 +99,8 @@ public struct ServiceApp: Sendable {
         let server = HTTPServer(configuration: configuration, router: makeRouter())
         let metrics = server.metrics
         context.serverMetrics.withLock { $0 = metrics }
+        let work = context.work
+        server.onShutdown { work.close() }
         if let store {
             server.onShutdown { store.close() }
         }

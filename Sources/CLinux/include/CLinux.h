@@ -14,6 +14,10 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <malloc.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /// How many thread shards there are: the one count behind HTTPServer's `CounterShard` (metrics) and
 /// Store's `DeviceProfileStore` slots. A power of two.
@@ -24,6 +28,15 @@
 int hinge_thread_shard_get(void);
 /// Sets this thread's shard, taken modulo HINGE_THREAD_SHARDS.
 void hinge_thread_shard_set(int shard);
+
+/// Names the calling thread (at most 15 bytes are kept) and lowers its scheduling priority
+/// (its nice value becomes `nice`; 0 leaves it): worker threads yield the CPU to the event loops. Best
+/// effort; returns -1 on failure.
+static inline int hinge_thread_setup(const char *name, int nice) {
+    int rc = prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
+    if (nice != 0 && setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice) != 0) rc = -1;
+    return rc;
+}
 
 /// A non-blocking, close-on-exec eventfd with counter 0.
 /// Hands the heap's free memory back to the kernel (glibc keeps freed chunks, so RSS stays at its peak
