@@ -96,7 +96,11 @@ final class LiveServer {
     var dbPath: String { directory.file("hinge.sqlite") }
     private var stopped = false
 
-    init(apiKey: String? = nil, noRecord: Bool = false, configure: (inout Store.Configuration) -> Void = { _ in }) throws {
+    init(
+        apiKey: String? = nil, noRecord: Bool = false, work: WorkPool? = nil,
+        maxMatrixWork: Int? = nil, maxResponseBytes: Int? = nil,
+        configure: (inout Store.Configuration) -> Void = { _ in }
+    ) throws {
         var configuration = Store.Configuration(path: directory.file("hinge.sqlite"))
         configure(&configuration)
         store = try Store.open(configuration)
@@ -107,7 +111,9 @@ final class LiveServer {
         options.db = configuration.path
         options.apiKey = apiKey
         options.noRecord = noRecord
-        app = ServiceApp(options: options, store: store)
+        if let maxMatrixWork { options.maxMatrixWork = maxMatrixWork }
+        if let maxResponseBytes { options.maxResponseBytes = maxResponseBytes }
+        app = ServiceApp(options: options, store: store, work: work)
         server = app.makeServer()
         do { try server.start() } catch {
             store.close()
