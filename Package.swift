@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "Store", dependencies: ["CSQLite", "CLinux", "LayoutEngine", "JSON"]),
         .target(name: "HTTPServer", dependencies: ["CLinux"]),
         .target(
-            name: "Service", dependencies: ["HTTPServer", "Store", "LayoutEngine", "JSON"],
+            name: "Service", dependencies: ["HTTPServer", "Store", "LayoutEngine", "JSON", "CLinux"],
             // openapi.yaml (the repository root's, through a symlink) is compiled into the binary for GET /openapi.yaml.
             resources: [.embedInCode("Resources/openapi.yaml")]
         ),

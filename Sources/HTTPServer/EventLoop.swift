@@ -37,8 +37,9 @@ final class EventLoop: @unchecked Sendable {
     private var liveConnections = 0
     /// Most connections open on this loop since the heap was last trimmed (see `trimHeapAfterFlood`).
     private var connectionHighWater = 0
-    /// A large response buffer was freed since the last trim (see `trimHeapAfterLargeResponse`).
+    /// A large response buffer was freed since the last trim (see `trimHeapAfterLargeResponse`), and when.
     private var largeResponseFreed = false
+    private var lastLargeFree: UInt64 = 0
     private var lastTrim: UInt64 = 0
     private var nextConnectionID: UInt64 = 1
     private var now: UInt64 = 0
@@ -325,7 +326,7 @@ final class EventLoop: @unchecked Sendable {
         guard Int(c.fd) < connections.count, connections[Int(c.fd)] === c else { return }
         connections[Int(c.fd)] = nil
         countBuffered(c, 0)
-        if c.out.capacity >= Self.largeResponseBytes { largeResponseFreed = true }
+        if c.out.capacity >= Self.largeResponseBytes { noteLargeFree() }
         liveConnections -= 1
         Glibc.close(c.fd)  // never retried (Linux frees the descriptor even on EINTR)
         metrics.openConnections.subtract(1, ordering: .relaxed)
@@ -467,7 +468,7 @@ final class EventLoop: @unchecked Sendable {
         countBuffered(c, c.out.count - c.outSent)
         if !c.hasPendingOutput {
             if c.out.capacity > 256 * 1024 {
-                if c.out.capacity >= Self.largeResponseBytes { largeResponseFreed = true }
+                if c.out.capacity >= Self.largeResponseBytes { noteLargeFree() }
                 c.out = []
             } else {
                 c.out.removeAll(keepingCapacity: true)
@@ -521,12 +522,19 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    private func noteLargeFree() {
+        largeResponseFreed = true
+        lastLargeFree = now
+    }
+
     /// After a large response has been sent and freed, give the heap back to the kernel: the response,
-    /// its copies and what the handler built for it would otherwise stay in glibc's free lists, and the
-    /// process at its peak RSS. On the tick, at most once a second per loop, never per request.
+    /// its copies and what was built for it (on worker and request-log threads too) would otherwise stay
+    /// in glibc's free lists, and the process at its peak RSS. On the tick, at most once a second per loop,
+    /// never per request; and once more a second after the last large response, when the threads that
+    /// finish after it (the request-log writer) have freed their part.
     private func trimHeapAfterLargeResponse() {
         guard largeResponseFreed, now &- lastTrim >= 1_000_000_000 else { return }
-        largeResponseFreed = false
+        if now &- lastLargeFree >= 1_000_000_000 { largeResponseFreed = false }
         lastTrim = now
         _ = hinge_malloc_trim()
     }

@@ -1,3 +1,4 @@
+import CLinux
 import HTTPServer
 import LayoutEngine
 import Store
@@ -96,6 +97,10 @@ public struct ServiceApp: Sendable {
 
     /// The server, with the store's flush and close as shutdown hooks (after in-flight requests finish).
     public func makeServer() -> HTTPServer {
+        // Buffers of 256 KiB and more (large responses, large request bodies) are mapped on their own and
+        // unmapped when freed: after a burst of large matrices RSS returns to its baseline (Benchmarks/
+        // hostile.sh). A typical request allocates nothing that large.
+        _ = hinge_malloc_set_mmap_threshold(256 * 1024)
         let server = HTTPServer(configuration: configuration, router: makeRouter())
         let metrics = server.metrics
         context.serverMetrics.withLock { $0 = metrics }

@@ -42,6 +42,10 @@ static inline int hinge_thread_setup(const char *name, int nice) {
 /// Hands the heap's free memory back to the kernel (glibc keeps freed chunks, so RSS stays at its peak
 /// after a flood of connections has closed).
 static inline int hinge_malloc_trim(void) { return malloc_trim(0); }
+/// Serves every allocation of at least `bytes` with its own mmap, returned to the kernel when freed, and
+/// turns off glibc's adaptive threshold (which rises to the largest block freed so far, after which large
+/// response buffers come from the arenas and their pages stay resident after a burst). 1 on success.
+static inline int hinge_malloc_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 
 static inline int hinge_eventfd_create(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 
