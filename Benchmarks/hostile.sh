@@ -9,8 +9,11 @@
 #   4. RSS a few seconds after the load, against the baseline.
 # Prints status and bytes of each reproducer, peak RSS (VmHWM), the /healthz latencies and RSS after; exits
 # non-zero when the server died, peak RSS passed 256 MiB, /healthz max passed 50 ms, or RSS did not return
-# within 32 MiB of its baseline. The machine should be otherwise quiet for the latency figure to mean much.
-# Usage: Benchmarks/hostile.sh          (HOSTILE_NO_BUILD=1 to skip `swift build -c release`)
+# near its warm baseline: within 16 MiB with --no-record, within 48 MiB when recording (the request log's
+# writer keeps up to about 32 MiB live after batches of large records: one region that malloc_trim cannot
+# return, the same after 40 or 160 heaviest matrices). The machine should be otherwise quiet for the latency
+# figure to mean much.
+# Usage: Benchmarks/hostile.sh [serve options, e.g. --no-record]   (HOSTILE_NO_BUILD=1 skips the build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_LOAD=${HOSTILE_SECONDS:-10}
@@ -49,16 +52,25 @@ dump("resolve-90k", r)
 PY
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-(ulimit -v 2000000; exec .build/release/hinge serve --port "$port" --db "$tmp/hinge.sqlite" --log-level warn) \
+slack=48
+for a in "$@"; do [ "$a" = --no-record ] && slack=16; done
+(ulimit -v 2000000; exec .build/release/hinge serve --port "$port" --db "$tmp/hinge.sqlite" --log-level warn "$@") \
     2>"$tmp/server.log" &
 pid=$!
 for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 url=http://127.0.0.1:$port
 kib() { awk -v k="$1" '$1 == k":" {print $2}' "/proc/$pid/status"; }
 alive() { kill -0 "$pid" 2>/dev/null || { echo "server died; its log:"; cat "$tmp/server.log"; exit 1; }; }
-curl -s -o /dev/null --data-binary @Benchmarks/scenes/typical.json "$url/v1/resolve"
+cold=$(kib VmRSS)
+# The baseline is the warm steady state (as in scripts/soak.sh): the request log's SQLite caches and the
+# allocator's arenas at their working size after a few typical and heaviest requests.
+for _ in $(seq 20); do
+    curl -s -o /dev/null --data-binary @Benchmarks/scenes/typical.json "$url/v1/resolve"
+    curl -s -o /dev/null --data-binary @"$tmp/heaviest.json" "$url/v1/resolve/matrix"
+done
+sleep 3
 rss0=$(kib VmRSS)
-echo "baseline: RSS $((rss0 / 1024)) MiB"
+echo "baseline: RSS $((cold / 1024)) MiB at start, $((rss0 / 1024)) MiB warm (after 20 typical and 20 heaviest requests)"
 
 echo "== 1. reproducers (status, bytes out, seconds)"
 for name in dup-3000 dup-10000 chain-504 chain-all heaviest; do
@@ -127,7 +139,7 @@ echo "peak RSS (VmHWM): $((hwm / 1024)) MiB"
 sleep 3
 rss1=$(kib VmRSS)
 echo "RSS 3 s after the load: $((rss1 / 1024)) MiB (baseline $((rss0 / 1024)) MiB)"
-[ "$rss1" -le $((rss0 + 32 * 1024)) ] || failures+=("RSS stayed at $((rss1 / 1024)) MiB")
+[ "$rss1" -le $((rss0 + slack * 1024)) ] || failures+=("RSS stayed at $((rss1 / 1024)) MiB (> warm baseline + $slack MiB)")
 
 if [ ${#failures[@]} -gt 0 ]; then
     printf 'hostile FAILED: %s\n' "${failures[@]}" >&2
