@@ -4,7 +4,7 @@ import LayoutEngine
 
 /// `POST /v1/resolve/matrix`: one scene across devices × postures × orientations × layout directions.
 ///
-/// Decisions (docs/api.md):
+/// Decisions (openapi.yaml):
 /// - Every dimension may be omitted and then means all of its values: `devices` → `"all"`, `postures` →
 ///   `flat, halfOpened, closed`, `orientations` → `portrait, landscape`, `layoutDirections` → `ltr, rtl`.
 ///   A value listed twice in any of them is a 422 at its pointer, naming the first occurrence.
@@ -24,8 +24,9 @@ public enum Matrix {
 
     /// The budgets of one matrix request.
     public struct Limits: Sendable, Equatable {
-        /// Largest combinations × scene nodes accepted. The default keeps the heaviest accepted request near
-        /// 100 ms of CPU (BENCHMARKS.md).
+        /// Largest combinations × scene nodes accepted. A unit costs about 0.6 µs (the heaviest accepted
+        /// request, 28 combinations of 256 chained popovers, takes about 70 ms: Benchmarks/hostile.sh), so the
+        /// default keeps any accepted matrix near 100 ms of one core.
         public var maxWork: Int
         /// Largest response body in bytes (also the budget of `POST /v1/resolve`).
         public var maxResponseBytes: Int
