@@ -6,7 +6,7 @@ import Glibc
 /// `HTTPResponder`, which hands it back to the connection's loop.
 ///
 /// - At most `threads` threads, started on demand (a server that never gets heavy work starts none),
-///   named `hinge-work` and run at a lower priority (nice 5) than the event loops.
+///   named `hinge-work` and run at the lowest priority (nice 19): the event loops win the CPU.
 /// - At most `capacity` jobs wait; `submit` refuses beyond it, at once, so that the caller answers 503
 ///   instead of queueing without bound (each waiting job holds its request body).
 /// - `close()` runs the jobs already queued, then joins the threads; `submit` refuses after it.
@@ -98,7 +98,7 @@ public final class WorkPool: @unchecked Sendable {
     }
 
     private func work() {
-        _ = name.withCString { hinge_thread_setup($0, 5) }
+        _ = name.withCString { hinge_thread_setup($0, 19) }
         while let job = next() {
             beforeEachJob?()
             job()
