@@ -25,7 +25,7 @@ let package = Package(
         // The SVG wireframe of a resolution, drawn from the response JSON.
         .target(name: "Wireframe", dependencies: ["LayoutEngine", "JSON"]),
         .target(
-            name: "Service", dependencies: ["HTTPServer", "Store", "Wireframe", "LayoutEngine", "JSON"],
+            name: "Service", dependencies: ["HTTPServer", "Store", "Wireframe", "LayoutEngine", "JSON", "CLinux"],
             // openapi.yaml (the repository root's, through a symlink) is compiled into the binary for GET /openapi.yaml.
             resources: [.embedInCode("Resources/openapi.yaml")]
         ),

@@ -3,19 +3,21 @@
 #   http-parser     the HTTP/1.1 parser (Sources/HTTPServer/HTTPParser.swift + HTTPTypes.swift)
 #   scene           JSON parser → Scene.decode → resolve → encoders → SVG (JSON + LayoutEngine + Wireframe)
 #   device-profile  JSON parser → DeviceProfile.decode (JSON + LayoutEngine)
+#   matrix          POST /v1/resolve/matrix's body → Matrix.plan → Matrix.run (JSON + LayoutEngine + HTTP types +
+#                   the service's Matrix, Resolver and Problem)
 # Each target is one module: the sources of the modules it needs are copied with their `import JSON` /
-# `import LayoutEngine` lines removed (swiftc without SwiftPM has no module map for them).
+# `import LayoutEngine` / `import HTTPServer` lines removed (swiftc without SwiftPM has no module map for them).
 # Usage: Fuzz/build.sh [NAME...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p Fuzz/out
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(http-parser scene device-profile)
+[ ${#targets[@]} -gt 0 ] || targets=(http-parser scene device-profile matrix)
 
 flatten() {  # flatten DIR FILES... : copies FILES into DIR without imports of the project's own modules
     local dir=$1; shift
     rm -rf "$dir"; mkdir -p "$dir"
-    for f in "$@"; do sed -E '/^(@testable )?import (JSON|LayoutEngine)$/d' "$f" >"$dir/$(basename "$f")"; done
+    for f in "$@"; do sed -E '/^(@testable )?import (JSON|LayoutEngine|HTTPServer)$/d' "$f" >"$dir/$(basename "$f")"; done
 }
 
 for t in "${targets[@]}"; do
@@ -29,6 +31,11 @@ for t in "${targets[@]}"; do
     device-profile)
         flatten Fuzz/out/src-device-profile Sources/JSON/*.swift Sources/LayoutEngine/*.swift Fuzz/device-profile/main.swift
         srcs=(Fuzz/out/src-device-profile/*.swift) ;;
+    matrix)
+        flatten Fuzz/out/src-matrix Sources/JSON/*.swift Sources/LayoutEngine/*.swift Sources/HTTPServer/HTTPTypes.swift \
+            Sources/HTTPServer/HTTPParser.swift Sources/Service/Matrix.swift Sources/Service/Resolver.swift \
+            Sources/Service/Problem.swift Fuzz/Fixtures.swift Fuzz/matrix/main.swift
+        srcs=(Fuzz/out/src-matrix/*.swift) ;;
     *) echo "unknown fuzz target $t" >&2; exit 2 ;;
     esac
     swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 "${srcs[@]}" -lm \

@@ -4,7 +4,10 @@
 #   - slowhttptest holds 500 slow-header (Slowloris) connections,
 #   - a client floods connections up to and past the cap (4,096: the extra ones must get 503),
 #   - clients vanish mid-body (headers promise 2,000 bytes, 300 arrive, then a reset),
-#   - the bad-input corpus (Fuzz/corpus/http-parser + garbage) is replayed.
+#   - the bad-input corpus (Fuzz/corpus/http-parser + garbage) is replayed,
+#   - 2 clients send the heaviest matrix the default budgets accept (28 combinations of 256 chained popovers,
+#     6.4 MB out) in a loop, and 4 slow readers send it and read nothing for 3 s before closing (the warm-up
+#     sends it 20 times too, so that the baseline has the request log's caches at their size for large records).
 # Afterwards: /healthz answers fast, RSS is back within 20% of its level before, open file descriptors are
 # back to the baseline, and every 200 that wrk counted is in the request log (records ≥ 200s).
 # Installs wrk and slowhttptest (Debian) if missing. Prints the figures; exits non-zero if a check fails.
@@ -47,11 +50,22 @@ wrk.body = f:read("*a")
 f:close()
 LUA
 export SOAK_BODY=Benchmarks/scenes/typical.json
+# The heaviest matrix the default budgets accept: 28 combinations of 256 chained popovers, 6.4 MB out.
+python3 - "$tmp/heaviest.json" <<'PY'
+import json, sys
+anchor = {"x": 10, "y": 10, "width": 44, "height": 44}
+chain = [{"id": "p0", "kind": "popover", "anchor": anchor}] + [
+    {"id": f"p{i}", "kind": "popover", "presentedFrom": f"p{i-1}", "anchor": anchor} for i in range(1, 256)]
+open(sys.argv[1], "w").write(json.dumps({"scene": {"presentations": chain}, "devices": "all", "postures": ["flat"]}))
+PY
 
 # Warm-up long enough for SQLite's page caches (bounded, see docs/store.md) and the allocator's pools to reach
 # their working size: the baseline is the steady state, not an empty process.
 echo "== soak: warm-up (${SOAK_WARMUP:-20} s of load before the baseline)"
 wrk -t2 -c64 -d"${SOAK_WARMUP:-20}s" -s "$tmp/post.lua" "http://127.0.0.1:$port/v1/resolve" >"$tmp/warmup.txt"
+for _ in $(seq 20); do  # the request log's caches at their size for large records too
+    curl -s -o /dev/null --data-binary @"$tmp/heaviest.json" "http://127.0.0.1:$port/v1/resolve/matrix"
+done
 sleep 1
 rss0=$(rss); fds0=$(fds)
 echo "baseline: RSS ${rss0} KiB, ${fds0} open fds"
@@ -61,11 +75,13 @@ wrk -t2 -c64 -d"${SOAK_SECONDS}s" --latency -s "$tmp/post.lua" "http://127.0.0.1
 bg+=($!); wrk_pid=$!
 slowhttptest -H -c 500 -r 250 -i 5 -l "$SOAK_SECONDS" -p 5 -u "http://127.0.0.1:$port/healthz" >"$tmp/slow.txt" 2>&1 &
 bg+=($!)
-python3 - "$port" "$SOAK_SECONDS" "Fuzz/corpus/http-parser" >"$tmp/abuse.txt" 2>&1 <<'PY' &
+python3 - "$port" "$SOAK_SECONDS" "Fuzz/corpus/http-parser" "$tmp/heaviest.json" >"$tmp/abuse.txt" 2>&1 <<'PY' &
 import os, socket, struct, sys, threading, time
 port, seconds, corpus = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+heaviest = open(sys.argv[4], "rb").read()
 deadline = time.time() + seconds - 2
-stats = {"flood_rounds": 0, "flood_opened": 0, "flood_503": 0, "vanished": 0, "bad_inputs": 0, "bad_answered": 0}
+stats = {"flood_rounds": 0, "flood_opened": 0, "flood_503": 0, "vanished": 0, "bad_inputs": 0, "bad_answered": 0,
+         "heavy_200": 0, "heavy_other": 0, "slow_readers": 0}
 lock = threading.Lock()
 def bump(k, n=1):
     with lock: stats[k] += n
@@ -120,7 +136,31 @@ def bad_input():  # replay the parser corpus and some garbage; every refused inp
                 bump("bad_inputs")
         time.sleep(0.05)
 
-threads = [threading.Thread(target=f) for f in (flood, vanish, bad_input)]
+import http.client
+
+def heavy_matrix():  # the heaviest accepted matrix in a loop (a 503 from a full worker pool is counted)
+    while time.time() < deadline:
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            c.request("POST", "/v1/resolve/matrix", heaviest)
+            r = c.getresponse(); r.read(); c.close()
+            bump("heavy_200" if r.status == 200 else "heavy_other")
+        except OSError:
+            bump("heavy_other")
+
+def slow_reader():  # sends the heaviest matrix, reads nothing for 3 s, closes
+    while time.time() < deadline:
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall(b"POST /v1/resolve/matrix HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(heaviest) + heaviest)
+            time.sleep(3)
+            s.close()
+            bump("slow_readers")
+        except OSError:
+            pass
+
+threads = [threading.Thread(target=f) for f in (flood, vanish, bad_input, heavy_matrix, heavy_matrix) + (slow_reader,) * 4]
 for t in threads: t.start()
 for t in threads: t.join()
 print(" ".join(f"{k}={v}" for k, v in stats.items()))

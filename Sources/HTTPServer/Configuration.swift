@@ -13,6 +13,8 @@
 /// | `maxConnections` | 4,096 | 503 + close for each connection beyond |
 /// | `maxRequestsPerConnection` | 1,000 | the last response carries `Connection: close` |
 /// | `shutdownDeadline` | 10 s | connections still open are closed |
+/// | `maxBufferedResponseBytes` | 64 MiB | 503 + `Retry-After: 1` for new requests while response bytes not yet |
+/// |   |   | read by their clients, all connections together, are above it |
 public struct Configuration: Sendable {
     /// How the process's one listening socket is shared by the event loops. Either way a connection goes
     /// to the loop with the fewest connections (the accepting loop keeps it on a tie, without a hand-off).
@@ -46,6 +48,10 @@ public struct Configuration: Sendable {
 
     public var maxConnections: Int = 4096
     public var maxRequestsPerConnection: Int = 1000
+    /// Response bytes the server holds for clients that do not read them yet, all connections together.
+    /// Above it, new requests are answered 503 (without running their handler) until readers catch up or
+    /// their connections time out.
+    public var maxBufferedResponseBytes: Int = 64 * 1024 * 1024
     /// How long `shutdown` waits for in-flight requests before closing what remains.
     public var shutdownDeadline: Duration = .seconds(10)
 

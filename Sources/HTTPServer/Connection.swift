@@ -9,6 +9,9 @@ final class Connection {
     /// Outgoing bytes; `outSent` of them are already written.
     var out: [UInt8] = []
     var outSent = 0
+    /// Bytes of `out` not yet sent that are counted in `ServerMetrics.bufferedResponseBytes` (updated when a
+    /// flush leaves bytes behind or clears them, so a response sent at once never touches the shared count).
+    var outCounted = 0
 
     /// A request was handed to the handler and its response has not arrived.
     var awaiting = false

@@ -40,6 +40,10 @@ final class EventLoop: @unchecked Sendable {
     private var liveConnections = 0
     /// Most connections open on this loop since the heap was last trimmed (see `trimHeapAfterFlood`).
     private var connectionHighWater = 0
+    /// A large response buffer was freed since the last trim (see `trimHeapAfterLargeResponse`), and when.
+    private var largeResponseFreed = false
+    private var lastLargeFree: UInt64 = 0
+    private var lastTrim: UInt64 = 0
     private var nextConnectionID: UInt64 = 1
     private var now: UInt64 = 0
     private var stopping = false
@@ -60,6 +64,12 @@ final class EventLoop: @unchecked Sendable {
     private static let contentLengthPrefix: [UInt8] = Array("Content-Length: ".utf8)
     private static let connectionClose: [UInt8] = Array("Connection: close\r\n".utf8)
     private static let connectionKeepAlive: [UInt8] = Array("Connection: keep-alive\r\n".utf8)
+    /// A response buffer at least this large is "large": freeing it asks for a heap trim.
+    private static let largeResponseBytes = 1024 * 1024
+    private static let bufferFull = HTTPResponse.problem(
+        status: 503,
+        detail: "The server holds too many response bytes for clients that have not read them yet; retry shortly.",
+        headers: ["Retry-After": "1"])
     private static let continueBytes: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
     private static let listenerTag: UInt64 = 1 << 40
     private static let wakeTag: UInt64 = 1 << 41
@@ -331,6 +341,8 @@ final class EventLoop: @unchecked Sendable {
     private func close(_ c: Connection) {
         guard Int(c.fd) < connections.count, connections[Int(c.fd)] === c else { return }
         connections[Int(c.fd)] = nil
+        countBuffered(c, 0)
+        if c.out.capacity >= Self.largeResponseBytes { noteLargeFree() }
         liveConnections -= 1
         Glibc.close(c.fd)  // never retried (Linux frees the descriptor even on EINTR)
         load.subtract(1, ordering: .relaxed)
@@ -425,7 +437,13 @@ final class EventLoop: @unchecked Sendable {
         }
         metrics.requests.add(1, ordering: .relaxed)
         c.inDispatch = true
-        handler(request, HTTPResponder(loop: self, fd: c.fd, connectionID: c.id))
+        if metrics.bufferedResponseBytes.load(ordering: .relaxed) > configuration.maxBufferedResponseBytes {
+            // Slow readers hold too much already: refuse before the handler makes another response.
+            metrics.refusedForBufferedBytes.add(1, ordering: .relaxed)
+            deliverOnLoop(fd: c.fd, connectionID: c.id, response: Self.bufferFull)
+        } else {
+            handler(request, HTTPResponder(loop: self, fd: c.fd, connectionID: c.id))
+        }
         c.inDispatch = false
     }
 
@@ -473,8 +491,10 @@ final class EventLoop: @unchecked Sendable {
             close(c)  // EPIPE, ECONNRESET: this connection only
             return
         }
+        countBuffered(c, c.out.count - c.outSent)
         if !c.hasPendingOutput {
             if c.out.capacity > 256 * 1024 {
+                if c.out.capacity >= Self.largeResponseBytes { noteLargeFree() }
                 c.out = []
             } else {
                 c.out.removeAll(keepingCapacity: true)
@@ -528,8 +548,34 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    private func noteLargeFree() {
+        largeResponseFreed = true
+        lastLargeFree = now
+    }
+
+    /// After a large response has been sent and freed, give the heap back to the kernel: the response,
+    /// its copies and what was built for it (on worker and request-log threads too) would otherwise stay
+    /// in glibc's free lists, and the process at its peak RSS. On the tick, at most once a second per loop,
+    /// never per request; and once more a second after the last large response, when the threads that
+    /// finish after it (the request-log writer) have freed their part.
+    private func trimHeapAfterLargeResponse() {
+        guard largeResponseFreed, now &- lastTrim >= 1_000_000_000 else { return }
+        if now &- lastLargeFree >= 1_000_000_000 { largeResponseFreed = false }
+        lastTrim = now
+        _ = hinge_malloc_trim()
+    }
+
+    /// Keeps `ServerMetrics.bufferedResponseBytes` equal to the sum of the connections' unsent bytes:
+    /// touches the shared count only when this connection's figure changes.
+    @inline(__always) private func countBuffered(_ c: Connection, _ pending: Int) {
+        if pending == c.outCounted { return }
+        metrics.bufferedResponseBytes.add(pending - c.outCounted, ordering: .relaxed)
+        c.outCounted = pending
+    }
+
     private func checkTimeouts() {
         trimHeapAfterFlood()
+        trimHeapAfterLargeResponse()
         if acceptPausedUntil != 0 && now >= acceptPausedUntil && !stopping {
             acceptPausedUntil = 0
             registerListener()

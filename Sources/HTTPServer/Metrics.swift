@@ -64,6 +64,11 @@ public final class ServerMetrics: Sendable {
     /// Connections open now (one shared atomic: accepting compares it with `maxConnections`; it changes per
     /// connection, not per request).
     public let openConnections = Atomic<Int>(0)
+    /// Response bytes waiting for slow readers, all connections together (`maxBufferedResponseBytes`). It
+    /// changes only when a write leaves bytes behind or a slow reader catches up, not per request.
+    public let bufferedResponseBytes = Atomic<Int>(0)
+    /// Requests answered 503 because `bufferedResponseBytes` was over `maxBufferedResponseBytes`.
+    public let refusedForBufferedBytes = ShardedCounter()
     /// Connections accepted since start (refused ones included).
     public let acceptedConnections = ShardedCounter()
     /// Connections refused with 503 because `maxConnections` were open.

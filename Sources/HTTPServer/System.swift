@@ -54,6 +54,9 @@ final class OSThread: Sendable {
     }
 
     func join() { pthread_join(handle, nil) }
+
+    /// Whether the caller runs on this thread (which must not join itself).
+    var isCurrent: Bool { pthread_equal(handle, pthread_self()) != 0 }
 }
 
 /// Monotonic clock in nanoseconds.

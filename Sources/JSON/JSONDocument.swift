@@ -298,6 +298,13 @@ public struct JSONNode: Sendable {
         return n.isContainer ? Int(n.a) : 0
     }
 
+    /// Nodes in this value: 1 for a scalar; a container counts itself, its member names and every value
+    /// inside it. O(1): a measure of how much work reading or copying the value is.
+    public var nodeCount: Int {
+        let n = document.nodes[index]
+        return n.isContainer ? Int(n.b) - index : 1
+    }
+
     /// The elements of an array (none for other types), without copying them into an array.
     public var elements: JSONElements {
         guard kind == .array else { return JSONElements(document: document, first: 0, end: 0, count: 0) }

@@ -1,3 +1,4 @@
+import HTTPServer
 import JSON
 import LayoutEngine
 
@@ -7,68 +8,106 @@ import LayoutEngine
 /// Decisions (docs/api.md#matrix-omitted-dimensions, docs/api.md#matrix-bad-combination):
 /// - Every dimension may be omitted and then means all of its values: `devices` → `"all"`, `postures` →
 ///   `flat, halfOpened, closed`, `orientations` → `portrait, landscape`, `layoutDirections` → `ltr, rtl`.
+///   A value listed twice in any of them is a 422 at its pointer, naming the first occurrence.
 /// - Postures apply only to devices that fold; the others get one `flat` entry.
 /// - A combination the scene cannot be resolved in (say its `window` does not fit that device) is not a
 ///   failure of the whole matrix: its result has `resolution: null` and the violations in `errors`.
-/// - More than `maxCombinations` combinations → 422 before anything is resolved.
+/// - Refused before anything is resolved (422): more than `maxCombinations` combinations, or more than
+///   `Limits.maxWork` units of work (combinations × the scene's JSON nodes: each combination decodes and
+///   resolves the whole scene).
+/// - Refused while encoding (422): a response that would pass `Limits.maxResponseBytes`. The encoder stops
+///   at the first combination past the budget, so the body never grows beyond it in memory.
+///
+/// Two steps, so that the service can check the cheap one on its event loop and run the costly one on a
+/// worker thread: `plan` (parse, validate, count the work), then `run` (resolve and encode).
 public enum Matrix {
     public static let maxCombinations = 512
 
-    public static func resolve(body: [UInt8], catalog: any DeviceCatalog) -> ResolveOutput {
-        switch ResolveOutput.parse(body) {
-        case .failure(let f): return f.output
-        case .success(let value): return resolve(value: value, catalog: catalog)
+    /// The budgets of one matrix request.
+    public struct Limits: Sendable, Equatable {
+        /// Largest combinations × scene nodes accepted. A unit costs about 0.6 µs (the heaviest accepted
+        /// request, 28 combinations of 256 chained popovers, takes about 70 ms: Benchmarks/hostile.sh), so the
+        /// default keeps any accepted matrix near 100 ms of one core.
+        public var maxWork: Int
+        /// Largest response body in bytes (also the budget of `POST /v1/resolve`).
+        public var maxResponseBytes: Int
+
+        public static let defaultMaxWork = 200_000
+        public static let defaultMaxResponseBytes = 8 * 1024 * 1024
+
+        public init(maxWork: Int = defaultMaxWork, maxResponseBytes: Int = defaultMaxResponseBytes) {
+            self.maxWork = maxWork
+            self.maxResponseBytes = maxResponseBytes
         }
     }
 
-    struct Combination {
+    struct Combination: Sendable {
         var device: String, posture: Posture, orientation: Orientation, direction: LayoutDirection
     }
 
-    public static func resolve(value: JSONValue, catalog: any DeviceCatalog) -> ResolveOutput {
+    /// A validated matrix request: what to resolve and how much work that is.
+    public struct Plan: Sendable {
+        let scene: JSONValue
+        let combinations: [Combination]
+        let unknownFields: JSONUnknownFields
+        /// Combinations × the scene's JSON nodes: what `Limits.maxWork` bounds.
+        public let work: Int
+        public var combinationCount: Int { combinations.count }
+    }
+
+    /// A plan, or the refusal (400/422) already written.
+    public enum Planning: Sendable {
+        case plan(Plan)
+        case refused(ResolveOutput)
+    }
+
+    public static func resolve(body: [UInt8], catalog: any DeviceCatalog, limits: Limits = Limits()) -> ResolveOutput {
+        switch plan(body: body, catalog: catalog, limits: limits) {
+        case .refused(let out): return out
+        case .plan(let p): return run(p, catalog: catalog, maxResponseBytes: limits.maxResponseBytes)
+        }
+    }
+
+    public static func plan(body: [UInt8], catalog: any DeviceCatalog, limits: Limits = Limits()) -> Planning {
+        switch ResolveOutput.parse(body) {
+        case .failure(let f): return .refused(f.output)
+        case .success(let value): return plan(value: value, catalog: catalog, limits: limits)
+        }
+    }
+
+    public static func plan(value: JSONValue, catalog: any DeviceCatalog, limits: Limits = Limits()) -> Planning {
         let mapper = JSONMapper()
-        guard var r = mapper.object(value, at: .root) else { return invalid(mapper.errors) }
+        guard var r = mapper.object(value, at: .root) else {
+            return .refused(invalid(mapper.errors, unknownFields: mapper.unknownFields))
+        }
         let scene = r.value("scene")
         if scene == nil { r.error("scene", "is required") } else if scene?.isObject == false {
             r.error("scene", "expected an object, found \(scene!.typeName)")
         }
-        var devices: [DeviceProfile] = []
-        let requested = r.value("devices")
-        if requested == nil || requested?.isString("all") == true {
-            devices = catalog.allProfiles()
-        } else if let requested, requested.isArray {
-            let ids = requested.elements
-            if ids.isEmpty { r.error("devices", "must name at least one device, or be \"all\"") }
-            for (i, v) in ids.enumerated() {
-                let p = r.pointer("devices").appending(i)
-                guard let id = v.stringValue else {
-                    mapper.error(p, "expected a device id (string), found \(v.typeName)")
-                    continue
-                }
-                if let profile = catalog.profile(id: id) { devices.append(profile) } else {
-                    mapper.error(p, "unknown device \"\(id)\" (`GET /v1/devices` or `hinge devices` lists the known ids)")
-                }
-            }
-        } else if let other = requested {
-            r.error("devices", "expected a list of device ids or \"all\", found \(other.typeName)")
-        }
+        let devices = self.devices(&r, catalog: catalog)
         let postures: [Posture] = list(&r, "postures") ?? Posture.allCases
         let orientations: [Orientation] = list(&r, "orientations") ?? Orientation.allCases
         let directions: [LayoutDirection] = list(&r, "layoutDirections") ?? LayoutDirection.allCases
         r.finish()
-        if !mapper.errors.isEmpty { return invalid(mapper.errors, unknownFields: mapper.unknownFields) }
+        if !mapper.errors.isEmpty { return .refused(invalid(mapper.errors, unknownFields: mapper.unknownFields)) }
 
-        var combinations: [Combination] = []
         var total = 0
         for d in devices { total += (d.folds ? postures.count : 1) * orientations.count * directions.count }
         if total > maxCombinations {
-            return invalid([
-                JSONIssue(
-                    path: .root,
-                    message: "asks for \(total) combinations, at most \(maxCombinations) are allowed: name fewer "
-                        + "devices, postures, orientations or layout directions")
-            ])
+            return .refused(
+                invalid([
+                    JSONIssue(
+                        path: .root,
+                        message: "asks for \(total) combinations, at most \(maxCombinations) are allowed: name fewer "
+                            + "devices, postures, orientations or layout directions")
+                ]))
         }
+        let sceneNodes = scene?.nodeCount ?? 1
+        let work = total * sceneNodes
+        if work > limits.maxWork {
+            return .refused(tooMuchWork(combinations: total, sceneNodes: sceneNodes, work: work, limit: limits.maxWork))
+        }
+        var combinations: [Combination] = []
         combinations.reserveCapacity(total)
         for d in devices {
             for posture in d.folds ? postures : [.flat] {
@@ -79,40 +118,93 @@ public enum Matrix {
                 }
             }
         }
+        return .plan(
+            Plan(
+                scene: scene?.value ?? .object(JSONObject()), combinations: combinations,
+                unknownFields: mapper.unknownFields, work: work))
+    }
 
-        var results: [JSONValue] = []
-        results.reserveCapacity(combinations.count)
+    /// Resolves every combination of `plan`, writing the response as it goes: past `maxResponseBytes` it
+    /// stops and answers 422 instead.
+    public static func run(_ plan: Plan, catalog: any DeviceCatalog, maxResponseBytes: Int) -> ResolveOutput {
+        var out: [UInt8] = Array(#"{"results":["#.utf8)
         var codes: [String] = []
         // The scene's unknown fields are the same in every combination: reported once, at the top level.
         var sceneUnknown: JSONUnknownFields? = nil
-        let sceneValue = scene?.value ?? .object(JSONObject())
-        for c in combinations {
+        for (i, c) in plan.combinations.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
             let overrides = SceneOverrides(
                 device: c.device, posture: c.posture, orientation: c.orientation, layoutDirection: c.direction)
-            var resolution: JSONValue = .null
-            var errors: JSONValue = .null
-            switch Scene.decode(sceneValue, catalog: catalog, overrides: overrides) {
+            // The same bytes as the writer gives the result object (keys in sorted order), with the resolution
+            // from its direct encoder.
+            out.append(contentsOf: #"{"device":"#.utf8)
+            JSONWriter.appendString(c.device, to: &out)
+            out.append(contentsOf: #","errors":"#.utf8)
+            var resolution: [UInt8]? = nil
+            switch Scene.decode(plan.scene, catalog: catalog, overrides: overrides) {
             case .invalid(let e, let unknown):
-                errors = Problem.issuesJSON(e)
+                JSONWriter.write(Problem.issuesJSON(e), into: &out)
                 if sceneUnknown == nil { sceneUnknown = unknown }
             case .scene(var s):
                 if sceneUnknown == nil { sceneUnknown = s.unknownFields }
                 s.unknownFields = JSONUnknownFields()
+                out.append(contentsOf: "null".utf8)
                 let res = LayoutEngine.resolve(s)
                 for code in res.codes where !codes.contains(code) { codes.append(code) }
-                resolution = res.json
+                resolution = res.encoded
             }
-            results.append(
-                .object([
-                    "device": .string(c.device), "errors": errors, "layoutDirection": .string(c.direction.rawValue),
-                    "orientation": .string(c.orientation.rawValue), "posture": .string(c.posture.rawValue),
-                    "resolution": resolution,
-                ]))
+            out.append(contentsOf: #","layoutDirection":""#.utf8)
+            out.append(contentsOf: c.direction.rawValue.utf8)
+            out.append(contentsOf: #"","orientation":""#.utf8)
+            out.append(contentsOf: c.orientation.rawValue.utf8)
+            out.append(contentsOf: #"","posture":""#.utf8)
+            out.append(contentsOf: c.posture.rawValue.utf8)
+            out.append(contentsOf: #"","resolution":"#.utf8)
+            if let resolution { out.append(contentsOf: resolution) } else { out.append(contentsOf: "null".utf8) }
+            out.append(UInt8(ascii: "}"))
+            if out.count > maxResponseBytes {
+                return tooLarge(written: out.count, done: i + 1, of: plan.combinations.count, limit: maxResponseBytes)
+            }
         }
-        var unknown = mapper.unknownFields
+        out.append(contentsOf: #"],"warnings":"#.utf8)
+        var unknown = plan.unknownFields
         if let sceneUnknown { unknown.append(contentsOf: sceneUnknown.nested(under: JSONPointer(["scene"]))) }
-        let body = JSONWriter.encode(.object(["results": .array(results), "warnings": unknown.json]))
-        return ResolveOutput(status: 200, json: body, resolution: nil, device: nil, givenCodes: codes)
+        JSONWriter.write(unknown.json, into: &out)
+        out.append(UInt8(ascii: "}"))
+        if out.count > maxResponseBytes {
+            return tooLarge(written: out.count, done: plan.combinations.count, of: plan.combinations.count, limit: maxResponseBytes)
+        }
+        return ResolveOutput(status: 200, json: out, resolution: nil, device: nil, givenCodes: codes)
+    }
+
+    /// `devices`: `"all"` (or absent), or a list of distinct known ids.
+    private static func devices(_ r: inout ObjectReader, catalog: any DeviceCatalog) -> [DeviceProfile] {
+        let requested = r.value("devices")
+        if requested == nil || requested?.isString("all") == true { return catalog.allProfiles() }
+        guard let requested, requested.isArray else {
+            r.error("devices", "expected a list of device ids or \"all\", found \(requested!.typeName)")
+            return []
+        }
+        let ids = requested.elements
+        if ids.isEmpty { r.error("devices", "must name at least one device, or be \"all\"") }
+        var devices: [DeviceProfile] = []
+        var firstIndex: [String: Int] = [:]
+        for (i, v) in ids.enumerated() {
+            let p = r.pointer("devices").appending(i)
+            guard let id = v.stringValue else {
+                r.mapper.error(p, "expected a device id (string), found \(v.typeName)")
+                continue
+            }
+            if let first = firstIndex[id] {
+                r.mapper.error(p, "\"\(id)\" is listed twice (first at /devices/\(first))")
+                continue
+            }
+            firstIndex[id] = i
+            if let profile = catalog.profile(id: id) { devices.append(profile) } else {
+                r.mapper.error(p, "unknown device \"\(id)\" (`GET /v1/devices` or `hinge devices` lists the known ids)")
+            }
+        }
+        return devices
     }
 
     private static func list<E: RawRepresentable & CaseIterable>(_ r: inout ObjectReader, _ key: StaticString) -> [E]?
@@ -123,15 +215,61 @@ public enum Matrix {
             return nil
         }
         var out: [E] = []
+        var firstPath: [JSONPointer] = []
         for (v, p) in items {
-            if let e: E = JSONMapper.enumeration(v, at: p, mapper: r.mapper) {
-                if out.contains(where: { $0.rawValue == e.rawValue }) { r.mapper.error(p, "\"\(e.rawValue)\" is listed twice") } else { out.append(e) }
+            guard let e: E = JSONMapper.enumeration(v, at: p, mapper: r.mapper) else { continue }
+            if let k = out.firstIndex(where: { $0.rawValue == e.rawValue }) {
+                r.mapper.error(p, "\"\(e.rawValue)\" is listed twice (first at \(firstPath[k]))")
+            } else {
+                out.append(e)
+                firstPath.append(p)
             }
         }
         return out
     }
 
-    private static func invalid(_ errors: [JSONIssue], unknownFields: JSONUnknownFields = JSONUnknownFields()) -> ResolveOutput {
+    private static func invalid(_ errors: [JSONIssue], unknownFields: JSONUnknownFields = JSONUnknownFields())
+        -> ResolveOutput
+    {
         ResolveOutput(problem: Problem.invalid(errors, what: "matrix request", unknownFields: unknownFields))
+    }
+
+    private static func tooMuchWork(combinations: Int, sceneNodes: Int, work: Int, limit: Int) -> ResolveOutput {
+        let message =
+            "asks for \(combinations) combinations of a scene of \(sceneNodes) JSON nodes: \(work) units of work "
+            + "(combinations × nodes), at most \(limit) are allowed: name fewer devices, postures, orientations "
+            + "or layout directions, or send a smaller scene"
+        return ResolveOutput(
+            problem: Problem.response(
+                status: 422, detail: "The matrix request is too much work: \(message).",
+                extra: [
+                    JSONMember("errors", Problem.issuesJSON([JSONIssue(path: .root, message: message)])),
+                    JSONMember("work", .number(Double(work))), JSONMember("maxWork", .number(Double(limit))),
+                ]))
+    }
+
+    /// 422 for a response past the byte budget, with an estimate of its full size.
+    private static func tooLarge(written: Int, done: Int, of total: Int, limit: Int) -> ResolveOutput {
+        ResolveOutput(problem: Problem.responseTooLarge(written: written, done: done, of: total, limit: limit))
+    }
+}
+
+extension Problem {
+    /// 422: the response would pass `limit` bytes (`--max-response-bytes`). Not 413, which is about the
+    /// request's own content, nor a 5xx: the same request always gets the same answer, and asking for less
+    /// (fewer combinations, a smaller scene) is the fix. `done` of `total` parts were written when it stopped.
+    static func responseTooLarge(written: Int, done: Int, of total: Int, limit: Int) -> HTTPResponse {
+        let message =
+            done < total
+            ? "the response would exceed \(limit) bytes: \(written) bytes after \(done) of \(total) combinations "
+                + "(about \(written / max(done, 1) * total) in all); ask for fewer combinations or send a smaller scene"
+            : "the response would be \(written) bytes, more than the \(limit) allowed; ask for less or send a "
+                + "smaller scene"
+        return response(
+            status: 422, detail: "The response is too large: \(message).",
+            extra: [
+                JSONMember("errors", issuesJSON([JSONIssue(path: .root, message: message)])),
+                JSONMember("maxResponseBytes", .number(Double(limit))),
+            ])
     }
 }

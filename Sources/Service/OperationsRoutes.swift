@@ -53,6 +53,12 @@ enum MetricsText {
         metric(
             "hinge_record_failures_total", "counter", "Resolutions answered whose record could not be written.",
             [("", String(context.metrics.recordFailures.load(ordering: .relaxed)))])
+        let work = context.work.load
+        metric("hinge_work_queue_depth", "gauge", "Heavy requests waiting for a worker thread.", [("", String(work.waiting))])
+        metric("hinge_work_running", "gauge", "Heavy requests running on worker threads.", [("", String(work.running))])
+        metric(
+            "hinge_work_refused_total", "counter", "Heavy requests answered 503 because the worker pool was full.",
+            [("", String(context.metrics.workRefusals.load(ordering: .relaxed)))])
         if let store = context.store {
             let c = store.counters
             metric("hinge_request_log_queue_depth", "gauge", "Records waiting for the writer.", [("", String(c.queueDepth))])

@@ -17,31 +17,79 @@ enum ResolveRoutes {
             case .success(let w): width = w
             }
             let receivedAt = Timestamp.now()
-            let out = Resolver.resolve(body: request.body, catalog: context.catalog)
-            var response = HTTPResponse.json(out.json, status: out.status)
-            if out.isProblem {
-                response.headers.set("Content-Type", "application/problem+json")
-            } else if let resolution = out.resolution, wantsSVG(request) {
-                // The scene supplies the toolbar items the response does not repeat.
-                let scene = try? JSONParser.parse(request.body)
-                response = svgResponse(SVGRenderer.render(resolution, scene: scene, width: width))
+            // A typical scene (a few KB) resolves faster than a hand-off to a worker would take.
+            if request.body.count <= HeavyWork.inlineBodyBytes {
+                return resolveScene(request, reply, width: width, receivedAt: receivedAt, context: context)
             }
-            context.recorder.record(
-                path: "/v1/resolve", receivedAt: receivedAt, request: request, output: out, reply: reply,
-                response: response)
+            context.offload(reply) {
+                resolveScene(request, reply, width: width, receivedAt: receivedAt, context: context)
+            }
         }
         router.add(.POST, "/v1/resolve/matrix") { request, reply in
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
             let receivedAt = Timestamp.now()
-            let out = Matrix.resolve(body: request.body, catalog: context.catalog)
-            var response = HTTPResponse.json(out.json, status: out.status)
-            if out.isProblem { response.headers.set("Content-Type", "application/problem+json") }
-            context.recorder.record(
-                path: "/v1/resolve/matrix", receivedAt: receivedAt, request: request, output: out, reply: reply,
-                response: response)
+            if request.body.count > HeavyWork.inlineBodyBytes {
+                return context.offload(reply) {
+                    let out = Matrix.resolve(body: request.body, catalog: context.catalog, limits: context.matrixLimits)
+                    sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
+                }
+            }
+            // Planning is cheap and refuses what is too much before any of it is done; a plan with more work
+            // than the loop should do runs on the worker pool.
+            switch Matrix.plan(body: request.body, catalog: context.catalog, limits: context.matrixLimits) {
+            case .refused(let out): sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
+            case .plan(let plan):
+                let limit = context.matrixLimits.maxResponseBytes
+                if plan.work <= HeavyWork.inlineMatrixWork {
+                    let out = Matrix.run(plan, catalog: context.catalog, maxResponseBytes: limit)
+                    return sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
+                }
+                context.offload(reply) {
+                    let out = Matrix.run(plan, catalog: context.catalog, maxResponseBytes: limit)
+                    sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
+                }
+            }
         }
         let constants = FixedRepresentation(body: JSONWriter.encode(Constants.json), contentType: "application/json")
         router.add(.GET, "/v1/constants", sync: { request in constants.response(to: request) })
+    }
+
+    private static func resolveScene(
+        _ request: HTTPRequest, _ reply: Reply, width: Int?, receivedAt: Timestamp, context: ServiceContext
+    ) {
+        var out = Resolver.resolve(body: request.body, catalog: context.catalog)
+        let limit = context.matrixLimits.maxResponseBytes
+        if out.json.count > limit {
+            out = ResolveOutput(
+                problem: Problem.responseTooLarge(written: out.json.count, done: 1, of: 1, limit: limit), device: out.device)
+        }
+        var response = HTTPResponse.json(out.json, status: out.status)
+        if out.isProblem {
+            response.headers.set("Content-Type", "application/problem+json")
+        } else if let resolution = out.resolution, wantsSVG(request) {
+            // The scene supplies the toolbar items the response does not repeat.
+            let scene = try? JSONParser.parse(request.body)
+            response = svgResponse(SVGRenderer.render(resolution, scene: scene, width: width))
+            if response.body.count > limit {
+                out = ResolveOutput(
+                    problem: Problem.responseTooLarge(written: response.body.count, done: 1, of: 1, limit: limit),
+                    device: out.device)
+                response = HTTPResponse.json(out.json, status: out.status)
+                response.headers.set("Content-Type", "application/problem+json")
+            }
+        }
+        context.recorder.record(
+            path: "/v1/resolve", receivedAt: receivedAt, request: request, output: out, reply: reply, response: response)
+    }
+
+    private static func sendMatrix(
+        _ out: ResolveOutput, _ request: HTTPRequest, _ reply: Reply, receivedAt: Timestamp, context: ServiceContext
+    ) {
+        var response = HTTPResponse.json(out.json, status: out.status)
+        if out.isProblem { response.headers.set("Content-Type", "application/problem+json") }
+        context.recorder.record(
+            path: "/v1/resolve/matrix", receivedAt: receivedAt, request: request, output: out, reply: reply,
+            response: response)
     }
 
     /// `?format=` is `json` or `svg`; anything else is a 400 rather than a silent JSON answer (openapi.yaml).

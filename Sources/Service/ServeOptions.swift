@@ -21,6 +21,9 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 /// | `--no-record` | `HINGE_NO_RECORD` | off | do not record resolutions in the request log |
 /// | `--max-records` | `HINGE_MAX_RECORDS` | `100000` | request-log size cap in records (oldest pruned beyond it) |
 /// | `--max-log-bytes` | `HINGE_MAX_LOG_BYTES` | `1073741824` | request-log size cap in database bytes (≥ 1 MiB) |
+/// | `--max-response-bytes` | `HINGE_MAX_RESPONSE_BYTES` | `8388608` | largest resolve or matrix response (422 beyond) |
+/// | `--max-matrix-work` | `HINGE_MAX_MATRIX_WORK` | `200000` | largest matrix: combinations × scene nodes (422 beyond) |
+/// | `--max-buffered-bytes` | `HINGE_MAX_BUFFERED_BYTES` | `67108864` | response bytes held for slow readers (503 beyond) |
 /// | `--log-level` | `HINGE_LOG_LEVEL` | `info` | `info`: one line per request on stderr; `warn`, `error`: none |
 /// | `--cors-origin` (repeatable) | `HINGE_CORS_ORIGINS` (comma-separated) | none | browser origins allowed to call the API (`CORSPolicy`) |
 public struct ServeOptions: Sendable, Equatable {
@@ -37,6 +40,9 @@ public struct ServeOptions: Sendable, Equatable {
     public var noRecord = false
     public var maxRecords = 100_000
     public var maxLogBytes = 1 << 30
+    public var maxResponseBytes = Matrix.Limits.defaultMaxResponseBytes
+    public var maxMatrixWork = Matrix.Limits.defaultMaxWork
+    public var maxBufferedBytes = Configuration().maxBufferedResponseBytes
     public var logLevel = LogLevel.info
     /// Browser origins allowed to call the API across origins: `scheme://host[:port]`, `*` (any) or `null`
     /// (opaque origins: sandboxed iframes, `data:` pages). Empty: no CORS headers at all.
@@ -63,6 +69,14 @@ public struct ServeOptions: Sendable, Equatable {
           --max-records N      request-log size cap in records (HINGE_MAX_RECORDS, default 100000)
           --max-log-bytes N    request-log size cap in database bytes, at least 1048576
                                (HINGE_MAX_LOG_BYTES, default 1073741824 = 1 GiB); the first bound reached prunes
+          --max-response-bytes BYTES
+                               largest resolve or matrix response, 422 beyond (HINGE_MAX_RESPONSE_BYTES,
+                               default 8388608)
+          --max-matrix-work N  largest matrix: combinations x scene JSON nodes, 422 beyond
+                               (HINGE_MAX_MATRIX_WORK, default 200000)
+          --max-buffered-bytes BYTES
+                               response bytes held for clients that read slowly, all connections together;
+                               new requests get 503 beyond (HINGE_MAX_BUFFERED_BYTES, default 67108864)
           --log-level LEVEL    info | warn | error (HINGE_LOG_LEVEL, default info)
           --cors-origin ORIGIN browser origin allowed to call the API: scheme://host[:port], * (any) or
                                null (sandboxed iframes, data: pages); repeatable (HINGE_CORS_ORIGINS,
@@ -84,6 +98,13 @@ public struct ServeOptions: Sendable, Equatable {
         if let v = environment("HINGE_NO_RECORD") { o.noRecord = try bool(v, "HINGE_NO_RECORD") }
         if let v = environment("HINGE_MAX_RECORDS") { o.maxRecords = try int(v, "HINGE_MAX_RECORDS", 0...Int.max) }
         if let v = environment("HINGE_MAX_LOG_BYTES") { o.maxLogBytes = try int(v, "HINGE_MAX_LOG_BYTES", logBytesRange) }
+        if let v = environment("HINGE_MAX_RESPONSE_BYTES") {
+            o.maxResponseBytes = try int(v, "HINGE_MAX_RESPONSE_BYTES", 1024...(1 << 40))
+        }
+        if let v = environment("HINGE_MAX_MATRIX_WORK") { o.maxMatrixWork = try int(v, "HINGE_MAX_MATRIX_WORK", 1...Int(Int32.max)) }
+        if let v = environment("HINGE_MAX_BUFFERED_BYTES") {
+            o.maxBufferedBytes = try int(v, "HINGE_MAX_BUFFERED_BYTES", 1024...(1 << 40))
+        }
         if let v = environment("HINGE_LOG_LEVEL") { o.logLevel = try level(v, "HINGE_LOG_LEVEL") }
         if let v = environment("HINGE_CORS_ORIGINS") {
             o.corsOrigins = try v.split(separator: ",").map { $0.trimmingASCIISpaces() }.filter { !$0.isEmpty }
@@ -123,6 +144,9 @@ public struct ServeOptions: Sendable, Equatable {
                 o.noRecord = true
             case "--max-records": o.maxRecords = try int(try v(), arg, 0...Int.max)
             case "--max-log-bytes": o.maxLogBytes = try int(try v(), arg, logBytesRange)
+            case "--max-response-bytes": o.maxResponseBytes = try int(try v(), arg, 1024...(1 << 40))
+            case "--max-matrix-work": o.maxMatrixWork = try int(try v(), arg, 1...Int(Int32.max))
+            case "--max-buffered-bytes": o.maxBufferedBytes = try int(try v(), arg, 1024...(1 << 40))
             case "--log-level": o.logLevel = try level(try v(), arg)
             case "--cors-origin": flagOrigins.append(try corsOrigin(try v(), arg))
             default:

@@ -1,3 +1,4 @@
+import CLinux
 import HTTPServer
 import LayoutEngine
 import Store
@@ -17,15 +18,21 @@ final class ServiceContext: Sendable {
     /// `error` lines: store failures with the details a problem never shows.
     let errorLog: ErrorLog
     let cors: CORSPolicy
+    /// Threads for requests too heavy for an event loop (`HeavyWork`).
+    let work: WorkPool
+    /// `--max-matrix-work` and `--max-response-bytes`.
+    let matrixLimits: Matrix.Limits
     /// The server's connection counters, known once the server exists (the router is built first).
     let serverMetrics = Mutex<ServerMetrics?>(nil)
 
     init(
         catalog: any DeviceCatalog, store: Store?, record: Bool, apiKey: String?, errorLog: ErrorLog,
-        corsOrigins: [String] = []
+        corsOrigins: [String] = [], work: WorkPool = HeavyWork.makePool(), matrixLimits: Matrix.Limits = Matrix.Limits()
     ) {
         self.catalog = catalog
         self.cors = CORSPolicy(origins: corsOrigins)
+        self.work = work
+        self.matrixLimits = matrixLimits
         self.store = store
         self.metrics = ServiceMetrics()
         self.errorLog = errorLog
@@ -44,10 +51,11 @@ public struct ServiceApp: Sendable {
     let context: ServiceContext
 
     /// `store` nil serves the API without devices or the request log (resolving then knows only the
-    /// built-in profiles) — for tests of the HTTP layer.
+    /// built-in profiles) — for tests of the HTTP layer. `work` replaces the default worker pool (tests gate
+    /// its jobs).
     public init(
         options: ServeOptions, store: Store? = nil, readiness: (@Sendable () -> Readiness)? = nil,
-        logFileDescriptor: Int32 = 2
+        logFileDescriptor: Int32 = 2, work: WorkPool? = nil
     ) {
         self.options = options
         self.store = store
@@ -55,7 +63,8 @@ public struct ServiceApp: Sendable {
         self.context = ServiceContext(
             catalog: store ?? StaticDeviceCatalog(BuiltInDevices.all), store: store, record: !options.noRecord,
             apiKey: options.apiKey, errorLog: ErrorLog(fileDescriptor: logFileDescriptor),
-            corsOrigins: options.corsOrigins)
+            corsOrigins: options.corsOrigins, work: work ?? HeavyWork.makePool(),
+            matrixLimits: Matrix.Limits(maxWork: options.maxMatrixWork, maxResponseBytes: options.maxResponseBytes))
     }
 
     /// Opens the store named by `--db` (creating and migrating it as needed), holding its lock file: a
@@ -96,6 +105,7 @@ public struct ServiceApp: Sendable {
         c.serverName = "hinge/\(hingeVersion)"
         c.logRequests = options.logLevel == .info
         c.acceptStrategy = options.acceptStrategy
+        c.maxBufferedResponseBytes = options.maxBufferedBytes
         return c
     }
 
@@ -118,9 +128,15 @@ public struct ServiceApp: Sendable {
 
     /// The server, with the store's flush and close as shutdown hooks (after in-flight requests finish).
     public func makeServer() -> HTTPServer {
+        // Buffers of 256 KiB and more (large responses, large request bodies) are mapped on their own and
+        // unmapped when freed: after a burst of large matrices RSS returns to its baseline (Benchmarks/
+        // hostile.sh). A typical request allocates nothing that large.
+        _ = hinge_malloc_set_mmap_threshold(256 * 1024)
         let server = HTTPServer(configuration: configuration, handler: makeHandler())
         let metrics = server.metrics
         context.serverMetrics.withLock { $0 = metrics }
+        let work = context.work
+        server.onShutdown { work.close() }
         if let store {
             server.onShutdown { store.close() }
         }

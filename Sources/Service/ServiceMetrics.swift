@@ -24,6 +24,8 @@ public final class ServiceMetrics: Sendable {
     private let routes: Mutex<[String: RouteCounters]> = Mutex([:])
     /// Records that could not be written to the request log (the request still answered).
     let recordFailures = Atomic<Int>(0)
+    /// Heavy requests answered 503 because the worker pool was full.
+    let workRefusals = Atomic<Int>(0)
 
     public init() {}
 

@@ -98,6 +98,7 @@ final class LiveServer {
 
     init(
         apiKey: String? = nil, noRecord: Bool = false, logFileDescriptor: Int32 = 2, corsOrigins: [String] = [],
+        work: WorkPool? = nil, maxMatrixWork: Int? = nil, maxResponseBytes: Int? = nil,
         configure: (inout Store.Configuration) -> Void = { _ in }
     ) throws {
         var configuration = Store.Configuration(path: directory.file("hinge.sqlite"))
@@ -111,7 +112,9 @@ final class LiveServer {
         options.apiKey = apiKey
         options.noRecord = noRecord
         options.corsOrigins = corsOrigins
-        app = ServiceApp(options: options, store: store, logFileDescriptor: logFileDescriptor)
+        if let maxMatrixWork { options.maxMatrixWork = maxMatrixWork }
+        if let maxResponseBytes { options.maxResponseBytes = maxResponseBytes }
+        app = ServiceApp(options: options, store: store, logFileDescriptor: logFileDescriptor, work: work)
         server = app.makeServer()
         do { try server.start() } catch {
             store.close()

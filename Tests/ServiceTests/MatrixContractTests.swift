@@ -23,7 +23,7 @@ struct MatrixContractTests {
     ])
 
     static func run(_ body: String) throws -> (status: Int, json: JSONValue) {
-        let out = Matrix.resolve(value: try JSONParser.parse(body), catalog: catalog)
+        let out = Matrix.resolve(body: Array(body.utf8), catalog: catalog)
         return (out.status, try JSONParser.parse(String(decoding: out.json, as: UTF8.self)))
     }
 

@@ -14,6 +14,10 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <malloc.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /// How many thread shards there are: the one count behind HTTPServer's `CounterShard` (metrics) and
 /// Store's `DeviceProfileStore` slots. A power of two.
@@ -25,10 +29,23 @@ int hinge_thread_shard_get(void);
 /// Sets this thread's shard, taken modulo HINGE_THREAD_SHARDS.
 void hinge_thread_shard_set(int shard);
 
+/// Names the calling thread (at most 15 bytes are kept) and lowers its scheduling priority
+/// (its nice value becomes `nice`; 0 leaves it): worker threads yield the CPU to the event loops. Best
+/// effort; returns -1 on failure.
+static inline int hinge_thread_setup(const char *name, int nice) {
+    int rc = prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
+    if (nice != 0 && setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice) != 0) rc = -1;
+    return rc;
+}
+
 /// A non-blocking, close-on-exec eventfd with counter 0.
 /// Hands the heap's free memory back to the kernel (glibc keeps freed chunks, so RSS stays at its peak
 /// after a flood of connections has closed).
 static inline int hinge_malloc_trim(void) { return malloc_trim(0); }
+/// Serves every allocation of at least `bytes` with its own mmap, returned to the kernel when freed, and
+/// turns off glibc's adaptive threshold (which rises to the largest block freed so far, after which large
+/// response buffers come from the arenas and their pages stay resident after a burst). 1 on success.
+static inline int hinge_malloc_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 
 static inline int hinge_eventfd_create(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 

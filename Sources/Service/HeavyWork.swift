@@ -1,0 +1,36 @@
+import HTTPServer
+
+/// Which requests leave the event loop for the worker pool (`ServiceContext.work`), and the pool's size.
+///
+/// A typical resolve (a few KB, well under a millisecond) stays on its loop: handing it to a thread and
+/// back costs more than it does. A request that could hold a loop for long goes to the pool, so that the
+/// loop's other connections (and `/healthz`) keep being answered meanwhile.
+enum HeavyWork {
+    /// Bodies larger than this (a large scene, a large matrix request) are parsed and resolved on the pool.
+    static let inlineBodyBytes = 64 * 1024
+    /// A matrix whose work (combinations × scene nodes, `Matrix.Plan.work`) is above this runs on the pool:
+    /// about a millisecond of CPU (see `Matrix.Limits.maxWork` for the cost of a unit).
+    static let inlineMatrixWork = 2_000
+    /// Jobs that may wait for a worker thread beyond those running; a full queue answers 503.
+    static func queueCapacity(threads: Int) -> Int { 4 * threads }
+
+    /// The default pool: one thread per core.
+    static func makePool() -> WorkPool {
+        let threads = Configuration.coreCount
+        return WorkPool(threads: threads, capacity: queueCapacity(threads: threads))
+    }
+}
+
+extension ServiceContext {
+    /// Runs `job` on the worker pool; when the pool is full (or closed), answers 503 with `Retry-After: 1`.
+    func offload(_ reply: Reply, _ job: @escaping @Sendable () -> Void) {
+        if work.submit(job) { return }
+        metrics.workRefusals.add(1, ordering: .relaxed)
+        reply.send(
+            Problem.response(
+                status: 503,
+                detail: "The server is busy with other heavy requests (\(work.threads) running, \(work.capacity) waiting); "
+                    + "retry shortly.",
+                headers: ["Retry-After": "1"]))
+    }
+}
