@@ -23,8 +23,9 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CLinux"]),
         .target(
             name: "Service", dependencies: ["HTTPServer", "Store", "LayoutEngine", "JSON"],
-            // openapi.yaml (the repository root's, through a symlink) is compiled into the binary for GET /openapi.yaml.
-            resources: [.embedInCode("Resources/openapi.yaml")]
+            // openapi.yaml (the repository root's, through a symlink) is compiled into the binary for GET /openapi.yaml;
+            // Hinge Studio's files for GET / and /studio/… (StudioRoutes).
+            resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Studio")]
         ),
         .executableTarget(name: "hinge", dependencies: ["Service"]),
         .executableTarget(
