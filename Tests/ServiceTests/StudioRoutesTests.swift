@@ -63,6 +63,18 @@ import TestSupport
         }
     }
 
+    /// Text reaches the page only as text nodes and attribute values: no script parses markup or code.
+    @Test func noScriptParsesMarkupOrCode() {
+        let forbidden = ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "DOMParser", "createContextualFragment"]
+        for (name, bytes) in StudioAssets.sources where name.hasSuffix(".js") {
+            let text = String(decoding: bytes, as: UTF8.self)
+            for word in forbidden { #expect(!text.contains(word), "\(name) uses \(word)") }
+        }
+        let page = String(decoding: StudioAssets.sources.first { $0.name == "index.html" }?.bytes ?? [], as: UTF8.self)
+        #expect(!page.contains("<script>"), "inline script in the page")
+        #expect(!page.contains(/\son[a-z]+\s*=/), "an event-handler attribute in the page")
+    }
+
     @Test func everyReferenceIsRewrittenToAHashedAssetThatExists() throws {
         let assets = try Self.assets()
         #expect(assets.hashedNames.count == StudioAssets.sources.count - 1)

@@ -3,17 +3,21 @@
 import { call, devices } from "./api.js";
 import { el, fill, pretty, problemList, svg, table } from "./dom.js";
 
-const DRAWING_HEIGHT = 260;  // CSS pixels for the tallest display of a profile
+const DRAWING_HEIGHT = 200;  // CSS pixels for the tallest display of a profile
 const TEMPLATE_DISPLAYS = [{
   id: "main", width: 800, height: 1280, cornerRadius: 24, safeArea: { top: 24, bottom: 20 },
   sizeClasses: { portrait: { horizontal: "regular", vertical: "regular" }, landscape: { horizontal: "regular", vertical: "regular" } },
 }];
 
 /** One display in portrait points: outline, safe-area bands, fold. Only the API's numbers, scaled by the viewBox. */
+let drawings = 0;
+
 function drawDisplay(display, scale) {
   const { width: w, height: h } = display;
   const inset = display.safeArea ?? {};
+  const clip = `display-clip-${++drawings}`;  // a generated id: nothing from the API names an element
   const parts = [
+    svg("clipPath", { id: clip }, svg("rect", { x: 0, y: 0, width: w, height: h, rx: display.cornerRadius ?? 0 })),
     svg("rect", { class: "display", x: 0, y: 0, width: w, height: h, rx: display.cornerRadius ?? 0 }),
     svg("rect", { class: "unsafe", x: 0, y: 0, width: w, height: inset.top ?? 0 }),
     svg("rect", { class: "unsafe", x: 0, y: h - (inset.bottom ?? 0), width: w, height: inset.bottom ?? 0 }),
@@ -28,7 +32,8 @@ function drawDisplay(display, scale) {
       : svg("line", { class: "fold", x1: 0, y1: fold.position, x2: w, y2: fold.position, "stroke-width": Math.max(t, 4) }));
   }
   const drawing = svg("svg", { viewBox: `0 0 ${w} ${h}`, width: w * scale, height: h * scale, role: "img",
-    "aria-label": `Display ${display.id}: ${w} × ${h} points` }, svg("title", {}, `${display.id}: ${w} × ${h} pt`), parts);
+    "aria-label": `Display ${display.id}: ${w} × ${h} points` }, svg("title", {}, `${display.id}: ${w} × ${h} pt`),
+    parts[0], svg("g", { "clip-path": `url(#${clip})` }, parts.slice(1)));
   return el("figure", { class: "display-figure" }, drawing,
     el("figcaption", {}, `${display.id}: ${w} × ${h} pt, safe area top ${inset.top ?? 0}, bottom ${inset.bottom ?? 0}, leading ${inset.leading ?? 0}, trailing ${inset.trailing ?? 0}`,
       fold ? `; fold ${fold.orientation} at ${fold.position}` : "; no fold"));
@@ -46,7 +51,7 @@ export function mountDevices(panel, studio) {
     el("div", { class: "field" }, el("label", { for: "device-kind" }, "Kind"),
       el("select", { id: "device-kind", name: "kind" }, ["phone", "tablet", "foldable", "desktop"].map((k) => el("option", { value: k }, k)))),
     el("div", { class: "field wide" }, el("label", { for: "device-displays" }, "Displays (JSON array, portrait points)"),
-      el("textarea", { id: "device-displays", name: "displays", rows: 12, spellcheck: "false" })),
+      el("textarea", { id: "device-displays", name: "displays", rows: 10, spellcheck: "false" })),
     el("p", { id: "device-etag", class: "hint" }),
     el("div", { class: "actions" },
       el("button", { type: "submit", id: "device-save" }, "Save (PUT)"),
@@ -83,7 +88,7 @@ export function mountDevices(panel, studio) {
     const profile = result.data;
     const tallest = Math.max(...profile.displays.map((d) => d.height));
     fill(detail,
-      el("h2", {}, `${profile.name} (${profile.id})`),
+      el("h2", {}, `${profile.name} — ${profile.id}`),
       el("p", {}, `${profile.kind}, ${profile.builtIn ? "built-in (read-only)" : "custom"}${profile.illustrative ? ", illustrative" : ""}`),
       el("div", { class: "displays" }, profile.displays.map((d) => drawDisplay(d, DRAWING_HEIGHT / tallest))),
       el("div", { class: "actions" },

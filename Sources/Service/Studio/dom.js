@@ -74,7 +74,7 @@ export function table(caption, headings, rows, className = "") {
     { class: className },
     caption ? el("caption", {}, caption) : null,
     el("thead", {}, el("tr", {}, headings.map((h) => el("th", { scope: "col" }, h)))),
-    el("tbody", {}, rows.map((cells) => el("tr", {}, cells.map((c) => el("td", {}, c))))),
+    el("tbody", {}, rows.map((cells) => el("tr", {}, cells.map((c, i) => el("td", { "data-label": headings[i] }, c))))),
   );
 }
 

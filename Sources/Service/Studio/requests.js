@@ -63,17 +63,22 @@ export function mountRequests(panel) {
     const replayOut = el("div", { id: "replay-result", role: "status", "aria-live": "polite" });
     const replay = el("button", { type: "button", id: "replay-button", onclick: () => runReplay(id, replayOut) }, "Replay");
     fill(detail, el("h2", {}, `Record #${id}`), el("p", {}, "Loading…"));
-    const [record, pic] = await Promise.all([
-      call("GET", `/v1/requests/${encodeURIComponent(id)}`),
-      pictureURL("GET", `/v1/requests/${encodeURIComponent(id)}/svg`),
-    ]);
+    const record = await call("GET", `/v1/requests/${encodeURIComponent(id)}`);
     if (!record.ok) {
       fill(detail, el("h2", {}, `Record #${id}`), problemList(record.data));
       return;
     }
     const r = record.data;
-    if (pic.url) showPicture(picture, pic.url);
-    else fill(figure, el("figcaption", {}, `No picture: ${pic.problem?.detail ?? pic.status}`));
+    // Only a stored single resolution has a picture (the API answers 409 for the others).
+    if (r.path === "/v1/resolve" && r.status === 200 && !r.responseTruncated) {
+      const pic = await pictureURL("GET", `/v1/requests/${encodeURIComponent(id)}/svg`);
+      if (pic.url) showPicture(picture, pic.url);
+      else fill(figure, el("figcaption", {}, `No picture: ${pic.problem?.detail ?? pic.status}`));
+    } else {
+      fill(figure, el("figcaption", {}, r.path === "/v1/resolve/matrix"
+        ? "No picture for a matrix: open its combinations from the Matrix view."
+        : `No picture: the answer was ${r.status}${r.responseTruncated ? " (stored truncated)" : ""}.`));
+    }
     fill(detail,
       el("h2", {}, `Record #${r.id}`),
       el("dl", { class: "meta" },
