@@ -27,7 +27,10 @@ public struct JSONLocation: Sendable, Equatable {
 /// Collects the violations and unknown fields of one mapping pass.
 public final class JSONMapper {
     public private(set) var errors: [JSONIssue] = []
-    public private(set) var unknownFields: [JSONPointer] = []
+    /// Capped at `JSONUnknownFields.limit`; the rest are counted.
+    public private(set) var unknownFields = JSONUnknownFields()
+    /// Every key asked of an object, by the object's location: the known members a typo is compared with.
+    @exclusivity(unchecked) private var askedKeys: [(reader: Int32, key: StaticString)]
 
     /// The locations handed out: `parent < 0` is a location given by a pointer (`fixed[index]`).
     private struct Entry {
@@ -45,6 +48,8 @@ public final class JSONMapper {
         entries = []
         entries.reserveCapacity(64)
         entries.append(Entry(parent: -1, index: 0, key: ""))
+        askedKeys = []
+        askedKeys.reserveCapacity(64)
     }
 
     /// A location given by a ready pointer.
@@ -82,7 +87,28 @@ public final class JSONMapper {
         error(pointer(location).appending(key), message)
     }
 
-    public func unknown(_ path: JSONPointer) { unknownFields.append(path) }
+    public func unknown(_ path: JSONPointer, suggestion: String? = nil) {
+        unknownFields.append(JSONUnknownField(path: path, suggestion: suggestion))
+    }
+
+    /// Notes that `key` was asked of the object at `reader` (a known member of it, present or not).
+    @inline(__always)
+    func asked(_ key: StaticString, of reader: JSONLocation) { askedKeys.append((reader.id, key)) }
+
+    /// A known member of the object at `reader` that `name` is one edit away from.
+    func suggestion(for name: String, in reader: JSONLocation) -> String? {
+        NameSuggestion.suggestion(
+            for: name, among: askedKeys.lazy.filter { $0.reader == reader.id }.map { $0.key.description })
+    }
+
+    /// Records an unknown member `name` of the object at `reader` (whose pointer is `base`).
+    func unknown(_ name: String, of reader: JSONLocation, base: JSONPointer) {
+        if unknownFields.listed.count >= JSONUnknownFields.limit {
+            unknownFields.append(JSONUnknownField(path: .root))  // only counted: no pointer, no suggestion
+            return
+        }
+        unknown(base.appending(name), suggestion: suggestion(for: name, in: reader))
+    }
 
     /// A reader over `value` when it is an object; otherwise records "expected an object" and returns nil.
     public func object(_ value: JSONNode, at path: JSONPointer) -> ObjectReader? {
@@ -150,6 +176,7 @@ public struct ObjectReader {
 
     /// The index of member `key`'s value node, marking the member read; nil when absent or `null`.
     @inline(__always) private mutating func valueIndex(_ key: StaticString) -> Int? {
+        mapper.asked(key, of: location)
         guard let found = document.member(of: start, key) else { return nil }
         markRead(found.ordinal)
         return document.nodes[found.value].kind == .null ? nil : found.value
@@ -304,7 +331,7 @@ public struct ObjectReader {
         let base = path
         var k = start + 1
         for m in 0..<n {
-            if !wasRead(m) { mapper.unknown(base.appending(document.string(k))) }
+            if !wasRead(m) { mapper.unknown(document.string(k), of: location, base: base) }
             k = Int(document.nodes[k].c)
         }
     }

@@ -9,11 +9,17 @@ public enum LayoutEngine {
         var diagnostics: [Diagnostic] = []
         diagnostics.reserveCapacity(scene.unknownFields.count + 2 * scene.presentations.count + 4)
         // SPEC §6: every unknown member is a warning with its path.
-        for path in scene.unknownFields {
+        for field in scene.unknownFields {
             diagnostics.append(
                 Diagnostic(
-                    code: .unknownField, severity: .warning, presentation: nil, path: .pointer(path),
-                    message: .unknownField(path.tokens.last ?? "")))
+                    code: .unknownField, severity: .warning, presentation: nil, path: .pointer(field.path),
+                    message: field.suggestion == nil ? .unknownField(field.name) : .text(field.message)))
+        }
+        if scene.unknownFields.omitted > 0 {
+            diagnostics.append(
+                Diagnostic(
+                    code: .unknownField, severity: .warning, presentation: nil, path: .pointer(.root),
+                    message: .text(scene.unknownFields.omittedMessage)))
         }
         let env = EnvironmentResolver.resolve(scene, diagnostics: &diagnostics)
         let c = scene.constants

@@ -48,7 +48,7 @@ public struct Scene: Sendable, Equatable {
     public var arrangement: ArrangementRequest?
     public var constants = Constants()
     /// Members no rule reads, in document order: each becomes an `unknown-field` warning (SPEC §6).
-    public var unknownFields: [JSONPointer] = []
+    public var unknownFields = JSONUnknownFields()
 
     public init() {}
 }
@@ -205,7 +205,7 @@ public enum SceneLimits {
 /// violation with its JSON pointer (→ 422) along with the unknown fields found on the way.
 public enum SceneDecoding: Sendable {
     case scene(Scene)
-    case invalid(errors: [JSONIssue], unknownFields: [JSONPointer])
+    case invalid(errors: [JSONIssue], unknownFields: JSONUnknownFields)
 
     public var scene: Scene? { if case .scene(let s) = self { return s } else { return nil } }
     public var errors: [JSONIssue] { if case .invalid(let e, _) = self { return e } else { return [] } }

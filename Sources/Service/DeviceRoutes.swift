@@ -24,9 +24,11 @@ enum DeviceRoutes {
             let id = request.pathParameters["id"] ?? ""
             guard let stored = devices.stored(id: id) else { return notFound(id) }
             if let inm = request.headers["If-None-Match"], EntityTag.ifNoneMatch(inm, current: stored.etag) {
-                return HTTPResponse(status: 304, headers: ["ETag": stored.etag])
+                return HTTPResponse(status: 304, headers: ["ETag": stored.etag, "Cache-Control": "no-cache"])
             }
-            return .json(JSONWriter.encode(stored.profile.json), headers: ["ETag": stored.etag])
+            // A profile can be replaced at any time: a cache keeps it but asks (If-None-Match) before each use.
+            return .json(
+                JSONWriter.encode(stored.profile.json), headers: ["ETag": stored.etag, "Cache-Control": "no-cache"])
         })
         router.add(.PUT, "/v1/devices/{id}") { request, reply in
             if let refused = context.authorization.refusal(request) { return reply.send(refused) }
@@ -54,7 +56,8 @@ enum DeviceRoutes {
             }
             let mapper = JSONMapper()
             guard let profile = DeviceProfile.decode(body, mapper: mapper) else {
-                return reply.send(Problem.invalid(mapper.errors, what: "device profile"))
+                return reply.send(
+                    Problem.invalid(mapper.errors, what: "device profile", unknownFields: mapper.unknownFields))
             }
             devices.put(profile, ifMatch: request.headers["If-Match"]) { result in
                 switch result {

@@ -56,7 +56,7 @@ public enum Matrix {
         let orientations: [Orientation] = list(&r, "orientations") ?? Orientation.allCases
         let directions: [LayoutDirection] = list(&r, "layoutDirections") ?? LayoutDirection.allCases
         r.finish()
-        if !mapper.errors.isEmpty { return invalid(mapper.errors) }
+        if !mapper.errors.isEmpty { return invalid(mapper.errors, unknownFields: mapper.unknownFields) }
 
         var combinations: [Combination] = []
         var total = 0
@@ -83,6 +83,8 @@ public enum Matrix {
         var results: [JSONValue] = []
         results.reserveCapacity(combinations.count)
         var codes: [String] = []
+        // The scene's unknown fields are the same in every combination: reported once, at the top level.
+        var sceneUnknown: JSONUnknownFields? = nil
         let sceneValue = scene?.value ?? .object(JSONObject())
         for c in combinations {
             let overrides = SceneOverrides(
@@ -90,8 +92,12 @@ public enum Matrix {
             var resolution: JSONValue = .null
             var errors: JSONValue = .null
             switch Scene.decode(sceneValue, catalog: catalog, overrides: overrides) {
-            case .invalid(let e, _): errors = Problem.issuesJSON(e)
-            case .scene(let s):
+            case .invalid(let e, let unknown):
+                errors = Problem.issuesJSON(e)
+                if sceneUnknown == nil { sceneUnknown = unknown }
+            case .scene(var s):
+                if sceneUnknown == nil { sceneUnknown = s.unknownFields }
+                s.unknownFields = JSONUnknownFields()
                 let res = LayoutEngine.resolve(s)
                 for code in res.codes where !codes.contains(code) { codes.append(code) }
                 resolution = res.json
@@ -103,10 +109,9 @@ public enum Matrix {
                     "resolution": resolution,
                 ]))
         }
-        let warnings: [JSONValue] = mapper.unknownFields.map {
-            .object(["path": .string($0.description), "message": .string("unknown field is ignored")])
-        }
-        let body = JSONWriter.encode(.object(["results": .array(results), "warnings": .array(warnings)]))
+        var unknown = mapper.unknownFields
+        if let sceneUnknown { unknown.append(contentsOf: sceneUnknown.nested(under: JSONPointer(["scene"]))) }
+        let body = JSONWriter.encode(.object(["results": .array(results), "warnings": unknown.json]))
         return ResolveOutput(status: 200, json: body, resolution: nil, device: nil, givenCodes: codes)
     }
 
@@ -126,7 +131,7 @@ public enum Matrix {
         return out
     }
 
-    private static func invalid(_ errors: [JSONIssue]) -> ResolveOutput {
-        ResolveOutput(problem: Problem.invalid(errors, what: "matrix request"))
+    private static func invalid(_ errors: [JSONIssue], unknownFields: JSONUnknownFields = JSONUnknownFields()) -> ResolveOutput {
+        ResolveOutput(problem: Problem.invalid(errors, what: "matrix request", unknownFields: unknownFields))
     }
 }

@@ -20,13 +20,20 @@ enum Problem {
         return HTTPResponse(status: status, headers: h, body: JSONWriter.encode(.object(o)))
     }
 
-    /// 422 listing every violation (SPEC §6).
-    static func invalid(_ errors: [JSONIssue], what: String = "scene") -> HTTPResponse {
-        response(
+    /// 422 listing every violation (SPEC §6) and, beside them, the members no rule read (`unknownFields`,
+    /// when there are any): a misspelt member is often why a required one is missing.
+    static func invalid(
+        _ errors: [JSONIssue], what: String = "scene", unknownFields: JSONUnknownFields = JSONUnknownFields()
+    ) -> HTTPResponse {
+        var extra = [JSONMember("errors", issuesJSON(errors))]
+        if unknownFields.total > 0 { extra.append(JSONMember("unknownFields", unknownFields.json)) }
+        let unknown = unknownFields.total
+        return response(
             status: 422,
             detail: "The \(what) is valid JSON but breaks \(errors.count) rule\(errors.count == 1 ? "" : "s"): "
-                + "see errors, each with the JSON pointer of the offending value.",
-            extra: [JSONMember("errors", issuesJSON(errors))])
+                + "see errors, each with the JSON pointer of the offending value"
+                + (unknown == 0 ? "." : "; \(unknown) unknown field\(unknown == 1 ? " is" : "s are") listed in unknownFields."),
+            extra: extra)
     }
 
     static func issuesJSON(_ errors: [JSONIssue]) -> JSONValue {

@@ -31,8 +31,8 @@ enum ResolveRoutes {
                 path: "/v1/resolve/matrix", receivedAt: receivedAt, request: request, output: out, reply: reply,
                 response: response)
         }
-        let constants = JSONWriter.encode(Constants.json)
-        router.add(.GET, "/v1/constants", sync: { _ in .json(constants) })
+        let constants = FixedRepresentation(body: JSONWriter.encode(Constants.json), contentType: "application/json")
+        router.add(.GET, "/v1/constants", sync: { request in constants.response(to: request) })
     }
 
     /// `?format=` is `json` or `svg`; anything else is a 400 rather than a silent JSON answer (openapi.yaml).
@@ -55,8 +55,9 @@ enum ResolveRoutes {
     }
 }
 
-/// Sends a resolution only after its record is committed (issue #4: no acknowledged request is lost).
-/// With `--no-record` or without a store the response leaves at once.
+/// Sends a resolution only after its record is committed (no acknowledged request is lost), with the
+/// record's id in `Hinge-Record-Id`. With `--no-record` or without a store the response leaves at once,
+/// without that header; so does one whose record could not be written.
 struct Recorder: Sendable {
     let log: RequestLog?
     let metrics: ServiceMetrics
@@ -74,8 +75,16 @@ struct Recorder: Sendable {
         log.append(record) { result in
             // On the writer thread, after the commit. A failed commit is counted and shows in /readyz and
             // /metrics; the client still gets its result.
-            if case .failure = result { metrics.recordFailures.add(1, ordering: .relaxed) }
-            reply.send(response)
+            switch result {
+            case .success(let id):
+                // The record exists now: the client may link to /v1/requests/{id} (and its picture).
+                var response = response
+                response.headers.add("Hinge-Record-Id", id.description)
+                reply.send(response)
+            case .failure:
+                metrics.recordFailures.add(1, ordering: .relaxed)
+                reply.send(response)
+            }
         }
     }
 }

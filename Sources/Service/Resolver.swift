@@ -79,8 +79,8 @@ public enum Resolver {
     /// The response for a decoded (or refused) scene; `device` is the scene's device as written, for the log.
     private static func output(_ decoding: SceneDecoding, device: @autoclosure () -> String?) -> ResolveOutput {
         switch decoding {
-        case .invalid(let errors, _):
-            return ResolveOutput(problem: Problem.invalid(errors), device: device())
+        case .invalid(let errors, let unknownFields):
+            return ResolveOutput(problem: Problem.invalid(errors, unknownFields: unknownFields), device: device())
         case .scene(let scene):
             let resolution = LayoutEngine.resolve(scene)
             // The direct byte encoder: the same bytes as `JSONWriter.encode(resolution.json)` (checked by the

@@ -21,6 +21,7 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 /// | `--no-record` | `HINGE_NO_RECORD` | off | do not record resolutions (request-log issue) |
 /// | `--max-records` | `HINGE_MAX_RECORDS` | `100000` | request-log size cap (request-log issue) |
 /// | `--log-level` | `HINGE_LOG_LEVEL` | `info` | `info`: one line per request on stderr; `warn`, `error`: none |
+/// | `--cors-origin` (repeatable) | `HINGE_CORS_ORIGINS` (comma-separated) | none | browser origins allowed to call the API (`CORSPolicy`) |
 public struct ServeOptions: Sendable, Equatable {
     public enum LogLevel: String, Sendable, CaseIterable {
         case info, warn, error
@@ -35,6 +36,9 @@ public struct ServeOptions: Sendable, Equatable {
     public var noRecord = false
     public var maxRecords = 100_000
     public var logLevel = LogLevel.info
+    /// Browser origins allowed to call the API across origins: `scheme://host[:port]`, `*` (any) or `null`
+    /// (opaque origins: sandboxed iframes, `data:` pages). Empty: no CORS headers at all.
+    public var corsOrigins: [String] = []
     /// How connections are accepted (`HINGE_ACCEPT_STRATEGY=reusePort|singleAcceptor`, no flag: a tuning
     /// knob for benchmarks; see docs/http.md).
     public var acceptStrategy = Configuration.AcceptStrategy.reusePort
@@ -56,6 +60,9 @@ public struct ServeOptions: Sendable, Equatable {
           --no-record          do not record resolutions in the request log (HINGE_NO_RECORD=1)
           --max-records N      request-log size cap (HINGE_MAX_RECORDS, default 100000)
           --log-level LEVEL    info | warn | error (HINGE_LOG_LEVEL, default info)
+          --cors-origin ORIGIN browser origin allowed to call the API: scheme://host[:port], * (any) or
+                               null (sandboxed iframes, data: pages); repeatable (HINGE_CORS_ORIGINS,
+                               comma-separated; default none)
           -h, --help           show this help
         """
 
@@ -73,6 +80,10 @@ public struct ServeOptions: Sendable, Equatable {
         if let v = environment("HINGE_NO_RECORD") { o.noRecord = try bool(v, "HINGE_NO_RECORD") }
         if let v = environment("HINGE_MAX_RECORDS") { o.maxRecords = try int(v, "HINGE_MAX_RECORDS", 0...Int.max) }
         if let v = environment("HINGE_LOG_LEVEL") { o.logLevel = try level(v, "HINGE_LOG_LEVEL") }
+        if let v = environment("HINGE_CORS_ORIGINS") {
+            o.corsOrigins = try v.split(separator: ",").map { $0.trimmingASCIISpaces() }.filter { !$0.isEmpty }
+                .map { origin throws(UsageError) in try corsOrigin(origin, "HINGE_CORS_ORIGINS") }
+        }
         if let v = environment("HINGE_ACCEPT_STRATEGY") {
             guard let a = Configuration.AcceptStrategy(rawValue: v) else {
                 throw UsageError("HINGE_ACCEPT_STRATEGY must be reusePort or singleAcceptor, got '\(v)'")
@@ -80,6 +91,7 @@ public struct ServeOptions: Sendable, Equatable {
             o.acceptStrategy = a
         }
 
+        var flagOrigins: [String] = []
         var i = 0
         func value(_ flag: String) throws(UsageError) -> String {
             i += 1
@@ -106,12 +118,19 @@ public struct ServeOptions: Sendable, Equatable {
                 o.noRecord = true
             case "--max-records": o.maxRecords = try int(try v(), arg, 0...Int.max)
             case "--log-level": o.logLevel = try level(try v(), arg)
+            case "--cors-origin": flagOrigins.append(try corsOrigin(try v(), arg))
             default:
                 throw UsageError("unknown option '\(arguments[i])' for 'hinge serve' (see hinge serve --help)")
             }
             i += 1
         }
+        if !flagOrigins.isEmpty { o.corsOrigins = flagOrigins }
         return o
+    }
+
+    private static func corsOrigin(_ s: String, _ name: String) throws(UsageError) -> String {
+        if let problem = CORSPolicy.problem(with: s) { throw UsageError("\(name): \(problem)") }
+        return s
     }
 
     private static func int(_ s: String, _ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {

@@ -14,11 +14,13 @@ final class ServiceContext: Sendable {
     let recorder: Recorder
     let authorization: WriteAuthorization
     let metrics: ServiceMetrics
+    let cors: CORSPolicy
     /// The server's connection counters, known once the server exists (the router is built first).
     let serverMetrics = Mutex<ServerMetrics?>(nil)
 
-    init(catalog: any DeviceCatalog, store: Store?, record: Bool, apiKey: String?) {
+    init(catalog: any DeviceCatalog, store: Store?, record: Bool, apiKey: String?, corsOrigins: [String] = []) {
         self.catalog = catalog
+        self.cors = CORSPolicy(origins: corsOrigins)
         self.store = store
         self.metrics = ServiceMetrics()
         self.recorder = Recorder(log: record ? store?.requestLog : nil, metrics: metrics)
@@ -42,7 +44,7 @@ public struct ServiceApp: Sendable {
         self.readiness = readiness ?? { store?.isHealthy ?? true }
         self.context = ServiceContext(
             catalog: store ?? StaticDeviceCatalog(BuiltInDevices.all), store: store, record: !options.noRecord,
-            apiKey: options.apiKey)
+            apiKey: options.apiKey, corsOrigins: options.corsOrigins)
     }
 
     /// Opens the store named by `--db` (creating and migrating it as needed).
@@ -65,7 +67,7 @@ public struct ServiceApp: Sendable {
     }
 
     func makeServiceRouter() -> ServiceRouter {
-        var router = ServiceRouter(metrics: context.metrics)
+        var router = ServiceRouter(metrics: context.metrics, cors: context.cors)
         HealthRoutes.register(on: &router, readiness: readiness)
         ResolveRoutes.register(on: &router, context: context)
         DeviceRoutes.register(on: &router, context: context)
@@ -77,13 +79,14 @@ public struct ServiceApp: Sendable {
     }
 
     /// Every `METHOD /pattern` the service answers (the contract test compares them with openapi.yaml).
-    public var routes: [String] { makeServiceRouter().registered }
+    public var routes: [String] { makeServiceRouter().answered }
 
-    public func makeRouter() -> Router { makeServiceRouter().router }
+    /// The server's handler: the routes plus `OPTIONS` and CORS on each (see `ServiceRouter.handler`).
+    public func makeHandler() -> HTTPHandler { makeServiceRouter().handler }
 
     /// The server, with the store's flush and close as shutdown hooks (after in-flight requests finish).
     public func makeServer() -> HTTPServer {
-        let server = HTTPServer(configuration: configuration, router: makeRouter())
+        let server = HTTPServer(configuration: configuration, handler: makeHandler())
         let metrics = server.metrics
         context.serverMetrics.withLock { $0 = metrics }
         if let store {

@@ -97,23 +97,36 @@ struct Reply: Sendable {
     let responder: HTTPResponder
     let counters: RouteCounters
     let startNanos: UInt64
+    let cors: CORSPolicy
+    let origin: CORSPolicy.Verdict
 
     var elapsedMicros: Int64 { Int64((monotonicNanos() &- startNanos) / 1000) }
 
+    /// Sends `response` with the CORS headers the request's origin gets, and `Cache-Control: no-store` unless
+    /// the route said how it may be cached: live state, resolutions and errors must never be served stale.
     func send(_ response: HTTPResponse) {
+        var response = response
+        if !response.headers.contains("Cache-Control") { response.headers.add("Cache-Control", "no-store") }
+        cors.decorate(&response.headers, origin)
         counters.observe(status: response.status, nanos: monotonicNanos() &- startNanos)
         responder.respond(response)
     }
 }
 
-/// A router whose handlers get a `Reply` (metrics by route pattern) instead of the bare responder.
+/// A router whose handlers get a `Reply` (metrics by route pattern, CORS and caching headers) instead of the
+/// bare responder. Before a handler runs, a write from an origin that is not allowed is refused (403) and so
+/// is a query parameter the route does not know (400).
 struct ServiceRouter {
     var router = Router()
     let metrics: ServiceMetrics
+    let cors: CORSPolicy
     /// Every `METHOD pattern` registered, for the contract test against openapi.yaml.
     var registered: [String] = []
 
-    init(metrics: ServiceMetrics) { self.metrics = metrics }
+    init(metrics: ServiceMetrics, cors: CORSPolicy = CORSPolicy(origins: [])) {
+        self.metrics = metrics
+        self.cors = cors
+    }
 
     mutating func add(
         _ method: HTTPMethod, _ pattern: String, _ handler: @escaping @Sendable (HTTPRequest, Reply) -> Void
@@ -121,9 +134,59 @@ struct ServiceRouter {
         let label = "\(method.rawValue) \(pattern)"
         registered.append(label)
         let counters = metrics.counters(route: label)
+        let cors = self.cors
+        let accepted = QueryParameters.accepted[label] ?? []
         router.add(method, pattern, responding: { request, responder in
-            handler(request, Reply(responder: responder, counters: counters, startNanos: monotonicNanos()))
+            let origin = cors.verdict(request)
+            let reply = Reply(
+                responder: responder, counters: counters, startNanos: monotonicNanos(), cors: cors, origin: origin)
+            if CORSPolicy.refuses(origin, request.method) { return reply.send(CORSPolicy.refusal(request)) }
+            if let query = request.query,
+                let refused = QueryParameters.refusal(query, accepted: accepted, route: label)
+            {
+                return reply.send(refused)
+            }
+            handler(request, reply)
         })
+    }
+
+    /// Every `METHOD pattern` answered: those registered, then `OPTIONS` on each pattern (see `handler`).
+    var answered: [String] {
+        var patterns: [Substring] = []
+        for label in registered {
+            let pattern = label.split(separator: " ", maxSplits: 1)[1]
+            if !patterns.contains(pattern) { patterns.append(pattern) }
+        }
+        return registered + patterns.map { "OPTIONS \($0)" }
+    }
+
+    /// The server's handler: the routes, `OPTIONS` on every route (`CORSPolicy.preflight`), and 404/405
+    /// problems that carry the CORS headers too, so a browser page can read why its call failed.
+    var handler: HTTPHandler {
+        let router = self.router
+        let cors = self.cors
+        return { request, responder in
+            switch router.match(method: request.method, path: request.path) {
+            case .found(let handler, let parameters):
+                if parameters.isEmpty { return handler(request, responder) }
+                var request = request
+                request.pathParameters = parameters
+                handler(request, responder)
+            case .methodNotAllowed(let allow):
+                if request.method == .OPTIONS { return responder.respond(cors.preflight(request, methods: allow)) }
+                let methods = (allow + ["OPTIONS"]).joined(separator: ", ")
+                var response = Problem.response(
+                    status: 405, detail: "\(request.method) is not allowed on \(request.path); allowed: \(methods).",
+                    headers: ["Allow": methods, "Cache-Control": "no-store"])
+                cors.decorate(&response.headers, cors.verdict(request))
+                responder.respond(response)
+            case .notFound:
+                var response = Problem.response(
+                    status: 404, detail: "No resource at \(request.path).", headers: ["Cache-Control": "no-store"])
+                cors.decorate(&response.headers, cors.verdict(request))
+                responder.respond(response)
+            }
+        }
     }
 
     /// A handler that reads the database: it runs on `workers` (`Store.readWorkers`), never on the event

@@ -96,7 +96,9 @@ final class LiveServer {
     var dbPath: String { directory.file("hinge.sqlite") }
     private var stopped = false
 
-    init(apiKey: String? = nil, noRecord: Bool = false, configure: (inout Store.Configuration) -> Void = { _ in }) throws {
+    init(
+        apiKey: String? = nil, noRecord: Bool = false, corsOrigins: [String] = [],
+        configure: (inout Store.Configuration) -> Void = { _ in }) throws {
         var configuration = Store.Configuration(path: directory.file("hinge.sqlite"))
         configure(&configuration)
         store = try Store.open(configuration)
@@ -107,6 +109,7 @@ final class LiveServer {
         options.db = configuration.path
         options.apiKey = apiKey
         options.noRecord = noRecord
+        options.corsOrigins = corsOrigins
         app = ServiceApp(options: options, store: store)
         server = app.makeServer()
         do { try server.start() } catch {
