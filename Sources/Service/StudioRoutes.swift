@@ -13,7 +13,7 @@ enum StudioRoutes {
     static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
         + "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-    static let immutable = "public, max-age=31536000, immutable"
+    static let immutable = "max-age=31536000, immutable"
 
     static func register(on router: inout ServiceRouter) {
         let built = StudioAssets.embedded

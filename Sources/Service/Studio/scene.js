@@ -32,7 +32,7 @@ export function mountScene(panel, studio) {
   const editor = el("textarea", { id: "scene-json", spellcheck: "false", autocapitalize: "off", rows: 24, "aria-describedby": "scene-status" });
   const status = el("p", { id: "scene-status", class: "status", role: "status", "aria-live": "polite" });
   const [deviceLabel, device] = select("scene-device", "Device", [["", "(scene's window)"]], () => patch("device", device.value));
-  const [displayLabel, display] = select("scene-display", "Display", [["", "(device's default)"]], () => patch("display", display.value));
+  const [displayLabel, display] = select("scene-display", "Display", [["", "(default)"]], () => patch("display", display.value));
   const pickers = { device, display };
   const pickerFields = [el("div", { class: "field" }, deviceLabel, device), el("div", { class: "field" }, displayLabel, display)];
   for (const [key, values] of Object.entries(CHOICES)) {
@@ -96,7 +96,7 @@ export function mountScene(panel, studio) {
     if (typeof scene.device === "string" && !profile) deviceOptions.push([scene.device, `${scene.device} (unknown)`]);
     setOptions(device, deviceOptions);
     device.value = typeof scene.device === "string" ? scene.device : "";
-    setOptions(display, [["", "(device's default)"], ...(profile?.displays ?? []).map((d) => [d.id, `${d.id} (${d.width} × ${d.height})`])]);
+    setOptions(display, [["", "(default)"], ...(profile?.displays ?? []).map((d) => [d.id, `${d.id} (${d.width} × ${d.height})`])]);
     display.value = profile?.displays.some((d) => d.id === scene.display) ? scene.display : "";
     for (const key of Object.keys(CHOICES)) pickers[key].value = CHOICES[key].includes(scene[key]) ? scene[key] : "";
   }
