@@ -139,12 +139,6 @@ export function mountScene(panel, studio) {
       fill(errors, problemList(pic.problem));
       return;
     }
-    picture.addEventListener("load", () => {
-      if (!shownFirst) performance.mark("hinge-first-wireframe");
-      shownFirst = true;
-      panel.dataset.state = "resolved";
-      panel.dataset.pictures = String(Number(panel.dataset.pictures ?? 0) + 1);
-    }, { once: true });
     showPicture(picture, pic.url);
     const env = result.data.environment ?? {};
     caption.textContent = [env.device ?? "custom window", env.display, env.posture, env.orientation, env.layoutDirection]
@@ -165,6 +159,13 @@ export function mountScene(panel, studio) {
       : el("p", {}, "No diagnostics."));
   }
 
+  // The picture counts as shown once decoded (the browser tests wait on data-pictures).
+  picture.addEventListener("load", () => {
+    if (!shownFirst) performance.mark("hinge-first-wireframe");
+    shownFirst = true;
+    panel.dataset.state = "resolved";
+    panel.dataset.pictures = String(Number(panel.dataset.pictures ?? 0) + 1);
+  });
   editor.addEventListener("input", () => { syncPickers(); schedule(); });
   editor.value = JSON.stringify(DEFAULT_SCENE, null, 2);
   devices().then((items) => { catalog = items; syncPickers(); });
