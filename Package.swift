@@ -26,8 +26,9 @@ let package = Package(
         .target(name: "Wireframe", dependencies: ["LayoutEngine", "JSON"]),
         .target(
             name: "Service", dependencies: ["HTTPServer", "Store", "Wireframe", "LayoutEngine", "JSON", "CLinux"],
-            // openapi.yaml (the repository root's, through a symlink) is compiled into the binary for GET /openapi.yaml.
-            resources: [.embedInCode("Resources/openapi.yaml")]
+            // openapi.yaml (the repository root's, through a symlink) is compiled into the binary for GET /openapi.yaml;
+            // Hinge Studio's files for GET / and /studio/… (StudioRoutes).
+            resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Studio")]
         ),
         .executableTarget(name: "hinge", dependencies: ["Service"]),
         .executableTarget(

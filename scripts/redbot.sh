@@ -6,7 +6,7 @@
 # printed, not judged.
 #
 # Environment: REDBOT_VENV (default .build/redbot-venv), HINGE_BIN (default .build/release/hinge, built
-# when it is the default), REDBOT_EXTRA_PATHS (space-separated paths to check as well, e.g. "/ /studio/app.js").
+# when it is the default), REDBOT_EXTRA_PATHS (space-separated paths to check as well).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,6 +52,10 @@ record=$(curl -fsS -D - -o /dev/null "$base/v1/resolve" \
 
 paths=(/healthz /readyz /metrics /openapi.yaml /v1/constants /v1/devices /v1/devices/iphone-16
     /v1/requests "/v1/requests/$record" "/v1/requests/$record/svg")
+# Hinge Studio: the page, and one of its assets under the content-hashed name the page gives it.
+studio_asset=$(curl -fsS "$base/" | grep -o '/studio/app\.[0-9a-f]*\.js' | head -1)
+[ -n "$studio_asset" ] || fail "GET / names no /studio/app.<hash>.js"
+paths+=(/ "$studio_asset")
 # shellcheck disable=SC2206
 paths+=(${REDBOT_EXTRA_PATHS:-})
 

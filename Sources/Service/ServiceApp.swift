@@ -117,6 +117,7 @@ public struct ServiceApp: Sendable {
         RequestRoutes.register(on: &router, context: context)
         let context = self.context
         OperationsRoutes.register(on: &router, context: context, server: { context.serverMetrics.withLock { $0 } })
+        StudioRoutes.register(on: &router)
         return router
     }
 

@@ -1,0 +1,150 @@
+import HTTPServer
+import Store
+
+/// Hinge Studio: `GET /` (the page) and `GET /studio/{asset}` (its modules, styles and icon), compiled
+/// into the binary from `Sources/Service/Studio/`.
+///
+/// Assets are served only under names that carry a hash of their content (`app.0123456789abcdef.js`), so
+/// a browser may keep them forever (`immutable`); the page itself is revalidated on every load
+/// (`no-cache` + `ETag`), so a new binary's page names new assets.
+enum StudioRoutes {
+    /// No inline script or style, nothing from another origin; pictures may be `blob:` URLs (the server's
+    /// SVG, shown through `<img>`, where scripts never run) or `data:`.
+    static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+        + "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    static let immutable = "max-age=31536000, immutable"
+
+    static func register(on router: inout ServiceRouter) {
+        let built = StudioAssets.embedded
+        router.add(.GET, "/", sync: { request in
+            switch built {
+            case .success(let assets): return respond(assets.page, to: request, cacheControl: "no-cache")
+            case .failure(let error):
+                return Problem.response(status: 500, detail: "Hinge Studio could not be assembled: \(error)")
+            }
+        })
+        router.add(.GET, "/studio/{asset}", sync: { request in
+            let name = request.pathParameters["asset"] ?? ""
+            guard case .success(let assets) = built, let asset = assets.byHashedName[name] else {
+                return Problem.response(status: 404, detail: "No studio asset named \"\(name)\".")
+            }
+            return respond(asset, to: request, cacheControl: immutable)
+        })
+    }
+
+    static func respond(_ asset: StudioAssets.Asset, to request: HTTPRequest, cacheControl: String) -> HTTPResponse {
+        var headers: HTTPHeaders = [
+            "Content-Type": asset.contentType, "Cache-Control": cacheControl, "ETag": asset.etag,
+            "X-Content-Type-Options": "nosniff", "Content-Security-Policy": contentSecurityPolicy,
+        ]
+        if let inm = request.headers["If-None-Match"], EntityTag.ifNoneMatch(inm, current: asset.etag) {
+            headers.remove("Content-Type")
+            return HTTPResponse(status: 304, headers: headers)
+        }
+        return HTTPResponse(status: 200, headers: headers, body: asset.body)
+    }
+}
+
+/// Why the studio's files could not be assembled (a defect of the files themselves, caught by a test).
+enum StudioAssetError: Error, Equatable, CustomStringConvertible {
+    case importCycle(String)
+    case unknownType(String)
+    var description: String {
+        switch self {
+        case .importCycle(let name): "\(name) takes part in an import cycle"
+        case .unknownType(let name): "\(name) has no known content type"
+        }
+    }
+}
+
+/// The studio's files with their references to one another rewritten to content-hashed names.
+struct StudioAssets: Sendable {
+    struct Asset: Sendable, Equatable {
+        let contentType: String
+        let body: [UInt8]
+        let etag: String
+    }
+
+    /// `index.html`, with `"/studio/NAME"` references rewritten.
+    let page: Asset
+    /// Served assets by hashed name (`app.0123456789abcdef.js`).
+    let byHashedName: [String: Asset]
+    /// Source name → hashed name (`app.js` → `app.0123456789abcdef.js`).
+    let hashedNames: [String: String]
+
+    static let pageName = "index.html"
+
+    /// The files compiled in (Package.swift lists `Studio/` under `embedInCode`); a test checks that this
+    /// list names every file of the directory.
+    static let sources: [(name: String, bytes: [UInt8])] = [
+        ("index.html", PackageResources.index_html),
+        ("studio.css", PackageResources.studio_css),
+        ("icon.svg", PackageResources.icon_svg),
+        ("app.js", PackageResources.app_js),
+        ("api.js", PackageResources.api_js),
+        ("dom.js", PackageResources.dom_js),
+        ("scene.js", PackageResources.scene_js),
+        ("matrix.js", PackageResources.matrix_js),
+        ("requests.js", PackageResources.requests_js),
+        ("devices.js", PackageResources.devices_js),
+    ]
+
+    static let embedded: Result<StudioAssets, StudioAssetError> = Result { () throws(StudioAssetError) in
+        try StudioAssets(sources: sources)
+    }
+
+    /// A reference to another file is its name in quotes, as a relative module specifier (`"./dom.js"`,
+    /// in scripts) or an absolute path (`"/studio/app.js"`, in the page); each becomes the hashed name.
+    /// A file's hash covers its rewritten text, so a change in a module renames every module importing it.
+    init(sources: [(name: String, bytes: [UInt8])]) throws(StudioAssetError) {
+        let texts = Dictionary(sources.map { ($0.name, String(decoding: $0.bytes, as: UTF8.self)) }, uniquingKeysWith: { a, _ in a })
+        var hashed: [String: String] = [:]
+        var served: [String: Asset] = [:]
+        var visiting: Set<String> = []
+
+        func rewrite(_ text: String) throws(StudioAssetError) -> String {
+            var out = text
+            for name in texts.keys.sorted() where name != Self.pageName {
+                guard out.contains("\"./\(name)\"") || out.contains("\"/studio/\(name)\"") else { continue }
+                let target = try finalName(name)
+                out = out.replacing("\"./\(name)\"", with: "\"./\(target)\"")
+                    .replacing("\"/studio/\(name)\"", with: "\"/studio/\(target)\"")
+            }
+            return out
+        }
+        func finalName(_ name: String) throws(StudioAssetError) -> String {
+            if let done = hashed[name] { return done }
+            guard visiting.insert(name).inserted else { throw .importCycle(name) }
+            let body = Array(try rewrite(texts[name] ?? "").utf8)
+            let asset = Asset(contentType: try Self.contentType(name), body: body, etag: EntityTag.of(canonicalBytes: body))
+            let hashedName = Self.hashedName(name, etag: asset.etag)
+            hashed[name] = hashedName
+            served[hashedName] = asset
+            visiting.remove(name)
+            return hashedName
+        }
+
+        for name in texts.keys.sorted() where name != Self.pageName { _ = try finalName(name) }
+        let pageBody = Array(try rewrite(texts[Self.pageName] ?? "").utf8)
+        page = Asset(
+            contentType: try Self.contentType(Self.pageName), body: pageBody, etag: EntityTag.of(canonicalBytes: pageBody))
+        byHashedName = served
+        hashedNames = hashed
+    }
+
+    /// `app.js` + `"0123456789abcdef"` → `app.0123456789abcdef.js`.
+    static func hashedName(_ name: String, etag: String) -> String {
+        let hex = etag.filter { $0 != "\"" }
+        guard let dot = name.lastIndex(of: ".") else { return name + "." + hex }
+        return name[..<dot] + "." + hex + name[dot...]
+    }
+
+    static func contentType(_ name: String) throws(StudioAssetError) -> String {
+        if name.hasSuffix(".html") { return "text/html; charset=utf-8" }
+        if name.hasSuffix(".css") { return "text/css; charset=utf-8" }
+        if name.hasSuffix(".js") { return "text/javascript; charset=utf-8" }
+        if name.hasSuffix(".svg") { return "image/svg+xml" }
+        throw .unknownType(name)
+    }
+}
