@@ -6,8 +6,8 @@
 # release binary) listens on the README's port 8080 with the default ./hinge.sqlite, so `hinge replay`
 # and `hinge devices` see what the curl commands recorded. `hinge` is the release binary; `curl` fails on
 # an HTTP status >= 400 (--fail-with-body), so a command that gets an error answer fails the script.
-# Commands that start the server, run the tests or need a Docker engine (`swift …`, `docker …`) are
-# listed as skipped.
+# Commands that start the server, run the tests, need a Docker engine or run one of the repository's own
+# checks (`swift …`, `docker …`, `scripts/…`: .ci/run runs those itself) are listed as skipped.
 #
 #   scripts/readme-commands.sh            # needs .build/release/hinge (swift build -c release --product hinge)
 set -euo pipefail
@@ -67,7 +67,7 @@ ran=0 skipped=0 failed=0
 for f in "$work"/commands/*.sh; do
     cmd=$(cat "$f")
     case "$(echo "$cmd" | sed 's/^ *//')" in
-        swift\ *|docker\ *) echo "skip: ${cmd%%$'\n'*}"; skipped=$((skipped + 1)); continue ;;
+        swift\ *|docker\ *|scripts/*) echo "skip: ${cmd%%$'\n'*}"; skipped=$((skipped + 1)); continue ;;
     esac
     if PATH="$work/run/bin:$PATH" bash -e -o pipefail -c "curl() { command curl --fail-with-body \"\$@\"; }; $cmd" \
         >"$work/out" 2>&1 </dev/null; then
