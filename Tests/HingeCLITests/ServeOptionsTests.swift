@@ -66,6 +66,26 @@ import Testing
         #expect(throws: UsageError.self) { try parse(args) }
     }
 
+    /// `hinge serve` reads its flags with the scanner of the other subcommands, so its one-line messages
+    /// read the same.
+    @Test func usageErrorsReadLikeEverySubcommand() throws {
+        #expect(throws: UsageError("unknown option '--bogus' for 'hinge serve' (see hinge serve --help)")) {
+            try parse(["--bogus=1"])
+        }
+        #expect(throws: UsageError("unexpected argument 'serve' for 'hinge serve' (see hinge serve --help)")) {
+            try parse(["serve"])
+        }
+        #expect(throws: UsageError("option --port needs a value")) { try parse(["--port"]) }
+        #expect(throws: UsageError("option --no-record takes no value")) { try parse(["--no-record=1"]) }
+        #expect(throws: UsageError("--log-level must be one of info, warn, error, got 'debug'")) {
+            try parse(["--log-level", "debug"])
+        }
+        #expect(throws: UsageError("HINGE_PORT must be an integer in 0...65535, got 'abc'")) {
+            try parse([], ["HINGE_PORT": "abc"])
+        }
+        #expect(try parse(["--port", "9", "--"]).port == 9)
+    }
+
     @Test func badEnvironmentIsAUsageError() {
         #expect(throws: UsageError.self) { try parse([], ["HINGE_PORT": "abc"]) }
     }
