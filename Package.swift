@@ -51,7 +51,8 @@ let package = Package(
         // HingeCLI: one live test checks that `hinge resolve --format svg` prints the server's bytes.
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Wireframe", "HingeCLI", "TestSupport"]),
         .testTarget(
-            name: "HingeCLITests", dependencies: ["HingeCLI", "Service", "Store", "LayoutEngine", "JSON", "TestSupport"]),
+            name: "HingeCLITests",
+            dependencies: ["HingeCLI", "Service", "Store", "LayoutEngine", "JSON", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

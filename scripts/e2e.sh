@@ -144,7 +144,7 @@ rc=0
 grep -q '"iphone-duo"' "$tmp/cli-duo.json" || fail "--device override not applied"
 "$bin" resolve "$scene" --format svg >"$tmp/cli.svg" || fail "hinge resolve --format svg"
 head -c 5 "$tmp/cli.svg" | grep -Eq '^(<\?xml|<svg)' || fail "svg output starts with $(head -c 20 "$tmp/cli.svg")"
-printf '%s' "$svg_scene" | "$bin" resolve - --format svg --width 390 --db "$tmp/absent.sqlite" >"$tmp/cli-390.svg" \
+printf '%s' "$svg_scene" | "$bin" resolve - --format svg --width 390 --db :memory: >"$tmp/cli-390.svg" \
     || fail "hinge resolve --format svg --width 390"
 cmp -s "$tmp/server.svg" "$tmp/cli-390.svg" || fail "hinge resolve --format svg differs from the server's SVG"
 echo '{"device": "no-such-device"}' >"$tmp/bad.json"
