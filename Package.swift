@@ -2,7 +2,9 @@
 import PackageDescription
 
 // Modules and their direction of dependency: see CONTRIBUTING.md#modules.
-//   hinge → Service → {HTTPServer, Store, Wireframe, LayoutEngine} ; Wireframe → {LayoutEngine, JSON} ;
+//   hinge → {HingeCLI, Service, HTTPServer} ;
+//   HingeCLI → {Service, HTTPServer, Store, Wireframe, LayoutEngine, JSON} ;
+//   Service → {HTTPServer, Store, Wireframe, LayoutEngine} ; Wireframe → {LayoutEngine, JSON} ;
 //   LayoutEngine → JSON ; Store → {CSQLite, LayoutEngine, JSON}
 let package = Package(
     name: "Hinge",
@@ -30,7 +32,10 @@ let package = Package(
             // Hinge Studio's files for GET / and /studio/… (StudioRoutes).
             resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Studio")]
         ),
-        .executableTarget(name: "hinge", dependencies: ["Service"]),
+        // The subcommands' parsers and runners; the executable only wires and prints.
+        .target(
+            name: "HingeCLI", dependencies: ["Service", "HTTPServer", "Store", "Wireframe", "LayoutEngine", "JSON"]),
+        .executableTarget(name: "hinge", dependencies: ["HingeCLI", "Service", "HTTPServer"]),
         .executableTarget(
             name: "hinge-bench",
             dependencies: ["LayoutEngine", "JSON"],
@@ -44,7 +49,11 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "CLinux", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "WireframeTests", dependencies: ["Wireframe", "LayoutEngine", "JSON", "TestSupport"]),
-        .testTarget(name: "ServiceTests", dependencies: ["Service", "Wireframe", "TestSupport"]),
+        // HingeCLI: one live test checks that `hinge resolve --format svg` prints the server's bytes.
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "Wireframe", "HingeCLI", "TestSupport"]),
+        .testTarget(
+            name: "HingeCLITests",
+            dependencies: ["HingeCLI", "Service", "Store", "LayoutEngine", "JSON", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,7 +21,8 @@ struct CORSPolicy: Sendable, Equatable {
     /// Seconds a browser may reuse a preflight answer.
     static let maxAge = "600"
 
-    /// `origins` as configured: `*`, `null` or `scheme://host[:port]` (checked by `ServeOptions`).
+    /// `origins` as configured: `*`, `null` or `scheme://host[:port]` (checked with
+    /// `ServeOptions.corsOriginProblem` when `hinge serve` reads them).
     init(origins: [String]) {
         let normalized = origins.map(CORSPolicy.normalize)
         allowsAnyOrigin = normalized.contains("*")

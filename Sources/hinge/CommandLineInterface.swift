@@ -1,4 +1,5 @@
 import Glibc
+import HingeCLI
 import Service
 
 /// A subcommand of `hinge`. Each lives in its own file (`ServeCommand.swift`, `ResolveCommand.swift`,

@@ -1,4 +1,4 @@
-import Service
+import HingeCLI
 
 /// `hinge devices [ID]`: the device profiles, as a table or one profile's JSON.
 enum DevicesCommand: Subcommand {

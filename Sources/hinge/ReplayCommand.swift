@@ -1,5 +1,5 @@
 import Glibc
-import Service
+import HingeCLI
 
 /// `hinge replay`: every recorded request resolved again; exit 1 when any answer changed.
 enum ReplayCommand: Subcommand {

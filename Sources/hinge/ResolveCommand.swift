@@ -1,4 +1,4 @@
-import Service
+import HingeCLI
 
 /// `hinge resolve FILE`: one scene through the service's resolver, no server.
 enum ResolveCommand: Subcommand {

@@ -1,5 +1,6 @@
 import Glibc
 import HTTPServer
+import HingeCLI
 import Service
 
 /// `hinge serve`: runs the HTTP service until SIGTERM/SIGINT, then shuts down gracefully (exit 0).

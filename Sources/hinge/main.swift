@@ -1,6 +1,5 @@
 import Glibc
 import HTTPServer
-import Service
 
 // Signals first, before any thread exists, so every thread inherits the blocked mask.
 TerminationSignals.block()

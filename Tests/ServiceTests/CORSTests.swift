@@ -181,23 +181,3 @@ import Testing
         #expect(try s.delete("/v1/requests", headers: origin + [("Authorization", "Bearer k")]).status == 204)
     }
 }
-
-@Suite struct CORSOptionTests {
-    @Test func theFlagRepeatsWinsOverTheVariableWhichSplitsOnCommas() throws {
-        let env = ["HINGE_CORS_ORIGINS": "https://a.example, null,"]
-        #expect(try ServeOptions.parse([], environment: { env[$0] }).corsOrigins == ["https://a.example", "null"])
-        #expect(
-            try ServeOptions.parse(["--cors-origin", "*", "--cors-origin=null"], environment: { env[$0] }).corsOrigins
-                == ["*", "null"])
-        #expect(try ServeOptions.parse([], environment: { _ in nil }).corsOrigins == [])
-    }
-
-    @Test func aValueThatIsNoOriginIsAUsageError() {
-        #expect(throws: UsageError.self) {
-            try ServeOptions.parse(["--cors-origin", "plugin.example"], environment: { _ in nil })
-        }
-        #expect(throws: UsageError.self) {
-            try ServeOptions.parse([], environment: { $0 == "HINGE_CORS_ORIGINS" ? "https://a.example/ui" : nil })
-        }
-    }
-}

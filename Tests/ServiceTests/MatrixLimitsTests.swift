@@ -1,4 +1,5 @@
 import HTTPServer
+import HingeCLI
 import JSON
 import LayoutEngine
 import Store

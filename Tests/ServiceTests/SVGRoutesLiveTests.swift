@@ -1,4 +1,5 @@
 import Foundation
+import HingeCLI
 import JSON
 import LayoutEngine
 import Store
@@ -75,22 +76,5 @@ import Wireframe
         #expect(out.exitCode == 0)
         #expect(out.stdout == served.body)
         #expect(served.text.contains(">checkmark</text>"))
-    }
-}
-
-@Suite struct ResolveWidthOptionTests {
-    @Test func widthFlag() throws {
-        let env: (String) -> String? = { _ in nil }
-        #expect(
-            try ResolveCommandOptions.parse(["a", "--format", "svg", "--width", "390"], environment: env).width == 390)
-        #expect(try ResolveCommandOptions.parse(["a", "--width=4096"], environment: env).width == 4096)
-        #expect(try ResolveCommandOptions.parse(["a"], environment: env).width == nil)
-        for bad in ["0", "abc", "5000"] {
-            #expect {
-                _ = try ResolveCommandOptions.parse(["a", "--width", bad], environment: env)
-            } throws: { error in
-                (error as? UsageError)?.message.contains("--width: expected an integer from 16 to 4096") == true
-            }
-        }
     }
 }

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 import TestSupport
 
+@testable import HingeCLI
 @testable import Service
 
 private let builtIns = StaticDeviceCatalog(BuiltInDevices.all)

@@ -1,6 +1,13 @@
-/// A small scanner over a subcommand's arguments, shared by `hinge resolve`, `devices` and `replay`
-/// (`hinge serve` keeps its own parser). Accepts `--flag value` and `--flag=value`; a lone `-` and
-/// anything not starting with `-` is positional; `--` ends the options (everything after it is positional).
+/// A command-line problem: one line for stderr, exit code 2.
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The one scanner over a subcommand's arguments, shared by `hinge serve`, `resolve`, `devices` and `replay`.
+/// Accepts `--flag value` and `--flag=value`; a lone `-` and anything not starting with `-` is positional;
+/// `--` ends the options (everything after it is positional).
 struct CommandArguments {
     enum Token: Equatable {
         /// `--flag` with its inline `=value`, if any.
@@ -61,6 +68,16 @@ struct CommandArguments {
                 "\(name) must be one of \(E.allCases.map(\.rawValue).joined(separator: ", ")), got '\(value)'")
         }
         return e
+    }
+
+    /// The entries of a comma-separated list, without the spaces and tabs around them, empty ones dropped.
+    static func commaSeparated(_ value: String) -> [String] {
+        value.split(separator: ",").compactMap { entry in
+            var s = entry[...]
+            while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+            while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+            return s.isEmpty ? nil : String(s)
+        }
     }
 }
 

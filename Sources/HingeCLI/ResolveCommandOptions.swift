@@ -1,5 +1,6 @@
 import JSON
 import LayoutEngine
+import Service
 import Wireframe
 
 /// Options of `hinge resolve FILE`.
