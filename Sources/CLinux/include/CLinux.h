@@ -25,6 +25,10 @@ int hinge_thread_shard_get(void);
 /// Sets this thread's shard, taken modulo HINGE_THREAD_SHARDS.
 void hinge_thread_shard_set(int shard);
 
+/// Names the calling thread (`pthread_setname_np`, which glibc declares only under _GNU_SOURCE), cut to the
+/// 15 bytes the kernel keeps. Returns 0 or an errno.
+int hinge_thread_set_name(const char *name);
+
 /// A non-blocking, close-on-exec eventfd with counter 0.
 /// Hands the heap's free memory back to the kernel (glibc keeps freed chunks, so RSS stays at its peak
 /// after a flood of connections has closed).
