@@ -17,7 +17,7 @@ enum ResolveRoutes {
             case .success(let w): width = w
             }
             let receivedAt = Timestamp.now()
-            let out = Resolver.resolve(body: request.body, catalog: context.catalog)
+            let out = Resolver.resolve(body: request.body, catalog: context.loopCatalog)
             var response = HTTPResponse.json(out.json, status: out.status)
             if out.isProblem {
                 response.headers.set("Content-Type", "application/problem+json")
@@ -33,7 +33,7 @@ enum ResolveRoutes {
         router.add(.POST, "/v1/resolve/matrix") { request, reply in
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
             let receivedAt = Timestamp.now()
-            let out = Matrix.resolve(body: request.body, catalog: context.catalog)
+            let out = Matrix.resolve(body: request.body, catalog: context.loopCatalog)
             var response = HTTPResponse.json(out.json, status: out.status)
             if out.isProblem { response.headers.set("Content-Type", "application/problem+json") }
             context.recorder.record(
