@@ -1,3 +1,5 @@
+import HTTPServer
+import LayoutEngine
 import Store
 import Testing
 
@@ -36,5 +38,32 @@ import Testing
         #expect(ConditionalRequest.writePrecondition(ifMatch: nil) == .unconditional)
         #expect(!ConditionalRequest.ifNoneMatch("\"a\"", current: b))
         #expect(ConditionalRequest.ifNoneMatch("*", current: b))
+    }
+
+    /// The resolve routes read the catalog of the calling loop's shard, handed to the store explicitly: each
+    /// shard's catalog sees a write, and a context without a store falls back to the catalog it was given.
+    @Test func eachShardsCatalogSeesTheStoresWrites() throws {
+        let store = try Store.open(.init(path: ":memory:"))
+        defer { store.close() }
+        defer { CounterShard.set(0) }
+        let context = ServiceContext(
+            catalog: store, store: store, record: false, apiKey: nil, errorLog: ErrorLog(fileDescriptor: -1))
+        var renamed = try #require(store.profile(id: "iphone-16"))
+        renamed.id = "my-phone"
+        renamed.name = "My Phone"
+        _ = try store.devices.put(renamed)
+        for shard in 0..<CounterShard.count {
+            CounterShard.set(shard)
+            #expect(context.loopCatalog.profile(id: "my-phone")?.name == "My Phone", "shard \(shard)")
+        }
+        try store.devices.delete(id: "my-phone")
+        for shard in 0..<CounterShard.count {
+            CounterShard.set(shard)
+            #expect(context.loopCatalog.profile(id: "my-phone") == nil, "shard \(shard)")
+        }
+        let bare = ServiceContext(
+            catalog: StaticDeviceCatalog([renamed]), store: nil, record: false, apiKey: nil,
+            errorLog: ErrorLog(fileDescriptor: -1))
+        #expect(bare.loopCatalog.profile(id: "my-phone")?.name == "My Phone")
     }
 }
