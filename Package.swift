@@ -5,7 +5,8 @@ import PackageDescription
 //   hinge → {HingeCLI, Service, HTTPServer} ;
 //   HingeCLI → {Service, HTTPServer, Store, Wireframe, LayoutEngine, JSON} ;
 //   Service → {HTTPServer, Store, Wireframe, LayoutEngine} ; Wireframe → {LayoutEngine, JSON} ;
-//   LayoutEngine → JSON ; Store → {CSQLite, LayoutEngine, JSON}
+//   LayoutEngine → JSON ; Store → {CSQLite, CLinux, Threads, LayoutEngine, JSON} ; HTTPServer → {CLinux, Threads} ;
+//   Threads → CLinux
 let package = Package(
     name: "Hinge",
     platforms: [.macOS(.v15)],
@@ -22,8 +23,10 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "CLinux"),
-        .target(name: "Store", dependencies: ["CSQLite", "CLinux", "LayoutEngine", "JSON"]),
-        .target(name: "HTTPServer", dependencies: ["CLinux"]),
+        // One named, joinable OS thread: the event loops' and the store's.
+        .target(name: "Threads", dependencies: ["CLinux"]),
+        .target(name: "Store", dependencies: ["CSQLite", "CLinux", "Threads", "LayoutEngine", "JSON"]),
+        .target(name: "HTTPServer", dependencies: ["CLinux", "Threads"]),
         // The SVG wireframe of a resolution, drawn from the response JSON.
         .target(name: "Wireframe", dependencies: ["LayoutEngine", "JSON"]),
         .target(
@@ -43,6 +46,7 @@ let package = Package(
         ),
         // Helpers shared by the test targets (temporary directories, files, a loopback socket, a PRNG).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ThreadsTests", dependencies: ["Threads", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(
             name: "LayoutEngineTests", dependencies: ["LayoutEngine", "JSON", "TestSupport"], resources: [.copy("Scenes")]),

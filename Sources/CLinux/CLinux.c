@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CLinux.h"
 #include <fcntl.h>
+#include <string.h>
 
 int hinge_block_termination_signals(void) {
     sigset_t set;
@@ -31,5 +32,12 @@ _Static_assert((HINGE_THREAD_SHARDS & (HINGE_THREAD_SHARDS - 1)) == 0, "a power 
 static __thread int hinge_thread_shard = 0;
 int hinge_thread_shard_get(void) { return hinge_thread_shard; }
 void hinge_thread_shard_set(int shard) { hinge_thread_shard = shard & (HINGE_THREAD_SHARDS - 1); }
+
+int hinge_thread_set_name(const char *name) {
+    char cut[16];
+    strncpy(cut, name, sizeof cut - 1);
+    cut[sizeof cut - 1] = 0;
+    return pthread_setname_np(pthread_self(), cut);
+}
 
 int hinge_open_path(const char *path) { return open(path, O_PATH | O_CLOEXEC); }

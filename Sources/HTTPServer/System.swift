@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import Threads
 
 /// A failed system call: the function and the errno it set.
 public struct SystemError: Error, Equatable, CustomStringConvertible {
@@ -26,38 +27,9 @@ func syscall<T: BinaryInteger>(_ function: StaticString, _ body: () -> T) throws
     }
 }
 
-/// A plain OS thread running one closure (event loops must not run on Swift's cooperative pool).
-final class OSThread: Sendable {
-    // pthread_t is an integer on Linux; written once in init before the object is shared.
-    private let handle: pthread_t
-
-    private final class Box {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-
-    init(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        var t = pthread_t()
-        let rc = pthread_create(
-            &t, nil,
-            { raw in
-                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-                box.body()
-                return nil
-            }, box)
-        if rc != 0 {
-            Unmanaged<Box>.fromOpaque(box).release()
-            throw SystemError("pthread_create", rc)
-        }
-        handle = t
-    }
-
-    func join() { pthread_join(handle, nil) }
-
-    /// Whether the caller runs on this thread (which must not join itself).
-    var isCurrent: Bool { pthread_equal(handle, pthread_self()) != 0 }
-}
+/// The event loops' and the signal waiter's threads (event loops must not run on Swift's cooperative pool):
+/// the one named thread wrapper, under the name this module's code uses.
+typealias OSThread = NamedThread
 
 /// Monotonic clock in nanoseconds.
 @inline(__always) func monotonicNanoseconds() -> UInt64 { hinge_monotonic_ns() }

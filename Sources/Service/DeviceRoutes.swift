@@ -8,6 +8,7 @@ enum DeviceRoutes {
     static func register(on router: inout ServiceRouter, context: ServiceContext) {
         guard let store = context.store else { return }
         let devices = store.devices
+        // Reads go to the copy of the profiles kept for the calling event loop's shard (docs/store.md).
         router.add(.GET, "/v1/devices", sync: { request in
             var kind: DeviceProfile.Kind?
             if let k = request.queryParameter("kind") {
@@ -17,25 +18,26 @@ enum DeviceRoutes {
                 }
                 kind = parsed
             }
-            let items = devices.list(kind: kind).map { $0.profile.json }
+            let items = devices.reader(shard: CounterShard.current).list(kind: kind).map { $0.profile.json }
             return .json(JSONWriter.encode(.object(["items": .array(items)])))
         })
         router.add(.GET, "/v1/devices/{id}", sync: { request in
             let id = request.pathParameters["id"] ?? ""
-            guard let stored = devices.stored(id: id) else { return notFound(id) }
-            if let inm = request.headers["If-None-Match"], EntityTag.ifNoneMatch(inm, current: stored.etag) {
-                return HTTPResponse(status: 304, headers: ["ETag": stored.etag, "Cache-Control": "no-cache"])
+            guard let stored = devices.reader(shard: CounterShard.current).stored(id: id) else { return notFound(id) }
+            let etag = stored.etag.quoted
+            if let inm = request.headers["If-None-Match"], ConditionalRequest.ifNoneMatch(inm, current: stored.etag) {
+                return HTTPResponse(status: 304, headers: ["ETag": etag, "Cache-Control": "no-cache"])
             }
             // A profile can be replaced at any time: a cache keeps it but asks (If-None-Match) before each use.
             return .json(
-                JSONWriter.encode(stored.profile.json), headers: ["ETag": stored.etag, "Cache-Control": "no-cache"])
+                JSONWriter.encode(stored.profile.json), headers: ["ETag": etag, "Cache-Control": "no-cache"])
         })
         router.add(.PUT, "/v1/devices/{id}") { request, reply in
             if let refused = context.authorization.refusal(request) { return reply.send(refused) }
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
             let id = request.pathParameters["id"] ?? ""
             // A built-in is read-only whatever the body says (checked again, atomically, by the writer).
-            if devices.stored(id: id)?.profile.builtIn == true {
+            if devices.reader(shard: CounterShard.current).stored(id: id)?.profile.builtIn == true {
                 return reply.send(problem(for: .builtInReadOnly(id: id), id: id))
             }
             let value: JSONValue
@@ -59,13 +61,14 @@ enum DeviceRoutes {
                 return reply.send(
                     Problem.invalid(mapper.errors, what: "device profile", unknownFields: mapper.unknownFields))
             }
-            devices.put(profile, ifMatch: request.headers["If-Match"]) { result in
+            let precondition = ConditionalRequest.writePrecondition(ifMatch: request.headers["If-Match"])
+            devices.put(profile, precondition: precondition) { result in
                 switch result {
                 case .success(let put):
                     reply.send(
                         .json(
                             JSONWriter.encode(put.stored.profile.json), status: put.created ? 201 : 200,
-                            headers: ["ETag": put.stored.etag]))
+                            headers: ["ETag": put.stored.etag.quoted]))
                 case .failure(let error): reply.send(problem(for: error, id: id, request: request, context: context))
                 }
             }
@@ -73,7 +76,8 @@ enum DeviceRoutes {
         router.add(.DELETE, "/v1/devices/{id}") { request, reply in
             if let refused = context.authorization.refusal(request) { return reply.send(refused) }
             let id = request.pathParameters["id"] ?? ""
-            devices.delete(id: id, ifMatch: request.headers["If-Match"]) { result in
+            let precondition = ConditionalRequest.writePrecondition(ifMatch: request.headers["If-Match"])
+            devices.delete(id: id, precondition: precondition) { result in
                 switch result {
                 case .success: reply.send(HTTPResponse(status: 204))
                 case .failure(let error): reply.send(problem(for: error, id: id, request: request, context: context))
@@ -100,7 +104,7 @@ enum DeviceRoutes {
             return Problem.response(
                 status: 412,
                 detail: "If-Match does not match the profile's current ETag"
-                    + (current.map { " (\($0))" } ?? " (the profile does not exist)") + ": GET it again and retry.")
+                    + (current.map { " (\($0.quoted))" } ?? " (the profile does not exist)") + ": GET it again and retry.")
         default:
             guard let request, let context else {
                 return Problem.response(status: 503, detail: "The device profile could not be written: \(StoreProblem.reason(error)).")

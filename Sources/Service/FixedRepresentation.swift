@@ -10,21 +10,21 @@ struct FixedRepresentation: Sendable {
 
     let body: [UInt8]
     let contentType: String
-    let etag: String
+    let etag: EntityTag
 
     init(body: [UInt8], contentType: String) {
         self.body = body
         self.contentType = contentType
-        etag = EntityTag.of(canonicalBytes: body)
+        etag = EntityTag(canonicalBytes: body)
     }
 
     func response(to request: HTTPRequest) -> HTTPResponse {
-        if let inm = request.headers["If-None-Match"], EntityTag.ifNoneMatch(inm, current: etag) {
-            return HTTPResponse(status: 304, headers: ["ETag": etag, "Cache-Control": FixedRepresentation.cacheControl])
+        if let inm = request.headers["If-None-Match"], ConditionalRequest.ifNoneMatch(inm, current: etag) {
+            return HTTPResponse(status: 304, headers: ["ETag": etag.quoted, "Cache-Control": FixedRepresentation.cacheControl])
         }
         return HTTPResponse(
             status: 200,
-            headers: ["Content-Type": contentType, "ETag": etag, "Cache-Control": FixedRepresentation.cacheControl],
+            headers: ["Content-Type": contentType, "ETag": etag.quoted, "Cache-Control": FixedRepresentation.cacheControl],
             body: body)
     }
 }

@@ -12,9 +12,14 @@ enum RequestRoutes {
         // Reads (and the replay and picture computed from them) run on the store's read threads.
         let readers = store.readWorkers
         router.add(.GET, "/v1/requests", reading: readers, { request in
+            let query: RecordQuery
+            do throws(RecordQueryMapping.InvalidParameter) {
+                query = try RecordQueryMapping.query(from: queryItems(request.query))
+            } catch {
+                return Problem.response(status: 400, detail: "Query parameter \(error.parameter): \(error.detail)")
+            }
             do throws(StoreError) {
-                let query = try RecordQuery(queryItems: queryItems(request.query))
-                return .json(JSONWriter.encode(try log.list(query).json))
+                return .json(JSONWriter.encode(RecordQueryMapping.json(try log.list(query))))
             } catch {
                 return storeProblem(error, request, context)
             }
@@ -23,7 +28,7 @@ enum RequestRoutes {
             switch detail(request, log, context) {
             case .failure(let p): return p.response
             case .success(let d):
-                var o = d.summary.json.objectValue ?? JSONObject()
+                var o = RecordQueryMapping.json(d.summary).objectValue ?? JSONObject()
                 o["request"] = bodyJSON(d.requestBody, truncated: d.summary.requestTruncated)
                 o["response"] = bodyJSON(d.responseBody, truncated: d.summary.responseTruncated)
                 return .json(JSONWriter.encode(.object(o)))

@@ -30,22 +30,22 @@ enum ResolveRoutes {
             let receivedAt = Timestamp.now()
             if request.body.count > HeavyWork.inlineBodyBytes {
                 return context.offload(reply) {
-                    let out = Matrix.resolve(body: request.body, catalog: context.catalog, limits: context.matrixLimits)
+                    let out = Matrix.resolve(body: request.body, catalog: context.loopCatalog, limits: context.matrixLimits)
                     sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
                 }
             }
             // Planning is cheap and refuses what is too much before any of it is done; a plan with more work
             // than the loop should do runs on the worker pool.
-            switch Matrix.plan(body: request.body, catalog: context.catalog, limits: context.matrixLimits) {
+            switch Matrix.plan(body: request.body, catalog: context.loopCatalog, limits: context.matrixLimits) {
             case .refused(let out): sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
             case .plan(let plan):
                 let limit = context.matrixLimits.maxResponseBytes
                 if plan.work <= HeavyWork.inlineMatrixWork {
-                    let out = Matrix.run(plan, catalog: context.catalog, maxResponseBytes: limit)
+                    let out = Matrix.run(plan, catalog: context.loopCatalog, maxResponseBytes: limit)
                     return sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
                 }
                 context.offload(reply) {
-                    let out = Matrix.run(plan, catalog: context.catalog, maxResponseBytes: limit)
+                    let out = Matrix.run(plan, catalog: context.loopCatalog, maxResponseBytes: limit)
                     sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
                 }
             }
@@ -57,7 +57,7 @@ enum ResolveRoutes {
     private static func resolveScene(
         _ request: HTTPRequest, _ reply: Reply, width: Int?, receivedAt: Timestamp, context: ServiceContext
     ) {
-        var out = Resolver.resolve(body: request.body, catalog: context.catalog)
+        var out = Resolver.resolve(body: request.body, catalog: context.loopCatalog)
         let limit = context.matrixLimits.maxResponseBytes
         if out.json.count > limit {
             out = ResolveOutput(

@@ -10,7 +10,10 @@ public let hingeVersion = "0.1.0"
 /// What every route shares: the device catalog, the store (nil in tests that need none), the recorder,
 /// write authorization and metrics.
 final class ServiceContext: Sendable {
+    /// The catalog for callers off the event loops (replays on the store's read threads).
     let catalog: any DeviceCatalog
+    /// The catalog per shard: with a store, each shard's own copy of the device profiles (docs/store.md).
+    private let shardCatalogs: [any DeviceCatalog]
     let store: Store?
     let recorder: Recorder
     let authorization: WriteAuthorization
@@ -30,6 +33,7 @@ final class ServiceContext: Sendable {
         corsOrigins: [String] = [], work: WorkPool = HeavyWork.makePool(), matrixLimits: Matrix.Limits = Matrix.Limits()
     ) {
         self.catalog = catalog
+        self.shardCatalogs = (0..<CounterShard.count).map { shard in store?.devices.reader(shard: shard) ?? catalog }
         self.cors = CORSPolicy(origins: corsOrigins)
         self.work = work
         self.matrixLimits = matrixLimits
@@ -39,6 +43,10 @@ final class ServiceContext: Sendable {
         self.recorder = Recorder(log: record ? store?.requestLog : nil, metrics: metrics, errorLog: errorLog)
         self.authorization = WriteAuthorization(apiKey: apiKey)
     }
+
+    /// The catalog of the calling thread's shard (HTTPServer's `CounterShard.current`: its event loop's), so
+    /// that event loops resolving at once never share a cache line to read their devices.
+    var loopCatalog: any DeviceCatalog { shardCatalogs[CounterShard.current] }
 }
 
 /// Wires `hinge serve`: configuration from `ServeOptions`, the store, every route, readiness.

@@ -38,7 +38,7 @@ enum StudioRoutes {
             "Content-Type": asset.contentType, "Cache-Control": cacheControl, "ETag": asset.etag,
             "X-Content-Type-Options": "nosniff", "Content-Security-Policy": contentSecurityPolicy,
         ]
-        if let inm = request.headers["If-None-Match"], EntityTag.ifNoneMatch(inm, current: asset.etag) {
+        if let inm = request.headers["If-None-Match"], ConditionalRequest.ifNoneMatch(inm, current: EntityTag(quoted: asset.etag)) {
             headers.remove("Content-Type")
             return HTTPResponse(status: 304, headers: headers)
         }
@@ -117,7 +117,7 @@ struct StudioAssets: Sendable {
             if let done = hashed[name] { return done }
             guard visiting.insert(name).inserted else { throw .importCycle(name) }
             let body = Array(try rewrite(texts[name] ?? "").utf8)
-            let asset = Asset(contentType: try Self.contentType(name), body: body, etag: EntityTag.of(canonicalBytes: body))
+            let asset = Asset(contentType: try Self.contentType(name), body: body, etag: EntityTag(canonicalBytes: body).quoted)
             let hashedName = Self.hashedName(name, etag: asset.etag)
             hashed[name] = hashedName
             served[hashedName] = asset
@@ -128,7 +128,7 @@ struct StudioAssets: Sendable {
         for name in texts.keys.sorted() where name != Self.pageName { _ = try finalName(name) }
         let pageBody = Array(try rewrite(texts[Self.pageName] ?? "").utf8)
         page = Asset(
-            contentType: try Self.contentType(Self.pageName), body: pageBody, etag: EntityTag.of(canonicalBytes: pageBody))
+            contentType: try Self.contentType(Self.pageName), body: pageBody, etag: EntityTag(canonicalBytes: pageBody).quoted)
         byHashedName = served
         hashedNames = hashed
     }

@@ -1,4 +1,5 @@
 import CSQLite
+import Threads
 
 /// Keeps WAL checkpoints off the writer thread.
 ///
@@ -23,7 +24,7 @@ final class Checkpointer: @unchecked Sendable {
     private var pending = false
     private var stopping = false
     private var connection: Connection?
-    private var thread: StoreThread?
+    private var thread: NamedThread?
     let softPages: Int32
     let hardPages: Int32
 
@@ -45,7 +46,7 @@ final class Checkpointer: @unchecked Sendable {
         // silent no-op (measured: the WAL grew to the hard limit with the background thread idle).
         _ = try db.scalarInt("SELECT count(*) FROM sqlite_schema")
         connection = db
-        thread = try StoreThread(name: "hinge-db-ckpt") { [self] in self.run() }
+        thread = try NamedThread.start("hinge-db-ckpt") { [self] in self.run() }
     }
 
     /// Installs the hook on the writer connection (call with the writer lock held, after `start`).

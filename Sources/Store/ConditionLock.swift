@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Threads
 
 /// A pthread mutex with one condition variable: what `Synchronization.Mutex` does not offer (waiting).
 ///
@@ -55,70 +56,14 @@ final class ConditionLock: @unchecked Sendable {
     }
 }
 
-/// Starts a detached-joinable pthread running `body`; `join()` waits for it. Dedicated threads (not a
-/// dispatch queue) because the writer blocks in SQLite for the length of a commit by design.
-final class StoreThread: @unchecked Sendable {
-    // Sendable proof: `thread` is written once in `init` before any other thread can see the object,
-    // and read only by `join()`, which callers invoke once.
-    private var thread: pthread_t?
-
-    private final class Box {
-        let name: String
-        let body: @Sendable () -> Void
-        init(_ name: String, _ body: @escaping @Sendable () -> Void) {
-            self.name = name
-            self.body = body
+extension NamedThread {
+    /// Starts one of the store's threads (writer, checkpoint, watch, reads: dedicated threads, not a dispatch
+    /// queue, because they block in SQLite by design); a failure to start is a `StoreError`.
+    static func start(_ name: String, _ body: @escaping @Sendable () -> Void) throws(StoreError) -> NamedThread {
+        do {
+            return try NamedThread(name: name, body)
+        } catch {
+            throw .invalidConfiguration("pthread_create failed with errno \(error.errno) for \(name)")
         }
-    }
-
-    /// `name` (at most 15 bytes on Linux) names the thread for `top -H`, `perf` and `/proc/self/task/*/comm`.
-    init(name: String, _ body: @escaping @Sendable () -> Void) throws(StoreError) {
-        let box = Unmanaged.passRetained(Box(name, body)).toOpaque()
-        #if canImport(Darwin)
-        var t: pthread_t?
-        #else
-        var t = pthread_t()
-        #endif
-        let rc = pthread_create(
-            &t, nil,
-            { arg in
-                #if canImport(Darwin)
-                let box = Unmanaged<Box>.fromOpaque(arg).takeRetainedValue()
-                #else
-                guard let arg else { return nil }
-                let box = Unmanaged<Box>.fromOpaque(arg).takeRetainedValue()
-                #endif
-                StoreThread.setCurrentName(box.name)
-                box.body()
-                return nil
-            }, box)
-        guard rc == 0 else {
-            Unmanaged<Box>.fromOpaque(box).release()
-            throw .invalidConfiguration("pthread_create failed with errno \(rc) for \(name)")
-        }
-        thread = t
-    }
-
-    /// Names the calling thread; best effort (a failure only loses the name). Glibc's
-    /// `pthread_setname_np` is not visible to Swift without `_GNU_SOURCE`, so Linux writes `comm` directly.
-    private static func setCurrentName(_ name: String) {
-        #if canImport(Darwin)
-        _ = pthread_setname_np(name)
-        #elseif os(Linux)
-        let fd = open("/proc/thread-self/comm", O_WRONLY)
-        guard fd >= 0 else { return }
-        let bytes = Array(name.utf8.prefix(15))  // the kernel keeps 15 bytes
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        #endif
-    }
-
-    /// Waits for the thread to end. Called from the thread itself (the last reference to a `Store`
-    /// dropped inside a completion), it returns at once instead of deadlocking; the thread ends by itself.
-    func join() {
-        guard let t = thread else { return }
-        thread = nil
-        if pthread_equal(t, pthread_self()) != 0 { return }
-        pthread_join(t, nil)
     }
 }

@@ -6,8 +6,8 @@ import Synchronization
 /// A device profile as stored: the profile and its entity tag.
 public struct StoredProfile: Sendable, Equatable {
     public var profile: DeviceProfile
-    /// Quoted strong entity tag (`"0123456789abcdef"`), for `ETag`, `If-None-Match` and `If-Match`.
-    public var etag: String
+    /// Strong entity tag of the profile's canonical JSON (`"0123456789abcdef"`).
+    public var etag: EntityTag
 }
 
 /// Result of a successful `put`: `created` → 201, else 200.
@@ -19,14 +19,15 @@ public struct PutResult: Sendable, Equatable {
 /// Device profiles (docs/rules.md#device-profiles) in SQLite, served from an in-memory snapshot.
 ///
 /// Reads (`profile(id:)`, `list`, `stored(id:)`) never touch SQLite: they copy an immutable snapshot under
-/// a mutex. Writes run on the writer thread: check (built-in? If-Match?) against the snapshot, commit,
-/// then publish a new snapshot — so a reader sees the old or the new profile, never a mix, and an
-/// If-Match check and its write are atomic with respect to other writers (there is one writer thread).
+/// a mutex. Writes run on the writer thread: check (built-in? the precondition?) against the snapshot,
+/// commit, then publish a new snapshot — so a reader sees the old or the new profile, never a mix, and a
+/// precondition check and its write are atomic with respect to other writers (there is one writer thread).
 ///
-/// The snapshot is held in one slot per thread shard (the index each event loop sets for its counters,
-/// `hinge_thread_shard_get`), each slot on its own cache lines: every resolve reads its device here, and one
-/// mutex shared by both loops moved its cache line between the cores on every request. A write publishes
-/// the new snapshot to every slot.
+/// The snapshot is held in one slot per shard, each slot on its own cache lines: every resolve reads its
+/// device here, and one mutex shared by both event loops moved its cache line between the cores on every
+/// request. The caller names its shard: `reader(shard:)` (the service passes the event loop's shard); the
+/// methods on the store itself read shard 0, for callers off the event loops (the CLI, tests). A write
+/// publishes the new snapshot to every slot.
 public final class DeviceProfileStore: DeviceCatalog, Sendable {
     final class Snapshot: Sendable {
         let byID: [String: StoredProfile]
@@ -57,89 +58,108 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
         }
     }
 
-    /// One copy of the snapshot per thread shard, padded so that two slots never share a cache line.
-    private final class Slot: Sendable {
+    /// One copy of the snapshot per shard, padded so that two slots never share a cache line.
+    fileprivate final class Slot: Sendable {
         let snapshot: Mutex<Snapshot>
         private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
         init(_ s: Snapshot) { snapshot = Mutex(s) }
     }
 
-    /// One slot per thread shard: CLinux's `HINGE_THREAD_SHARDS` (a power of two), as HTTPServer's
-    /// `CounterShard.count`.
-    private static let slotCount = Int(HINGE_THREAD_SHARDS)
+    /// The device profiles as one shard's copy of the snapshot holds them (all copies hold the same
+    /// profiles): the `DeviceCatalog` a caller on one event loop reads, and the reads of `/v1/devices`.
+    public struct Reader: DeviceCatalog, Sendable {
+        fileprivate let slot: Slot
+
+        var snapshot: Snapshot { slot.snapshot.withLock { $0 } }
+
+        public func profile(id: String) -> DeviceProfile? { snapshot.byID[id]?.profile }
+        public func allProfiles() -> [DeviceProfile] { snapshot.ordered.map(\.profile) }
+
+        /// Every profile, or those of one `kind`: built-ins in catalog order, then custom profiles by id.
+        public func list(kind: DeviceProfile.Kind? = nil) -> [StoredProfile] {
+            let all = snapshot.ordered
+            guard let kind else { return all }
+            return all.filter { $0.profile.kind == kind }
+        }
+
+        /// The profile with this id and its tag; nil when there is none.
+        public func stored(id: String) -> StoredProfile? { snapshot.byID[id] }
+
+        public var count: Int { snapshot.byID.count }
+    }
+
+    /// Slots (a power of two): CLinux's `HINGE_THREAD_SHARDS`, the count of HTTPServer's `CounterShard`
+    /// too, so that each event loop's shard has a slot of its own.
+    public static let shardCount = Int(HINGE_THREAD_SHARDS)
     private let slots: [Slot]
     private let writer: StoreWriter
 
     init(initial: [StoredProfile], writer: StoreWriter) {
         let first = Snapshot(initial)
-        slots = (0..<DeviceProfileStore.slotCount).map { _ in Slot(first) }
+        slots = (0..<DeviceProfileStore.shardCount).map { _ in Slot(first) }
         self.writer = writer
     }
 
-    private var current: Snapshot {
-        slots[Int(hinge_thread_shard_get())].snapshot.withLock { $0 }  // in 0..<slotCount: the C setter masks
-    }
+    /// The profiles as the copy of `shard` holds them; `shard` is taken modulo `shardCount`.
+    public func reader(shard: Int) -> Reader { Reader(slot: slots[shard & (DeviceProfileStore.shardCount - 1)]) }
+
+    /// Shard 0's copy: the store's own reads, and the writer thread's (every copy holds the same profiles).
+    private var current: Snapshot { slots[0].snapshot.withLock { $0 } }
 
     /// Makes `next` the snapshot every reader sees (writer thread only: writes are serialised there).
     private func publish(_ next: Snapshot) {
         for slot in slots { slot.snapshot.withLock { $0 = next } }
     }
 
-    // MARK: DeviceCatalog
+    // MARK: Reads on shard 0 (callers off the event loops)
 
-    public func profile(id: String) -> DeviceProfile? { current.byID[id]?.profile }
-    public func allProfiles() -> [DeviceProfile] { current.ordered.map(\.profile) }
+    public func profile(id: String) -> DeviceProfile? { reader(shard: 0).profile(id: id) }
+    public func allProfiles() -> [DeviceProfile] { reader(shard: 0).allProfiles() }
+    public func list(kind: DeviceProfile.Kind? = nil) -> [StoredProfile] { reader(shard: 0).list(kind: kind) }
+    public func stored(id: String) -> StoredProfile? { reader(shard: 0).stored(id: id) }
+    public var count: Int { reader(shard: 0).count }
 
-    // MARK: Routes
+    // MARK: Writes
 
-    /// `GET /v1/devices[?kind=]`.
-    public func list(kind: DeviceProfile.Kind? = nil) -> [StoredProfile] {
-        let all = current.ordered
-        guard let kind else { return all }
-        return all.filter { $0.profile.kind == kind }
-    }
-
-    /// `GET /v1/devices/{id}`: nil → 404.
-    public func stored(id: String) -> StoredProfile? { current.byID[id] }
-
-    public var count: Int { current.byID.count }
-
-    /// `PUT /v1/devices/{id}`: creates or replaces a custom profile (`profile.builtIn` is ignored: it is
-    /// stored as custom). Errors: `.builtInReadOnly` (403) when `id` is a built-in, `.preconditionFailed`
-    /// (412) when `ifMatch` (the raw `If-Match` header) does not match, `.closed`, `.sqlite`.
-    /// The completion runs on the writer thread (or synchronously with `.closed`).
+    /// Creates or replaces a custom profile (`profile.builtIn` is ignored: it is stored as custom). Errors:
+    /// `.builtInReadOnly` when `id` is a built-in, `.preconditionFailed` when `precondition` does not hold for
+    /// the current profile, `.closed`, `.sqlite`. The completion runs on the writer thread (or synchronously
+    /// with `.closed`).
     public func put(
-        _ profile: DeviceProfile, ifMatch: String? = nil,
+        _ profile: DeviceProfile, precondition: WritePrecondition = .unconditional,
         completion: @escaping @Sendable (Result<PutResult, StoreError>) -> Void
     ) {
-        let submitted = writer.submit { [self] db in completion(self.applyPut(profile, ifMatch: ifMatch, db: db)) }
+        let submitted = writer.submit { [self] db in completion(self.applyPut(profile, precondition, db: db)) }
         if !submitted { completion(.failure(.closed)) }
     }
 
-    /// `DELETE /v1/devices/{id}`: `.notFound` (404), `.builtInReadOnly` (403), `.preconditionFailed` (412).
+    /// Deletes a custom profile: `.notFound`, `.builtInReadOnly`, `.preconditionFailed`, `.closed`, `.sqlite`.
     public func delete(
-        id: String, ifMatch: String? = nil, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
+        id: String, precondition: WritePrecondition = .unconditional,
+        completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
     ) {
-        let submitted = writer.submit { [self] db in completion(self.applyDelete(id: id, ifMatch: ifMatch, db: db)) }
+        let submitted = writer.submit { [self] db in completion(self.applyDelete(id: id, precondition, db: db)) }
         if !submitted { completion(.failure(.closed)) }
     }
 
     /// Blocking `put`, for callers that may block (tests, CLI). Never from the writer thread.
-    public func put(_ profile: DeviceProfile, ifMatch: String? = nil) throws(StoreError) -> PutResult {
-        try writer.perform { [self] db in self.applyPut(profile, ifMatch: ifMatch, db: db) }.get()
+    public func put(_ profile: DeviceProfile, precondition: WritePrecondition = .unconditional) throws(StoreError) -> PutResult {
+        try writer.perform { [self] db in self.applyPut(profile, precondition, db: db) }.get()
     }
 
     /// Blocking `delete`.
-    public func delete(id: String, ifMatch: String? = nil) throws(StoreError) {
-        try writer.perform { [self] db in self.applyDelete(id: id, ifMatch: ifMatch, db: db) }.get()
+    public func delete(id: String, precondition: WritePrecondition = .unconditional) throws(StoreError) {
+        try writer.perform { [self] db in self.applyDelete(id: id, precondition, db: db) }.get()
     }
 
     // MARK: Writer thread
 
-    private func applyPut(_ profile: DeviceProfile, ifMatch: String?, db: Connection) -> Result<PutResult, StoreError> {
+    private func applyPut(_ profile: DeviceProfile, _ precondition: WritePrecondition, db: Connection)
+        -> Result<PutResult, StoreError>
+    {
         let before = current.byID[profile.id]
         if let before, before.profile.builtIn { return .failure(.builtInReadOnly(id: profile.id)) }
-        if let ifMatch, !EntityTag.ifMatch(ifMatch, current: before?.etag) {
+        if !precondition.holds(current: before?.etag) {
             return .failure(.preconditionFailed(id: profile.id, current: before?.etag))
         }
         var p = profile
@@ -159,10 +179,10 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
         return .success(PutResult(created: before == nil, stored: stored))
     }
 
-    private func applyDelete(id: String, ifMatch: String?, db: Connection) -> Result<Void, StoreError> {
+    private func applyDelete(id: String, _ precondition: WritePrecondition, db: Connection) -> Result<Void, StoreError> {
         guard let before = current.byID[id] else { return .failure(.notFound(id: id)) }
         if before.profile.builtIn { return .failure(.builtInReadOnly(id: id)) }
-        if let ifMatch, !EntityTag.ifMatch(ifMatch, current: before.etag) {
+        if !precondition.holds(current: before.etag) {
             return .failure(.preconditionFailed(id: id, current: before.etag))
         }
         do {
@@ -181,7 +201,7 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
     static func canonicalJSON(_ p: DeviceProfile) -> [UInt8] { JSONWriter.encode(p.json) }
 
     static func stored(_ p: DeviceProfile) -> StoredProfile {
-        StoredProfile(profile: p, etag: EntityTag.of(canonicalBytes: canonicalJSON(p)))
+        StoredProfile(profile: p, etag: EntityTag(canonicalBytes: canonicalJSON(p)))
     }
 
     /// Inserts or replaces `p`. An existing row is replaced only when its `built_in` equals the new one's:
@@ -193,7 +213,7 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
                 + "ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, body = excluded.body, etag = excluded.etag, "
                 + "updated_at = excluded.updated_at WHERE device_profiles.built_in = excluded.built_in",
             .text(s.profile.id), .text(s.profile.kind.rawValue), .int(s.profile.builtIn ? 1 : 0), .text(body),
-            .text(s.etag), .int(now.millisecondsSinceEpoch))
+            .text(s.etag.quoted), .int(now.millisecondsSinceEpoch))
     }
 
     static let catalogVersionKey = "builtin_catalog_version"
@@ -254,7 +274,7 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
                     continue
                 }
                 p.builtIn = builtIn
-                out.append(StoredProfile(profile: p, etag: s.text(3) ?? stored(p).etag))
+                out.append(StoredProfile(profile: p, etag: s.text(3).map(EntityTag.init(quoted:)) ?? stored(p).etag))
             }
             return (out, warnings)
         }

@@ -1,3 +1,5 @@
+import Threads
+
 /// Threads that run request-log queries, and what a route computes from their result (a replay, a
 /// picture), away from the event loops: a loop never waits for SQLite. A filtered listing may scan the
 /// whole log (6–16 ms for 100 000 records, BENCHMARKS.md), and `DatabasePool.read` blocks while all
@@ -23,7 +25,7 @@ public final class ReadWorkers: Sendable {
         var jobs: [Job] = []
         var head = 0  // jobs[head...] wait; the consumed prefix is dropped when it outgrows the rest
         var idle = 0
-        var threads: [StoreThread] = []
+        var threads: [NamedThread] = []
         var closing = false
         var waiting: Int { jobs.count - head }
     }
@@ -44,7 +46,7 @@ public final class ReadWorkers: Sendable {
             lock.signal()
         } else if state.threads.count < maxThreads {
             do {
-                state.threads.append(try StoreThread(name: "hinge-db-read") { [self] in self.run() })
+                state.threads.append(try NamedThread.start("hinge-db-read") { [self] in self.run() })
             } catch {
                 if state.threads.isEmpty {
                     state.jobs.removeLast()
@@ -60,7 +62,7 @@ public final class ReadWorkers: Sendable {
 
     /// Runs what is queued, stops the threads. Idempotent.
     func close() {
-        let threads = lock.withLock { () -> [StoreThread] in
+        let threads = lock.withLock { () -> [NamedThread] in
             state.closing = true
             let t = state.threads
             state.threads = []

@@ -16,7 +16,7 @@ public struct RecordID: Sendable, Hashable, Comparable, LosslessStringConvertibl
     public static func < (a: RecordID, b: RecordID) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// What the service appends after answering a request: `GET /v1/requests` (docs/api.md#request-log).
+/// What the service appends after answering a request (docs/api.md#request-log).
 public struct RequestRecord: Sendable, Equatable {
     public var receivedAt: Timestamp
     public var durationMicros: Int64
@@ -63,28 +63,16 @@ public struct RecordSummary: Sendable, Equatable {
     public var responseSize: Int
     public var requestTruncated: Bool
     public var responseTruncated: Bool
-
-    /// The list item of `GET /v1/requests` (docs/api.md#request-log).
-    public var json: JSONValue {
-        .object([
-            "id": .string(id.description), "receivedAt": .string(receivedAt.iso8601),
-            "durationMicros": .number(Double(durationMicros)), "device": device.map { .string($0) } ?? .null,
-            "status": .number(Double(status)), "codes": .array(codes.map { .string($0) }), "path": .string(path),
-            "engineVersion": .string(engineVersion), "requestSize": .number(Double(requestSize)),
-            "responseSize": .number(Double(responseSize)), "requestTruncated": .bool(requestTruncated),
-            "responseTruncated": .bool(responseTruncated),
-        ])
-    }
 }
 
-/// A stored record with its (possibly truncated) bodies: `GET /v1/requests/{id}`.
+/// A stored record with its (possibly truncated) bodies.
 public struct RecordDetail: Sendable, Equatable {
     public var summary: RecordSummary
     public var requestBody: [UInt8]
     public var responseBody: [UInt8]
 }
 
-/// Filters and paging of `GET /v1/requests`.
+/// Filters and paging of a listing of the log (the service maps `GET /v1/requests`'s query onto it).
 public struct RecordQuery: Sendable, Equatable {
     public static let maxLimit = 500
     public static let defaultLimit = 50
@@ -112,48 +100,14 @@ public struct RecordQuery: Sendable, Equatable {
         self.cursor = cursor
     }
 
-    /// From decoded URL query items (`device`, `status`, `code`, `since`, `until`, `limit`, `cursor`);
-    /// other names are ignored. Throws `.invalidQuery(parameter:detail:)` (route: 400).
-    public init(queryItems: [(name: String, value: String)]) throws(StoreError) {
-        self.init()
-        for (name, value) in queryItems {
-            switch name {
-            case "device": device = value
-            case "code": code = value
-            case "cursor": cursor = value
-            case "status":
-                guard let s = Int(value), (100...599).contains(s) else {
-                    throw .invalidQuery(parameter: "status", detail: "expected an HTTP status 100…599, got \"\(value)\"")
-                }
-                status = s
-            case "limit":
-                guard let l = Int(value), (1...RecordQuery.maxLimit).contains(l) else {
-                    throw .invalidQuery(parameter: "limit", detail: "expected 1…\(RecordQuery.maxLimit), got \"\(value)\"")
-                }
-                limit = l
-            case "since", "until":
-                guard let t = Timestamp(iso8601: value) else {
-                    throw .invalidQuery(
-                        parameter: name, detail: "expected an ISO 8601 timestamp such as 2025-01-31T09:05:07Z, got \"\(value)\"")
-                }
-                if name == "since" { since = t } else { until = t }
-            default: break
-            }
-        }
-        if let cursor, Cursor.decode(cursor) == nil {
-            throw .invalidQuery(parameter: "cursor", detail: "not a cursor returned by this server")
-        }
-    }
+    /// Whether `text` is a cursor this store returned (the `next` of a page); `list` refuses any other.
+    public static func isCursor(_ text: String) -> Bool { Cursor.decode(text) != nil }
 }
 
 /// A page of records, newest first; `next` is nil on the last page.
 public struct RecordPage: Sendable, Equatable {
     public var items: [RecordSummary]
     public var next: String?
-
-    public var json: JSONValue {
-        .object(["items": .array(items.map(\.json)), "next": next.map { .string($0) } ?? .null])
-    }
 }
 
 /// Opaque paging cursor: the id after which the next page starts, so pages stay stable while new records

@@ -1,5 +1,6 @@
 import CLinux
 import Synchronization
+import Threads
 
 #if canImport(Glibc)
 import Glibc
@@ -101,7 +102,7 @@ final class StorageWatchdog: @unchecked Sendable {
     // in `stop`, both called once by `Store` on one thread.
     private let lock = ConditionLock()
     private var stopping = false
-    private var thread: StoreThread?
+    private var thread: NamedThread?
     private let watch: StorageWatch
     private let intervalMillis: Int
 
@@ -111,7 +112,7 @@ final class StorageWatchdog: @unchecked Sendable {
     }
 
     func start() throws(StoreError) {
-        thread = try StoreThread(name: "hinge-db-watch") { [self] in self.run() }
+        thread = try NamedThread.start("hinge-db-watch") { [self] in self.run() }
     }
 
     func stop() {

@@ -117,15 +117,7 @@ public final class Store: DeviceCatalog, Sendable {
     /// cache and starts the writer thread. Refuses — without writing anything — a file that is not a
     /// SQLite database, a SQLite database of another application, or a schema newer than this binary.
     public static func open(_ configuration: Configuration = Configuration()) throws(StoreError) -> Store {
-        guard configuration.maxRecords >= 1 else { throw .invalidConfiguration("maxRecords must be at least 1") }
-        guard configuration.queueCapacity >= 1 else { throw .invalidConfiguration("queueCapacity must be at least 1") }
-        guard configuration.maxBodyBytes >= 0 else { throw .invalidConfiguration("maxBodyBytes must not be negative") }
-        guard configuration.readQueueCapacity >= 1 else { throw .invalidConfiguration("readQueueCapacity must be at least 1") }
-        guard configuration.maxLogBytes >= 1 << 20 else { throw .invalidConfiguration("maxLogBytes must be at least 1 MiB") }
-        guard configuration.storageCheckMillis >= 1 else { throw .invalidConfiguration("storageCheckMillis must be at least 1") }
-        guard configuration.walCheckpointPages >= 1, configuration.walMaxPages >= configuration.walCheckpointPages,
-            configuration.walMaxPages <= Int(Int32.max)
-        else { throw .invalidConfiguration("walCheckpointPages must be at least 1 and at most walMaxPages") }
+        try validate(configuration)
         let inMemory = configuration.path == ":memory:" || configuration.path.contains("mode=memory")
         let lockFD = configuration.exclusive && !inMemory ? try DatabaseLock.acquire(databasePath: configuration.path) : -1
         do {
@@ -136,43 +128,32 @@ public final class Store: DeviceCatalog, Sendable {
         }
     }
 
+    private static func validate(_ configuration: Configuration) throws(StoreError) {
+        guard configuration.maxRecords >= 1 else { throw .invalidConfiguration("maxRecords must be at least 1") }
+        guard configuration.queueCapacity >= 1 else { throw .invalidConfiguration("queueCapacity must be at least 1") }
+        guard configuration.maxBodyBytes >= 0 else { throw .invalidConfiguration("maxBodyBytes must not be negative") }
+        guard configuration.readQueueCapacity >= 1 else { throw .invalidConfiguration("readQueueCapacity must be at least 1") }
+        guard configuration.maxLogBytes >= 1 << 20 else { throw .invalidConfiguration("maxLogBytes must be at least 1 MiB") }
+        guard configuration.storageCheckMillis >= 1 else { throw .invalidConfiguration("storageCheckMillis must be at least 1") }
+        guard configuration.walCheckpointPages >= 1, configuration.walMaxPages >= configuration.walCheckpointPages,
+            configuration.walMaxPages <= Int(Int32.max)
+        else { throw .invalidConfiguration("walCheckpointPages must be at least 1 and at most walMaxPages") }
+    }
+
+    /// The database as `open` found and prepared it.
+    private struct Prepared {
+        var profiles: [StoredProfile]
+        var rowCount: Int
+        var warnings: [String]
+    }
+
+    /// Opens the writer connection, prepares the file, then starts the threads and assembles the store.
     private static func open(_ configuration: Configuration, inMemory: Bool, lockFD: Int32) throws(StoreError) -> Store {
         let connection = try Connection(
             path: configuration.path, readOnly: false, busyTimeoutMillis: configuration.busyTimeoutMillis)
-        let now = Timestamp.now()
-        var warnings: [String] = []
-        let profiles: [StoredProfile]
-        let rowCount: Int
+        var prepared: Prepared
         do throws(StoreError) {
-            // SQLite opens a file it may not write read-only, silently: a server would start, say it is
-            // ready, and fail at its first write.
-            if configuration.requireWritable && connection.isReadOnly { throw StoreError.readOnly(path: configuration.path) }
-            let version = try Schema.validate(connection, displayPath: configuration.path)
-            // Only now, with the file known to be ours (or empty), may anything write to it.
-            if !inMemory {
-                // A new file only (a no-op on an existing database). 16 KiB pages: a typical record's bodies
-                // are ~4.3 KiB (652 B scene + 3.6 KiB resolution), one row per 8 KiB page (47% of each page
-                // written empty, twice: WAL and checkpoint) but three per 16 KiB page (BENCHMARKS.md).
-                if version == 0 { try connection.execute("PRAGMA page_size = 16384") }
-                let mode = try connection.scalarText("PRAGMA journal_mode = WAL")
-                if mode?.lowercased() != "wal" {
-                    warnings.append("journal_mode is \(mode ?? "unknown"), not WAL: readers may wait for the writer")
-                }
-                // After a restart the WAL file is cut back to `walMaxPages` (otherwise it keeps the size of
-                // its largest burst until close).
-                let pageSize = Int(try connection.scalarInt("PRAGMA page_size") ?? 16384)
-                try connection.setPragma("journal_size_limit", to: configuration.walMaxPages * pageSize)
-            }
-            try connection.execute("PRAGMA synchronous = NORMAL")
-            // The writer's page cache (32 MiB) keeps the right edges of the request-log B-trees hot.
-            try connection.execute("PRAGMA cache_size = -32768")
-            try connection.execute("PRAGMA foreign_keys = ON")
-            try Schema.migrate(connection, from: version, now: now)
-            warnings += try DeviceProfileStore.seedBuiltIns(connection, now: now)
-            let loaded = try DeviceProfileStore.loadAll(connection)
-            profiles = loaded.profiles
-            warnings += loaded.warnings
-            rowCount = Int(try connection.scalarInt("SELECT count(*) FROM requests") ?? 0)
+            prepared = try prepare(connection, configuration, inMemory: inMemory)
         } catch {
             connection.close()
             // A write refused by the file system (a read-only directory for the WAL, a read-only mount).
@@ -184,20 +165,7 @@ public final class Store: DeviceCatalog, Sendable {
         let pool = DatabasePool(
             writer: connection, path: configuration.path, inMemory: inMemory, maxReaders: configuration.maxReaders,
             busyTimeoutMillis: configuration.busyTimeoutMillis)
-        // Checkpoints off the writer thread (see `Checkpointer`); without it SQLite's auto-checkpoint stays.
-        var checkpointer: Checkpointer?
-        if !inMemory {
-            let c = Checkpointer(
-                softPages: Int32(configuration.walCheckpointPages), hardPages: Int32(configuration.walMaxPages))
-            do {
-                try c.start(path: configuration.path, busyTimeoutMillis: configuration.busyTimeoutMillis)
-                _ = try? pool.write { (db) throws(StoreError) in c.install(on: db) }
-                checkpointer = c
-            } catch {
-                c.stop()
-                warnings.append("background checkpoints unavailable (\(error)); checkpoints run in the writer")
-            }
-        }
+        let checkpointer = inMemory ? nil : startCheckpointer(configuration, pool: pool, warnings: &prepared.warnings)
         let metrics = StoreMetrics()
         metrics.logBytes.store((try? pool.write { (db) throws(StoreError) in try PageUsage.bytesInUse(db) }) ?? 0, ordering: .relaxed)
         // The WAL exists by now (the migrations and the seeding read and wrote through it).
@@ -209,7 +177,7 @@ public final class Store: DeviceCatalog, Sendable {
                 queueCapacityBytes: configuration.queueCapacityBytes, maxRecords: configuration.maxRecords,
                 pruneSlack: max(1, min(1024, configuration.maxRecords / 64)), maxLogBytes: configuration.maxLogBytes,
                 byteSlack: min(16 << 20, configuration.maxLogBytes / 64)),
-            initialRowCount: rowCount, storage: storage)
+            initialRowCount: prepared.rowCount, storage: storage)
         let watchdog = storage.map { StorageWatchdog(watch: $0, intervalMillis: configuration.storageCheckMillis) }
         do {
             try writer.start()
@@ -220,13 +188,71 @@ public final class Store: DeviceCatalog, Sendable {
             pool.close()
             throw error
         }
-        let store = Store(
+        return Store(
             configuration: configuration, pool: pool, writer: writer, checkpointer: checkpointer, metrics: metrics,
             storage: storage, watchdog: watchdog, lockFD: lockFD,
-            devices: DeviceProfileStore(initial: profiles, writer: writer),
+            devices: DeviceProfileStore(initial: prepared.profiles, writer: writer),
             requestLog: RequestLog(pool: pool, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes),
-            warnings: warnings)
-        return store
+            warnings: prepared.warnings)
+    }
+
+    /// Checks that the file is Hinge's (or empty) and writable, and only then sets it up, migrates it, seeds
+    /// the built-in devices and loads the profiles.
+    private static func prepare(_ connection: Connection, _ configuration: Configuration, inMemory: Bool)
+        throws(StoreError) -> Prepared
+    {
+        let now = Timestamp.now()
+        // SQLite opens a file it may not write read-only, silently: a server would start, say it is
+        // ready, and fail at its first write.
+        if configuration.requireWritable && connection.isReadOnly { throw StoreError.readOnly(path: configuration.path) }
+        let version = try Schema.validate(connection, displayPath: configuration.path)
+        // Only now, with the file known to be ours (or empty), may anything write to it.
+        var warnings = inMemory ? [] : try setUpFile(connection, configuration, schemaVersion: version)
+        try connection.execute("PRAGMA synchronous = NORMAL")
+        // The writer's page cache (32 MiB) keeps the right edges of the request-log B-trees hot.
+        try connection.execute("PRAGMA cache_size = -32768")
+        try connection.execute("PRAGMA foreign_keys = ON")
+        try Schema.migrate(connection, from: version, now: now)
+        warnings += try DeviceProfileStore.seedBuiltIns(connection, now: now)
+        let loaded = try DeviceProfileStore.loadAll(connection)
+        let rowCount = Int(try connection.scalarInt("SELECT count(*) FROM requests") ?? 0)
+        return Prepared(profiles: loaded.profiles, rowCount: rowCount, warnings: warnings + loaded.warnings)
+    }
+
+    /// A file database's page size (new files), WAL mode and WAL size limit; returns the warnings.
+    private static func setUpFile(_ connection: Connection, _ configuration: Configuration, schemaVersion: Int)
+        throws(StoreError) -> [String]
+    {
+        var warnings: [String] = []
+        // A new file only (a no-op on an existing database). 16 KiB pages: a typical record's bodies
+        // are ~4.3 KiB (652 B scene + 3.6 KiB resolution), one row per 8 KiB page (47% of each page
+        // written empty, twice: WAL and checkpoint) but three per 16 KiB page (BENCHMARKS.md).
+        if schemaVersion == 0 { try connection.execute("PRAGMA page_size = 16384") }
+        let mode = try connection.scalarText("PRAGMA journal_mode = WAL")
+        if mode?.lowercased() != "wal" {
+            warnings.append("journal_mode is \(mode ?? "unknown"), not WAL: readers may wait for the writer")
+        }
+        // After a restart the WAL file is cut back to `walMaxPages` (otherwise it keeps the size of
+        // its largest burst until close).
+        let pageSize = Int(try connection.scalarInt("PRAGMA page_size") ?? 16384)
+        try connection.setPragma("journal_size_limit", to: configuration.walMaxPages * pageSize)
+        return warnings
+    }
+
+    /// Checkpoints off the writer thread (see `Checkpointer`); without it SQLite's auto-checkpoint stays.
+    private static func startCheckpointer(_ configuration: Configuration, pool: DatabasePool, warnings: inout [String])
+        -> Checkpointer?
+    {
+        let c = Checkpointer(softPages: Int32(configuration.walCheckpointPages), hardPages: Int32(configuration.walMaxPages))
+        do {
+            try c.start(path: configuration.path, busyTimeoutMillis: configuration.busyTimeoutMillis)
+            _ = try? pool.write { (db) throws(StoreError) in c.install(on: db) }
+            return c
+        } catch {
+            c.stop()
+            warnings.append("background checkpoints unavailable (\(error)); checkpoints run in the writer")
+            return nil
+        }
     }
 
     private init(

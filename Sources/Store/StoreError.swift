@@ -1,5 +1,5 @@
-/// Every error the Store reports. The HTTP layer maps them (see docs/store.md):
-/// `builtInReadOnly` → 403, `notFound` → 404, `preconditionFailed` → 412, `invalidQuery`/`invalidCursor` → 400,
+/// Every error the Store reports. The service maps them to HTTP (see docs/store.md):
+/// `builtInReadOnly` → 403, `notFound` → 404, `preconditionFailed` → 412, `invalidQuery` → 400,
 /// `queueFull`/`closed`/`sqlite` on a write → the request still answers, the failure is counted.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A SQLite call failed: its extended result code, SQLite's message and the SQL or C function.
@@ -19,12 +19,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case builtInReadOnly(id: String)
     /// No device profile or record with this id (route: 404).
     case notFound(id: String)
-    /// `If-Match` did not match the current entity tag (route: 412). `current` is nil when the profile
-    /// does not exist.
-    case preconditionFailed(id: String, current: String?)
+    /// The write's `WritePrecondition` does not hold for the current profile (route: 412). `current` is
+    /// nil when the profile does not exist.
+    case preconditionFailed(id: String, current: EntityTag?)
     /// A stored value could not be read back (a profile whose JSON no longer validates, …).
     case corruptRow(table: String, id: String, detail: String)
-    /// A query parameter the route passed through is malformed (route: 400).
+    /// A field of a `RecordQuery` is malformed: a cursor this store did not return (route: 400).
     case invalidQuery(parameter: String, detail: String)
     /// An invalid configuration value (for example `maxRecords` < 1).
     case invalidConfiguration(String)
@@ -56,7 +56,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .builtInReadOnly(let id): return "device profile \"\(id)\" is built in and read-only"
         case .notFound(let id): return "\"\(id)\" not found"
         case .preconditionFailed(let id, let current):
-            return "If-Match does not match the current entity tag of \"\(id)\" (\(current ?? "no current profile"))"
+            return "the write's precondition does not hold for \"\(id)\" (\(current?.quoted ?? "no current profile"))"
         case .corruptRow(let table, let id, let detail): return "row \"\(id)\" of \(table) is unreadable: \(detail)"
         case .invalidQuery(let parameter, let detail): return "invalid \(parameter): \(detail)"
         case .invalidConfiguration(let detail): return "invalid store configuration: \(detail)"

@@ -1,4 +1,5 @@
 import Synchronization
+import Threads
 
 /// The one thread that writes: it owns the writer connection (through `DatabasePool.write`) and
 /// group-commits the request records of every event loop.
@@ -44,7 +45,7 @@ final class StoreWriter: Sendable {
     private let limits: Limits
     private let queue: ConditionLock
     private let state: QueueState
-    private let thread = Mutex<StoreThread?>(nil)
+    private let thread = Mutex<NamedThread?>(nil)
     /// Rows in `requests`, as the writer knows it (only the writer thread touches it after start).
     private let rowCount: Atomic<Int>
     /// The files under the store; while they are unusable the writer refuses every write.
@@ -72,7 +73,7 @@ final class StoreWriter: Sendable {
     }
 
     func start() throws(StoreError) {
-        let t = try StoreThread(name: "hinge-db-writer") { [self] in self.run() }
+        let t = try NamedThread.start("hinge-db-writer") { [self] in self.run() }
         thread.withLock { $0 = t }
     }
 
@@ -142,7 +143,7 @@ final class StoreWriter: Sendable {
         state.closing = true
         queue.unlock()
         queue.broadcast()
-        let t = thread.withLock { t -> StoreThread? in
+        let t = thread.withLock { t -> NamedThread? in
             let old = t
             t = nil
             return old

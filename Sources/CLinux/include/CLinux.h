@@ -38,6 +38,10 @@ static inline int hinge_thread_setup(const char *name, int nice) {
     return rc;
 }
 
+/// Names the calling thread (`pthread_setname_np`, which glibc declares only under _GNU_SOURCE), cut to the
+/// 15 bytes the kernel keeps. Returns 0 or an errno.
+int hinge_thread_set_name(const char *name);
+
 /// A non-blocking, close-on-exec eventfd with counter 0.
 /// Hands the heap's free memory back to the kernel (glibc keeps freed chunks, so RSS stays at its peak
 /// after a flood of connections has closed).

@@ -1,0 +1,63 @@
+import JSON
+import Store
+
+/// `GET /v1/requests`'s query parameters → the store's `RecordQuery`, and its answers → JSON
+/// (docs/api.md#request-log).
+enum RecordQueryMapping {
+    /// A query parameter with a malformed value (400: "Query parameter `parameter`: `detail`").
+    struct InvalidParameter: Error, Equatable {
+        var parameter: String
+        var detail: String
+    }
+
+    /// From decoded URL query items (`device`, `status`, `code`, `since`, `until`, `limit`, `cursor`); other
+    /// names are ignored here (the router refuses names it does not accept).
+    static func query(from queryItems: [(name: String, value: String)]) throws(InvalidParameter) -> RecordQuery {
+        var query = RecordQuery()
+        for (name, value) in queryItems {
+            switch name {
+            case "device": query.device = value
+            case "code": query.code = value
+            case "cursor": query.cursor = value
+            case "status":
+                guard let s = Int(value), (100...599).contains(s) else {
+                    throw InvalidParameter(parameter: "status", detail: "expected an HTTP status 100…599, got \"\(value)\"")
+                }
+                query.status = s
+            case "limit":
+                guard let l = Int(value), (1...RecordQuery.maxLimit).contains(l) else {
+                    throw InvalidParameter(parameter: "limit", detail: "expected 1…\(RecordQuery.maxLimit), got \"\(value)\"")
+                }
+                query.limit = l
+            case "since", "until":
+                guard let t = Timestamp(iso8601: value) else {
+                    throw InvalidParameter(
+                        parameter: name, detail: "expected an ISO 8601 timestamp such as 2025-01-31T09:05:07Z, got \"\(value)\"")
+                }
+                if name == "since" { query.since = t } else { query.until = t }
+            default: break
+            }
+        }
+        if let cursor = query.cursor, !RecordQuery.isCursor(cursor) {
+            throw InvalidParameter(parameter: "cursor", detail: "not a cursor returned by this server")
+        }
+        return query
+    }
+
+    /// The list item of `GET /v1/requests`, and the start of `GET /v1/requests/{id}`.
+    static func json(_ s: RecordSummary) -> JSONValue {
+        .object([
+            "id": .string(s.id.description), "receivedAt": .string(s.receivedAt.iso8601),
+            "durationMicros": .number(Double(s.durationMicros)), "device": s.device.map { .string($0) } ?? .null,
+            "status": .number(Double(s.status)), "codes": .array(s.codes.map { .string($0) }), "path": .string(s.path),
+            "engineVersion": .string(s.engineVersion), "requestSize": .number(Double(s.requestSize)),
+            "responseSize": .number(Double(s.responseSize)), "requestTruncated": .bool(s.requestTruncated),
+            "responseTruncated": .bool(s.responseTruncated),
+        ])
+    }
+
+    /// `{"items": [...], "next": cursor or null}`.
+    static func json(_ page: RecordPage) -> JSONValue {
+        .object(["items": .array(page.items.map { json($0) }), "next": page.next.map { .string($0) } ?? .null])
+    }
+}
