@@ -71,7 +71,8 @@ extension EventLoop {
 
     /// An error response with `Connection: close` (the state machine plans the lingering close).
     func writeError(_ c: Connection, status: Int, detail: String) {
-        encoder.encode(.problem(status: status, detail: detail), into: &c.out, head: false, close: true, version10: false)
+        encoder.encode(
+            .problem(status: status, detail: detail), into: &c.out, head: false, close: true, version10: false)
         metrics.countResponse(status: status)
         if configuration.logRequests { accessLog.log(method: "-", path: "-", status: status, micros: 0) }
     }

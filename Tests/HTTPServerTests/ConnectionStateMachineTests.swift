@@ -72,8 +72,9 @@ private let closing = Machine.ResponseFraming(isHead: false, version10: false, k
     /// The next pipelined request is parsed only after the previous one has its response, and not while
     /// a megabyte of output waits.
     @Test func pipelinedRequestsWaitBehindTheResponseInOrder() {
-        var m = Machine(limits: Machine.Limits(
-            headerRead: second, bodyRead: second, keepAliveIdle: second, linger: second, maxRequests: 100), now: 0)
+        var m = Machine(
+            limits: Machine.Limits(
+                headerRead: second, bodyRead: second, keepAliveIdle: second, linger: second, maxRequests: 100), now: 0)
         for n in 1...5 {
             #expect(m.canParse(pendingOutputBytes: 0))
             let action = m.parsed(.request(get))
