@@ -1,0 +1,175 @@
+import CLinux
+import Glibc
+
+/// Connection I/O: read, parse, dispatch, deliver, write. Each step tells the connection's state machine
+/// what happened and performs what it answers.
+extension EventLoop {
+    private static let bufferFull = HTTPResponse.problem(
+        status: 503,
+        detail: "The server holds too many response bytes for clients that have not read them yet; retry shortly.",
+        headers: ["Retry-After": "1"])
+
+    func handleEvent(fd: Int32, flags: UInt32) {
+        guard Int(fd) < connections.count, let c = connections[Int(fd)] else { return }
+        if flags & hinge_epoll_out() != 0 {
+            flush(c)
+            guard connections[Int(fd)] === c else { return }
+        }
+        if flags & (hinge_epoll_in() | hinge_epoll_hup() | hinge_epoll_err()) != 0 {
+            readable(c)
+        }
+    }
+
+    private func readable(_ c: Connection) {
+        let n = recv(c.fd, readBuffer.baseAddress, readBuffer.count, 0)
+        if n > 0 {
+            if c.machine.bytesReceived() == .discard { return }  // lingering: the connection is being closed
+            c.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]))
+            process(c)
+        } else if n == 0 {
+            let action = c.machine.peerClosedInput(parserPhase: c.parser.phase, hasPendingOutput: c.hasPendingOutput)
+            if action == .close {
+                close(c)
+                return
+            }
+            process(c)  // half-closed by the peer: answer what is complete, then close
+        } else {
+            let e = errno
+            if e == EINTR || e == EAGAIN || e == EWOULDBLOCK { return }
+            close(c)  // ECONNRESET and friends: this connection only
+        }
+    }
+
+    /// Parses and dispatches as many requests as the state machine allows right now, then writes.
+    func process(_ c: Connection) {
+        while c.machine.canParse(pendingOutputBytes: c.pendingOutputBytes) {
+            guard let event = c.parser.next() else { break }
+            switch c.machine.parsed(Self.machineEvent(event)) {
+            case .writeContinue:
+                c.out.append(contentsOf: ResponseEncoder.continueBytes)
+            case .writeErrorAndClose:
+                guard case .error(let e) = event else { break }
+                metrics.parseErrors.add(1, ordering: .relaxed)
+                writeError(c, status: e.status, detail: e.detail)
+            case .dispatch:
+                guard case .request(let request) = event else { break }
+                dispatch(c, request)
+            }
+        }
+        c.machine.parsingPaused(parserPhase: c.parser.phase, now: now)
+        flush(c)
+    }
+
+    private static func machineEvent(_ event: HTTPParser.Event) -> ConnectionStateMachine.ParsedEvent {
+        switch event {
+        case .expectContinue: return .expectContinue
+        case .error: return .error
+        case .request(let r):
+            return .request(.init(isHead: r.method == .HEAD, version10: r.version == .http1_0, keepAlive: r.keepAlive))
+        }
+    }
+
+    /// An error response with `Connection: close` (the state machine plans the lingering close).
+    func writeError(_ c: Connection, status: Int, detail: String) {
+        encoder.encode(
+            .problem(status: status, detail: detail), into: &c.out, head: false, close: true, version10: false)
+        metrics.countResponse(status: status)
+        if configuration.logRequests { accessLog.log(method: "-", path: "-", status: status, micros: 0) }
+    }
+
+    private func dispatch(_ c: Connection, _ request: HTTPRequest) {
+        c.id = nextConnectionID
+        nextConnectionID &+= 1
+        if configuration.logRequests {
+            c.requestStart = monotonicNanoseconds()
+            c.logMethod = request.method.rawValue
+            c.logPath = request.path
+        }
+        metrics.requests.add(1, ordering: .relaxed)
+        if metrics.bufferedResponseBytes.load(ordering: .relaxed) > configuration.maxBufferedResponseBytes {
+            // Slow readers hold too much already: refuse before the handler makes another response.
+            metrics.refusedForBufferedBytes.add(1, ordering: .relaxed)
+            deliverOnLoop(fd: c.fd, connectionID: c.id, response: Self.bufferFull)
+        } else {
+            handler(request, HTTPResponder(loop: self, fd: c.fd, connectionID: c.id))
+        }
+        c.machine.dispatchReturned()
+    }
+
+    func deliverOnLoop(fd: Int32, connectionID: UInt64, response: HTTPResponse) {
+        guard Int(fd) < connections.count, let c = connections[Int(fd)], c.id == connectionID,
+            let write = c.machine.responseReady(now: now, bufferedInputBytes: c.parser.bufferedByteCount)
+        else {
+            return  // the connection is gone (closed, reset, shut down) or answered already
+        }
+        encoder.encode(response, into: &c.out, head: write.isHead, close: write.close, version10: write.version10)
+        metrics.countResponse(status: response.status)
+        if configuration.logRequests {
+            let micros = Int((monotonicNanoseconds() &- c.requestStart) / 1000)
+            accessLog.log(method: c.logMethod, path: c.logPath, status: response.status, micros: micros)
+        }
+        if write.resumeParsing { process(c) }
+    }
+
+    // MARK: - Writing
+
+    func flush(_ c: Connection) {
+        var progressed = false
+        while c.outSent < c.out.count {
+            let n = c.out.withUnsafeBytes { p in
+                Glibc.send(c.fd, p.baseAddress! + c.outSent, p.count - c.outSent, hinge_msg_nosignal())
+            }
+            if n > 0 {
+                c.outSent += n
+                progressed = true
+                continue
+            }
+            let e = errno
+            if n < 0 && e == EINTR { continue }
+            if n < 0 && (e == EAGAIN || e == EWOULDBLOCK) { break }
+            close(c)  // EPIPE, ECONNRESET: this connection only
+            return
+        }
+        if progressed { c.machine.outputProgressed(now: now) }
+        countBuffered(c, c.pendingOutputBytes)
+        if !c.hasPendingOutput {
+            if c.out.capacity > 256 * 1024 {
+                if c.out.capacity >= Self.largeResponseBytes { noteLargeFree() }
+                c.out = []
+            } else {
+                c.out.removeAll(keepingCapacity: true)
+            }
+            c.outSent = 0
+            switch c.machine.outputFlushed(parserPhase: c.parser.phase, now: now) {
+            case .none:
+                break
+            case .close:
+                close(c)
+                return
+            case .startLingering:
+                Glibc.shutdown(c.fd, Int32(SHUT_WR))
+            }
+        }
+        updateInterest(c)
+    }
+
+    private func updateInterest(_ c: Connection) {
+        let interest = c.machine.interest(
+            hasPendingOutput: c.hasPendingOutput, bufferedInputBytes: c.parser.bufferedByteCount)
+        var wanted: UInt32 = 0
+        if interest.read { wanted |= hinge_epoll_in() }
+        if interest.write { wanted |= hinge_epoll_out() }
+        if wanted != c.interest {
+            c.interest = wanted
+            _ = hinge_epoll_ctl(epollFD, hinge_epoll_mod(), c.fd, wanted, UInt64(UInt32(bitPattern: c.fd)))
+        }
+    }
+
+    /// Keeps `ServerMetrics.bufferedResponseBytes` equal to the sum of the connections' unsent bytes:
+    /// touches the shared count only when this connection's figure changes.
+    @inline(__always) func countBuffered(_ c: Connection, _ pending: Int) {
+        if pending == c.outCounted { return }
+        metrics.bufferedResponseBytes.add(pending - c.outCounted, ordering: .relaxed)
+        c.outCounted = pending
+    }
+}
