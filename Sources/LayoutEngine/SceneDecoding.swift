@@ -1,0 +1,418 @@
+import JSON
+
+// The request body → Scene: decoding, validation and the limits every client-controlled value stays in
+// (docs/rules.md#validation, docs/rules.md#limits). The model itself is in Scene.swift.
+
+// MARK: - Limits
+
+/// Limits on everything a client controls (docs/rules.md#limits).
+public enum SceneLimits {
+    public static let maxPresentations = 256
+    public static let idLength = 1...128
+    public static let maxDetents = 16
+    public static let maxToolbarItems = 32
+    public static let textLength = 0...256
+    /// Sizes (window, content, panel) in points.
+    public static let size = 0.000_001...100_000.0
+    /// Coordinates (window origin, anchors, direct folds).
+    public static let coordinate = -100_000.0...100_000.0
+    public static let inset = 0.0...100_000
+}
+
+// MARK: - Decoding
+
+/// The outcome of decoding a request body: a scene (whose `unknownFields` become warnings), or every
+/// violation with its JSON pointer (→ 422) along with the unknown fields found on the way.
+public enum SceneDecoding: Sendable {
+    case scene(Scene)
+    case invalid(errors: [JSONIssue], unknownFields: JSONUnknownFields)
+
+    public var scene: Scene? { if case .scene(let s) = self { return s } else { return nil } }
+    public var errors: [JSONIssue] { if case .invalid(let e, _) = self { return e } else { return [] } }
+}
+
+/// Fields the matrix endpoint and the CLI (`--device --posture --orientation`) set on a request before it
+/// is decoded: patching the JSON and decoding again re-runs every validation (a window that no longer fits
+/// the new display is reported at `/window`, exactly as if the client had sent it).
+public struct SceneOverrides: Sendable, Equatable {
+    public var device: String?
+    public var posture: Posture?
+    public var orientation: Orientation?
+    public var layoutDirection: LayoutDirection?
+    public init(
+        device: String? = nil, posture: Posture? = nil, orientation: Orientation? = nil,
+        layoutDirection: LayoutDirection? = nil
+    ) {
+        self.device = device
+        self.posture = posture
+        self.orientation = orientation
+        self.layoutDirection = layoutDirection
+    }
+
+    /// `value` with the overridden top-level members replaced (non-objects are returned unchanged, and
+    /// decoding reports them).
+    public func apply(to value: JSONValue) -> JSONValue {
+        guard case .object(var o) = value else { return value }
+        if let device { o["device"] = .string(device) }
+        if let posture { o["posture"] = .string(posture.rawValue) }
+        if let orientation { o["orientation"] = .string(orientation.rawValue) }
+        if let layoutDirection { o["layoutDirection"] = .string(layoutDirection.rawValue) }
+        return .object(o)
+    }
+}
+
+extension Scene {
+    /// Decodes and validates a request body (docs/rules.md#validation). Collects every violation with its
+    /// pointer; members no rule reads are reported as unknown fields.
+    public static func decode(
+        _ value: JSONValue, catalog: any DeviceCatalog, overrides: SceneOverrides? = nil
+    ) -> SceneDecoding {
+        decode(JSONDocument(overrides?.apply(to: value) ?? value).root, catalog: catalog)
+    }
+
+    /// Decodes a request straight from its parsed document (`JSONParser.document`): the service's path, which
+    /// never builds a `JSONValue` tree.
+    public static func decode(_ value: JSONNode, catalog: any DeviceCatalog) -> SceneDecoding {
+        let mapper = JSONMapper()
+        // Decoded in place and moved into the result: a Scene is large, and each copy retains every member.
+        var scene = Scene()
+        let decoded = SceneDecoder(mapper: mapper, catalog: catalog).decode(value, into: &scene)
+        if mapper.errors.isEmpty, decoded {
+            scene.unknownFields = mapper.unknownFields
+            return .scene(scene)
+        }
+        return .invalid(errors: mapper.errors, unknownFields: mapper.unknownFields)
+    }
+
+    /// The same scene with device, posture, orientation or layout direction replaced, validated again.
+    /// Works on the decoded value (for callers that no longer hold the JSON); prefer
+    /// `decode(_:catalog:overrides:)` when they do, since its error paths point into the request.
+    public func with(_ overrides: SceneOverrides, catalog: any DeviceCatalog) -> SceneDecoding {
+        var s = self
+        if let d = overrides.device {
+            guard let p = catalog.profile(id: d) else {
+                return .invalid(errors: [JSONIssue(path: JSONPointer(["device"]), message: "unknown device \"\(d)\"")], unknownFields: unknownFields)
+            }
+            s.deviceID = d
+            s.profile = p
+            if s.fold != nil {
+                return .invalid(errors: [JSONIssue(path: JSONPointer(["fold"]), message: "a scene with a device takes its fold from the device profile; remove \"fold\"")], unknownFields: unknownFields)
+            }
+        }
+        if let p = overrides.posture { s.posture = p }
+        if let o = overrides.orientation { s.orientation = o }
+        if let l = overrides.layoutDirection { s.layoutDirection = l }
+        let mapper = JSONMapper()
+        SceneDecoder(mapper: mapper, catalog: catalog).validateEnvironment(&s)
+        if mapper.errors.isEmpty { return .scene(s) }
+        return .invalid(errors: mapper.errors, unknownFields: unknownFields)
+    }
+}
+
+/// One decoding pass over a request.
+struct SceneDecoder {
+    let mapper: JSONMapper
+    let catalog: any DeviceCatalog
+
+    /// Decodes `value` into `s` (a fresh `Scene()`); false when the root is not an object.
+    func decode(_ value: JSONNode, into s: inout Scene) -> Bool {
+        guard var r = mapper.object(value, at: .root) else { return false }
+        if let id = r.string("device", length: 1...128) {
+            s.deviceID = id
+            s.profile = catalog.profile(id: id)
+            if s.profile == nil { r.error("device", "unknown device \"\(id)\" (`GET /v1/devices` or `hinge devices` lists the known ids)") }
+        }
+        s.displayID = r.string("display", length: 1...64)
+        s.orientation = r.enumeration("orientation") ?? .portrait
+        s.posture = r.enumeration("posture") ?? .flat
+        s.layoutDirection = r.enumeration("layoutDirection") ?? .ltr
+        s.dynamicTypeSize = r.enumeration("dynamicTypeSize") ?? .large
+        if var w = r.object("window") {
+            let width = w.number("width", required: true, range: SceneLimits.size)
+            let height = w.number("height", required: true, range: SceneLimits.size)
+            let x = w.number("x", range: SceneLimits.coordinate) ?? 0
+            let y = w.number("y", range: SceneLimits.coordinate) ?? 0
+            w.finish()
+            if let width, let height { s.window = WindowRequest(x: x, y: y, width: width, height: height) }
+        } else if s.deviceID == nil {
+            r.error("window", "is required when no device is given")
+        }
+        if let v = r.value("safeArea") {
+            if var i = mapper.object(v, at: r.location("safeArea")) {
+                s.safeArea = Insets(
+                    top: i.number("top", range: SceneLimits.inset) ?? 0,
+                    leading: i.number("leading", range: SceneLimits.inset) ?? 0,
+                    bottom: i.number("bottom", range: SceneLimits.inset) ?? 0,
+                    trailing: i.number("trailing", range: SceneLimits.inset) ?? 0)
+                i.finish()
+            }
+        }
+        if let v = r.value("sizeClass") { s.sizeClass = SizeClassPair.decode(v, mapper: mapper, at: r.pointer("sizeClass")) }
+        if let v = r.value("fold") {
+            if s.deviceID != nil {
+                r.error("fold", "a scene with a device takes its fold from the device profile; remove \"fold\"")
+            } else {
+                s.fold = Fold.decode(v, mapper: mapper, at: r.pointer("fold"))
+            }
+        }
+        if let v = r.value("constants") { s.constants = Constants.decode(v, mapper: mapper, at: r.pointer("constants")) }
+        if let items = r.elements("presentations", maxCount: SceneLimits.maxPresentations) {
+            var ids = PresentationIDs()
+            s.presentations.reserveCapacity(items.count)
+            for (index, v) in items.enumerated() {
+                let p = r.location("presentations", index: index)
+                guard let pr = decodePresentation(v, at: p, ids: ids) else { continue }
+                if let first = ids[pr.id] {
+                    mapper.error(p, member: "id", "duplicate id \"\(pr.id)\" (already used by /presentations/\(first))")
+                } else {
+                    ids.insert(pr.id, at: index)
+                }
+                s.presentations.append(pr)
+            }
+        }
+        if let v = r.value("arrangement") {
+            s.arrangement = ArrangementRequest.decode(v, mapper: mapper, at: r.location("arrangement"))
+        }
+        r.finish()
+        validateEnvironment(&s)
+        return true
+    }
+
+    /// Checks that depend on the device and orientation (docs/rules.md#window, docs/rules.md#fold-outside-window); also
+    /// run by `Scene.with`.
+    func validateEnvironment(_ s: inout Scene) {
+        if s.profile == nil, s.displayID != nil, s.deviceID == nil {
+            mapper.error(JSONPointer(["display"]), "a display can only be chosen together with a device")
+        }
+        if let profile = s.profile {
+            if let d = s.displayID, profile.display(id: d) == nil {
+                let known = profile.displays.map { "\"\($0.id)\"" }.joined(separator: ", ")
+                mapper.error(JSONPointer(["display"]), "device \"\(profile.id)\" has no display \"\(d)\" (it has \(known))")
+            } else if let w = s.window, let display = EnvironmentResolver.display(of: s) {
+                let (dw, dh) = s.orientation == .landscape ? (display.height, display.width) : (display.width, display.height)
+                let eps = 1e-9
+                if w.x < -eps || w.y < -eps || w.x + w.width > dw + eps || w.y + w.height > dh + eps {
+                    mapper.error(
+                        JSONPointer(["window"]),
+                        "a \(fmt(w.width))×\(fmt(w.height)) window at (\(fmt(w.x)), \(fmt(w.y))) does not fit inside the "
+                            + "\(fmt(dw))×\(fmt(dh)) \(s.orientation.rawValue) display \"\(display.id)\"")
+                }
+            }
+        } else if s.deviceID == nil, s.window == nil {
+            // reported by decode
+        }
+        if s.profile == nil, let fold = s.fold, let w = s.window {
+            let extent = fold.orientation == .vertical ? w.width : w.height
+            if !(fold.position > 0 && fold.position < extent) {
+                mapper.error(
+                    JSONPointer(["fold", "position"]),
+                    "the fold line must cross the window (0 < position < \(fmt(extent))), is \(fmt(fold.position))")
+            }
+        }
+    }
+
+    private func decodePresentation(_ value: JSONNode, at path: JSONLocation, ids: PresentationIDs) -> Presentation? {
+        let before = mapper.errors.count
+        guard var r = mapper.object(value, at: path) else { return nil }
+        let id = r.string("id", required: true, length: SceneLimits.idLength)
+        let kind: Presentation.Kind? = r.enumeration("kind", required: true)
+        var presentedFrom: Int?
+        if let from = r.string("presentedFrom", length: SceneLimits.idLength) {
+            if let i = ids[from] {
+                presentedFrom = i
+            } else if from == id {
+                r.error("presentedFrom", "a presentation cannot present itself")
+            } else {
+                r.error("presentedFrom", "\"\(from)\" is not the id of an earlier presentation; list the presenter first")
+            }
+        }
+        var intent: Intent?
+        if var i = r.object("intent") {
+            intent = Intent(hasDecision: i.bool("hasDecision"), abandonableWithoutCost: i.bool("abandonableWithoutCost"))
+            i.finish()
+        }
+        var stray: SheetPlacement?
+        var content: Presentation.Content?
+        switch kind {
+        case .sheet?:
+            content = decodeSheet(&r).map { .sheet($0) }
+        case .fullScreenCover?:
+            stray = r.enumeration("placement")
+            content = .fullScreenCover
+        case .popover?:
+            stray = r.enumeration("placement")
+            content = decodePopover(&r).map { .popover($0) }
+        case .adaptivePanel?:
+            stray = r.enumeration("placement")
+            content = decodePanel(&r).map { .adaptivePanel($0) }
+        case nil:
+            break
+        }
+        r.finish()
+        guard mapper.errors.count == before, let id, let content else {
+            // Keep the id so that later presentations can still name this one without a spurious error.
+            if let id, kind != nil {
+                return Presentation(id: id, content: content ?? .fullScreenCover, presentedFrom: presentedFrom, intent: intent)
+            }
+            return nil
+        }
+        var p = Presentation(id: id, content: content, presentedFrom: presentedFrom, intent: intent)
+        p.strayPlacement = stray
+        return p
+    }
+
+    private func decodeSheet(_ r: inout ObjectReader) -> SheetRequest? {
+        let before = mapper.errors.count
+        var s = SheetRequest()
+        s.placement = r.enumeration("placement") ?? .automatic
+        s.sizing = r.enumeration("sizing") ?? .automatic
+        s.contentSize = decodeSize(&r, "contentSize")
+        if let items = r.elements("detents", maxCount: SceneLimits.maxDetents) {
+            if items.isEmpty { r.error("detents", "must list at least one detent (omit it for [\"large\"])") }
+            var detents: [Detent] = []
+            detents.reserveCapacity(items.count)
+            for (i, v) in items.enumerated() {
+                let p = r.location("detents", index: i)
+                if let d = Detent.decode(v, mapper: mapper, at: p) {
+                    if d == .fitted, s.contentSize == nil {
+                        mapper.error(p, "a fitted detent needs the measured \"contentSize\" (its height)")
+                    }
+                    detents.append(d)
+                }
+            }
+            if !items.isEmpty { s.detents = detents }
+        }
+        if let v = r.value("selectedDetent"), let d = Detent.decode(v, mapper: mapper, at: r.location("selectedDetent")) {
+            if s.detents.contains(d) {
+                s.selectedDetent = d
+            } else {
+                r.error("selectedDetent", "\(d.text) is not one of the sheet's detents")
+            }
+        }
+        if let v = r.value("backgroundInteraction") {
+            let p = r.location("backgroundInteraction")
+            if v.isString("disabled") {
+                s.backgroundInteraction = .disabled
+            } else if v.isString("enabled") {
+                s.backgroundInteraction = .enabled
+            } else if v.isObject {
+                if var o = mapper.object(v, at: p) {
+                    if let dv = o.value("upThrough") {
+                        if let d = Detent.decode(dv, mapper: mapper, at: o.location("upThrough")) {
+                            if d == .fitted, s.contentSize == nil {
+                                o.error("upThrough", "a fitted detent needs the measured \"contentSize\" (its height)")
+                            }
+                            s.backgroundInteraction = .upThrough(d)
+                        }
+                    } else {
+                        o.error("upThrough", "is required")
+                    }
+                    o.finish()
+                }
+            } else {
+                mapper.error(p, "expected \"disabled\", \"enabled\" or {\"upThrough\": <detent>}")
+            }
+        }
+        s.interactiveDismissDisabled = r.bool("interactiveDismissDisabled") ?? false
+        s.hasUnsavedChanges = r.bool("hasUnsavedChanges") ?? false
+        s.dragIndicator = r.enumeration("dragIndicator") ?? .automatic
+        s.cornerRadius = r.number("cornerRadius", range: 0...10_000)
+        if let items = r.elements("toolbar", maxCount: SceneLimits.maxToolbarItems) {
+            var toolbar: [ToolbarItem] = []
+            toolbar.reserveCapacity(items.count)
+            for (i, v) in items.enumerated() {
+                guard var o = mapper.object(v, at: r.location("toolbar", index: i)) else { continue }
+                let item = ToolbarItem(
+                    title: o.string("title", length: SceneLimits.textLength),
+                    systemImage: o.string("systemImage", length: SceneLimits.textLength),
+                    placement: o.enumeration("placement") ?? .automatic)
+                o.finish()
+                toolbar.append(item)
+            }
+            s.toolbar = toolbar
+        }
+        s.contentScrollable = r.bool("contentScrollable") ?? false
+        s.edgeAttachedInCompactHeight = r.bool("edgeAttachedInCompactHeight") ?? false
+        s.widthFollowsContentSize = r.bool("widthFollowsContentSize") ?? false
+        if s.sizing == .fitted, s.contentSize == nil {
+            r.error("sizing", "fitted sizing needs the measured \"contentSize\"")
+        }
+        return mapper.errors.count == before ? s : nil
+    }
+
+    private func decodePopover(_ r: inout ObjectReader) -> PopoverRequest? {
+        let before = mapper.errors.count
+        var anchor: Rect?
+        if var a = r.object("anchor", required: true) {
+            let x = a.number("x", required: true, range: SceneLimits.coordinate)
+            let y = a.number("y", required: true, range: SceneLimits.coordinate)
+            let w = a.number("width", range: 0...100_000) ?? 0
+            let h = a.number("height", range: 0...100_000) ?? 0
+            a.finish()
+            if let x, let y { anchor = Rect(x: x, y: y, width: w, height: h) }
+        }
+        let arrowEdge: ArrowEdge = r.enumeration("arrowEdge") ?? .top
+        let contentSize = decodeSize(&r, "contentSize")
+        let adaptation: CompactAdaptation = r.enumeration("compactAdaptation") ?? .automatic
+        guard mapper.errors.count == before, let anchor else { return nil }
+        var p = PopoverRequest(anchor: anchor)
+        p.arrowEdge = arrowEdge
+        p.contentSize = contentSize
+        p.compactAdaptation = adaptation
+        return p
+    }
+
+    private func decodePanel(_ r: inout ObjectReader) -> PanelRequest? {
+        let before = mapper.errors.count
+        var p = PanelRequest()
+        p.breakpoint = r.number("breakpoint", range: 0...100_000)
+        p.alignment = r.enumeration("alignment") ?? .trailing
+        p.panelWidth = r.number("panelWidth", range: SceneLimits.size)
+        p.panelHeight = r.number("panelHeight", range: SceneLimits.size)
+        p.modal = r.bool("modal") ?? false
+        p.cornerRadius = r.number("cornerRadius", range: 0...10_000)
+        return mapper.errors.count == before ? p : nil
+    }
+
+    private func decodeSize(_ r: inout ObjectReader, _ key: StaticString) -> Size? {
+        guard var o = r.object(key) else { return nil }
+        let w = o.number("width", required: true, range: 0...100_000)
+        let h = o.number("height", required: true, range: 0...100_000)
+        o.finish()
+        guard let w, let h else { return nil }
+        return Size(width: w, height: h)
+    }
+}
+
+/// The ids of the presentations decoded so far, with their indices (for `presentedFrom` and duplicate ids). A
+/// scene usually has a handful: they are compared in a list, and hashed only beyond 16 (a request may have
+/// up to `SceneLimits.maxPresentations`, and the lookups must stay linear in total).
+struct PresentationIDs {
+    private var list: [(id: String, index: Int)] = []
+    private var hashed: [String: Int]? = nil
+    private static let listLimit = 16
+
+    subscript(id: String) -> Int? {
+        if let hashed { return hashed[id] }
+        for entry in list where entry.id == id { return entry.index }
+        return nil
+    }
+
+    mutating func insert(_ id: String, at index: Int) {
+        if hashed != nil {
+            hashed![id] = index
+        } else if list.count < Self.listLimit {
+            if list.isEmpty { list.reserveCapacity(4) }
+            list.append((id, index))
+        } else {
+            var h = [String: Int](minimumCapacity: 2 * Self.listLimit)
+            for entry in list { h[entry.id] = entry.index }
+            h[id] = index
+            hashed = h
+            list = []
+        }
+    }
+}
+
+@inline(__always)
+func fmt(_ d: Double) -> String { JSONWriter.formatNumber(d) }
