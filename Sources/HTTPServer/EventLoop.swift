@@ -257,11 +257,11 @@ final class EventLoop: @unchecked Sendable {
                 }
                 return
             }
-            metrics.acceptedConnections.add(1, ordering: .relaxed)
+            metrics.acceptedConnections.add()
             let open = metrics.openConnections.add(1, ordering: .relaxed).newValue
             if open > configuration.maxConnections {
                 metrics.openConnections.subtract(1, ordering: .relaxed)
-                metrics.refusedConnections.add(1, ordering: .relaxed)
+                metrics.refusedConnections.add()
                 refuse(fd: fd)
                 continue
             }
@@ -295,10 +295,10 @@ final class EventLoop: @unchecked Sendable {
     private func refuse(fd: Int32) {
         var out: [UInt8] = []
         let response = HTTPResponse.problem(
-            status: 503, detail: "The server has reached its limit of \(configuration.maxConnections) connections.")
+            status: .serviceUnavailable, detail: "The server has reached its limit of \(configuration.maxConnections) connections.")
         encode(response, into: &out, head: false, close: true, version10: false)
         out.withUnsafeBytes { _ = Glibc.send(fd, $0.baseAddress, $0.count, hinge_msg_nosignal()) }
-        metrics.countResponse(status: 503)
+        metrics.countResponse(status: .serviceUnavailable)
         Glibc.shutdown(fd, Int32(SHUT_WR))
         // Drain what the client already sent so that close() does not turn into a reset that
         // could discard the 503 before the client reads it.
@@ -379,7 +379,7 @@ final class EventLoop: @unchecked Sendable {
             case .expectContinue:
                 c.out.append(contentsOf: EventLoop.continueBytes)
             case .error(let e):
-                metrics.parseErrors.add(1, ordering: .relaxed)
+                metrics.parseErrors.add()
                 fail(c, status: e.status, detail: e.detail)
             case .request(let request):
                 dispatch(c, request)
@@ -400,10 +400,10 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// An error response with `Connection: close`, then a lingering close.
-    private func fail(_ c: Connection, status: Int, detail: String) {
+    private func fail(_ c: Connection, status: HTTPStatus, detail: String) {
         encode(.problem(status: status, detail: detail), into: &c.out, head: false, close: true, version10: false)
         metrics.countResponse(status: status)
-        if configuration.logRequests { log(method: "-", path: "-", status: status, micros: 0) }
+        if configuration.logRequests { log(method: "-", path: "-", status: status.code, micros: 0) }
         c.closeAfterFlush = true
         c.lingerAfterFlush = true
     }
@@ -423,7 +423,7 @@ final class EventLoop: @unchecked Sendable {
             c.logMethod = request.method.rawValue
             c.logPath = request.path
         }
-        metrics.requests.add(1, ordering: .relaxed)
+        metrics.requests.add()
         c.inDispatch = true
         handler(request, HTTPResponder(loop: self, fd: c.fd, connectionID: c.id))
         c.inDispatch = false
@@ -450,7 +450,7 @@ final class EventLoop: @unchecked Sendable {
         }
         if configuration.logRequests {
             let micros = Int((monotonicNanoseconds() &- c.requestStart) / 1000)
-            log(method: c.logMethod, path: c.logPath, status: response.status, micros: micros)
+            log(method: c.logMethod, path: c.logPath, status: response.status.code, micros: micros)
         }
         if !c.inDispatch { process(c) }
     }
@@ -565,15 +565,15 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func timeout(_ c: Connection, _ detail: String) {
-        metrics.timeouts.add(1, ordering: .relaxed)
-        fail(c, status: 408, detail: detail)
+        metrics.timeouts.add()
+        fail(c, status: .requestTimeout, detail: detail)
         flush(c)
     }
 
     // MARK: - Encoding
 
     private func encode(_ response: HTTPResponse, into out: inout [UInt8], head: Bool, close: Bool, version10: Bool) {
-        var status = response.status
+        var status = response.status.code
         if status < 200 || status > 999 { status = 500 }
         let noBody = status == 204 || status == 304
         out.reserveCapacity(out.count + 160 + response.body.count)

@@ -18,7 +18,7 @@ enum ResolveRoutes {
             }
             let receivedAt = Timestamp.now()
             let out = Resolver.resolve(body: request.body, catalog: context.catalog)
-            var response = HTTPResponse.json(out.json, status: out.status)
+            var response = HTTPResponse.json(out.json, status: HTTPStatus(out.status))
             if out.isProblem {
                 response.headers.set("Content-Type", "application/problem+json")
             } else if let resolution = out.resolution, wantsSVG(request) {
@@ -34,7 +34,7 @@ enum ResolveRoutes {
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
             let receivedAt = Timestamp.now()
             let out = Matrix.resolve(body: request.body, catalog: context.catalog)
-            var response = HTTPResponse.json(out.json, status: out.status)
+            var response = HTTPResponse.json(out.json, status: HTTPStatus(out.status))
             if out.isProblem { response.headers.set("Content-Type", "application/problem+json") }
             context.recorder.record(
                 path: "/v1/resolve/matrix", receivedAt: receivedAt, request: request, output: out, reply: reply,
@@ -49,7 +49,7 @@ enum ResolveRoutes {
         guard let f = request.queryParameter("format"), f.lowercased() != "json", f.lowercased() != "svg" else {
             return nil
         }
-        return Problem.response(status: 400, detail: "Query parameter format: expected json or svg, got \"\(f)\"")
+        return Problem.response(status: .badRequest, detail: "Query parameter format: expected json or svg, got \"\(f)\"")
     }
 
     /// `?width=N`: the picture's width in pixels (`SVGRenderer.widthRange`); absent, the picture has no
@@ -60,7 +60,7 @@ enum ResolveRoutes {
             return .failure(
                 RefusedRequest(
                     response: Problem.response(
-                        status: 400, detail: "Query parameter width: \(SVGRenderer.widthProblem(text))")))
+                        status: .badRequest, detail: "Query parameter width: \(SVGRenderer.widthProblem(text))")))
         }
         return .success(width)
     }
@@ -73,7 +73,7 @@ enum ResolveRoutes {
     }
 
     static func svgResponse(_ svg: String) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: ["Content-Type": "image/svg+xml; charset=utf-8"], body: Array(svg.utf8))
+        HTTPResponse(status: .ok, headers: ["Content-Type": "image/svg+xml; charset=utf-8"], body: Array(svg.utf8))
     }
 }
 

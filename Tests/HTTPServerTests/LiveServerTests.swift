@@ -243,7 +243,7 @@ let liveRefusals: [LiveRefusal] =
         #expect(r.status == 408)
         #expect(r.header("Connection") == "close")
         #expect(c.readToEnd() == "")
-        #expect(live.server.metrics.timeouts.load(ordering: .relaxed) == 1)
+        #expect(live.server.metrics.timeouts.load() == 1)
     }
 
     @Test func slowBodyGets408() throws {
@@ -283,7 +283,7 @@ let liveRefusals: [LiveRefusal] =
         let r = try #require(third.readResponse())
         #expect(r.status == 503)
         #expect(r.header("Connection") == "close")
-        #expect(live.server.metrics.refusedConnections.load(ordering: .relaxed) == 1)
+        #expect(live.server.metrics.refusedConnections.load() == 1)
         // Closing one makes room again.
         a.send("GET /hello HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
         #expect(a.readResponse()?.status == 200)
@@ -359,7 +359,7 @@ let liveRefusals: [LiveRefusal] =
         try server.start()
         let c = try TestClient(port: server.port)
         c.send("GET /stuck HTTP/1.1\r\nHost: a\r\n\r\n")
-        #expect(eventually { server.metrics.requests.load(ordering: .relaxed) == 1 })
+        #expect(eventually { server.metrics.requests.load() == 1 })
         let start = monotonicNanoseconds()
         server.shutdown(deadline: .milliseconds(200))
         server.wait()
@@ -415,9 +415,9 @@ let liveRefusals: [LiveRefusal] =
         _ = c.readResponse()
         _ = c.readResponse()
         let m = live.server.metrics
-        let requests = m.requests.load(ordering: .relaxed)
-        let ok = m.responses2xx.load(ordering: .relaxed)
-        let notFound = m.responses4xx.load(ordering: .relaxed)
+        let requests = m.requests.load()
+        let ok = m.responses2xx.load()
+        let notFound = m.responses4xx.load()
         let open = m.openConnections.load(ordering: .relaxed)
         #expect(requests == 2)
         #expect(ok == 1)
