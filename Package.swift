@@ -32,7 +32,7 @@ let package = Package(
         .executableTarget(name: "hinge", dependencies: ["Service"]),
         .executableTarget(
             name: "hinge-bench",
-            dependencies: ["LayoutEngine", "JSON"],
+            dependencies: ["LayoutEngine", "JSON", "Store"],
             path: "Benchmarks/hinge-bench"
         ),
         // Helpers shared by the test targets (temporary directories, files, a loopback socket, a PRNG).
