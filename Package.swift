@@ -35,7 +35,7 @@ let package = Package(
             dependencies: ["LayoutEngine", "JSON", "Store"],
             path: "Benchmarks/hinge-bench"
         ),
-        // Helpers shared by the test targets (temporary directories, files, a loopback socket, a PRNG).
+        // Helpers shared by the test targets (temporary directories, files, a loopback socket and HTTP client, a PRNG).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(
