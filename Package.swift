@@ -41,10 +41,10 @@ let package = Package(
         .executableTarget(name: "hinge", dependencies: ["HingeCLI", "Service", "HTTPServer"]),
         .executableTarget(
             name: "hinge-bench",
-            dependencies: ["LayoutEngine", "JSON"],
+            dependencies: ["LayoutEngine", "JSON", "Store"],
             path: "Benchmarks/hinge-bench"
         ),
-        // Helpers shared by the test targets (temporary directories, files, a loopback socket, a PRNG).
+        // Helpers shared by the test targets (temporary directories, files, a loopback socket and HTTP client, a PRNG).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets into Fuzz/out/ with swiftc -sanitize=fuzzer,address:
-#   http-parser     the HTTP/1.1 parser (Sources/HTTPServer/HTTPParser.swift + HTTPTypes.swift)
+#   http-parser     the HTTP/1.1 parser (Sources/HTTPServer/HTTP{Parser,HeadParser,ParseError,Status,Types}.swift)
 #   scene           JSON parser → Scene.decode → resolve → encoders → SVG (JSON + LayoutEngine + Wireframe)
 #   device-profile  JSON parser → DeviceProfile.decode (JSON + LayoutEngine)
 #   matrix          POST /v1/resolve/matrix's body → Matrix.plan → Matrix.run (JSON + LayoutEngine + HTTP types +
@@ -23,7 +23,8 @@ flatten() {  # flatten DIR FILES... : copies FILES into DIR without imports of t
 for t in "${targets[@]}"; do
     case "$t" in
     http-parser)
-        srcs=(Sources/HTTPServer/HTTPParser.swift Sources/HTTPServer/HTTPTypes.swift Fuzz/http-parser/main.swift) ;;
+        srcs=(Sources/HTTPServer/HTTPParser.swift Sources/HTTPServer/HTTPHeadParser.swift Sources/HTTPServer/HTTPParseError.swift
+            Sources/HTTPServer/HTTPStatus.swift Sources/HTTPServer/HTTPTypes.swift Fuzz/http-parser/main.swift) ;;
     scene)
         flatten Fuzz/out/src-scene Sources/JSON/*.swift Sources/LayoutEngine/*.swift Sources/Wireframe/*.swift \
             Fuzz/Fixtures.swift Fuzz/scene/main.swift

@@ -9,34 +9,12 @@
 import Foundation
 import JSON
 import LayoutEngine
+import Store
 
-// MARK: - Devices (the Store's built-ins these scenes name; numbers as in Sources/Store/BuiltInDevices.swift)
+// MARK: - Devices
 
-let phonePortrait = SizeClassPair(horizontal: .compact, vertical: .regular)
-let phoneLandscape = SizeClassPair(horizontal: .compact, vertical: .compact)
-let regular = SizeClassPair(horizontal: .regular, vertical: .regular)
-let catalog = StaticDeviceCatalog([
-    DeviceProfile(
-        id: "iphone-16", name: "iPhone 16", kind: .phone,
-        displays: [
-            Display(
-                id: "main", width: 393, height: 852, scale: 3, cornerRadius: 55, safeArea: Insets(top: 59, bottom: 34),
-                landscapeSafeArea: Insets(leading: 59, bottom: 21, trailing: 59), portraitSizeClass: phonePortrait,
-                landscapeSizeClass: phoneLandscape)
-        ]),
-    DeviceProfile(
-        id: "iphone-duo", name: "iPhone Duo (illustrative)", kind: .foldable,
-        displays: [
-            Display(
-                id: "outer", width: 376, height: 832, scale: 3, cornerRadius: 52, safeArea: Insets(top: 59, bottom: 34),
-                landscapeSafeArea: Insets(leading: 59, bottom: 21, trailing: 59), portraitSizeClass: phonePortrait,
-                landscapeSizeClass: phoneLandscape),
-            Display(
-                id: "inner", width: 752, height: 832, scale: 2, cornerRadius: 24, safeArea: Insets(top: 24, bottom: 20),
-                landscapeSafeArea: Insets(top: 24, bottom: 20), fold: Fold(orientation: .vertical, position: 376),
-                portraitSizeClass: regular, landscapeSizeClass: regular),
-        ], illustrative: true),
-])
+/// The built-in catalog the server seeds its database with (the scenes name its devices).
+let catalog = StaticDeviceCatalog(BuiltInDevices.all)
 
 // MARK: - Scenes
 

@@ -21,7 +21,7 @@ private func run(_ pieces: [[UInt8]], _ limits: HTTPParser.Limits) -> (requests:
                 break
             case .error(let e):
                 if failed { fatalError("two errors") }
-                if e.status < 400 || e.status > 599 { fatalError("bad status \(e.status)") }
+                if e.status.code < 400 || e.status.code > 599 { fatalError("bad status \(e.status)") }
                 failed = true
             }
         }

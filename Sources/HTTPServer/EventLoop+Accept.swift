@@ -34,11 +34,11 @@ extension EventLoop {
                 }
                 return
             }
-            metrics.acceptedConnections.add(1, ordering: .relaxed)
+            metrics.acceptedConnections.add(1)
             let open = metrics.openConnections.add(1, ordering: .relaxed).newValue
             if open > configuration.maxConnections {
                 metrics.openConnections.subtract(1, ordering: .relaxed)
-                metrics.refusedConnections.add(1, ordering: .relaxed)
+                metrics.refusedConnections.add(1)
                 refuse(fd: fd)
                 continue
             }
@@ -72,10 +72,10 @@ extension EventLoop {
     private func refuse(fd: Int32) {
         var out: [UInt8] = []
         let response = HTTPResponse.problem(
-            status: 503, detail: "The server has reached its limit of \(configuration.maxConnections) connections.")
+            status: .serviceUnavailable, detail: "The server has reached its limit of \(configuration.maxConnections) connections.")
         encoder.encode(response, into: &out, head: false, close: true, version10: false)
         out.withUnsafeBytes { _ = Glibc.send(fd, $0.baseAddress, $0.count, hinge_msg_nosignal()) }
-        metrics.countResponse(status: 503)
+        metrics.countResponse(status: .serviceUnavailable)
         Glibc.shutdown(fd, Int32(SHUT_WR))
         // Drain what the client already sent so that close() does not turn into a reset that
         // could discard the 503 before the client reads it.

@@ -5,7 +5,7 @@ import Glibc
 /// what happened and performs what it answers.
 extension EventLoop {
     private static let bufferFull = HTTPResponse.problem(
-        status: 503,
+        status: .serviceUnavailable,
         detail: "The server holds too many response bytes for clients that have not read them yet; retry shortly.",
         headers: ["Retry-After": "1"])
 
@@ -49,7 +49,7 @@ extension EventLoop {
                 c.out.append(contentsOf: ResponseEncoder.continueBytes)
             case .writeErrorAndClose:
                 guard case .error(let e) = event else { break }
-                metrics.parseErrors.add(1, ordering: .relaxed)
+                metrics.parseErrors.add(1)
                 writeError(c, status: e.status, detail: e.detail)
             case .dispatch:
                 guard case .request(let request) = event else { break }
@@ -70,11 +70,11 @@ extension EventLoop {
     }
 
     /// An error response with `Connection: close` (the state machine plans the lingering close).
-    func writeError(_ c: Connection, status: Int, detail: String) {
+    func writeError(_ c: Connection, status: HTTPStatus, detail: String) {
         encoder.encode(
             .problem(status: status, detail: detail), into: &c.out, head: false, close: true, version10: false)
         metrics.countResponse(status: status)
-        if configuration.logRequests { accessLog.log(method: "-", path: "-", status: status, micros: 0) }
+        if configuration.logRequests { accessLog.log(method: "-", path: "-", status: status.code, micros: 0) }
     }
 
     private func dispatch(_ c: Connection, _ request: HTTPRequest) {
@@ -85,10 +85,10 @@ extension EventLoop {
             c.logMethod = request.method.rawValue
             c.logPath = request.path
         }
-        metrics.requests.add(1, ordering: .relaxed)
+        metrics.requests.add(1)
         if metrics.bufferedResponseBytes.load(ordering: .relaxed) > configuration.maxBufferedResponseBytes {
             // Slow readers hold too much already: refuse before the handler makes another response.
-            metrics.refusedForBufferedBytes.add(1, ordering: .relaxed)
+            metrics.refusedForBufferedBytes.add(1)
             deliverOnLoop(fd: c.fd, connectionID: c.id, response: Self.bufferFull)
         } else {
             handler(request, HTTPResponder(loop: self, fd: c.fd, connectionID: c.id))
@@ -106,7 +106,7 @@ extension EventLoop {
         metrics.countResponse(status: response.status)
         if configuration.logRequests {
             let micros = Int((monotonicNanoseconds() &- c.requestStart) / 1000)
-            accessLog.log(method: c.logMethod, path: c.logPath, status: response.status, micros: micros)
+            accessLog.log(method: c.logMethod, path: c.logPath, status: response.status.code, micros: micros)
         }
         if write.resumeParsing { process(c) }
     }

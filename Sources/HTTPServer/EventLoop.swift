@@ -231,13 +231,13 @@ final class EventLoop: @unchecked Sendable {
             case .close:
                 close(c)
             case .timeout(let kind):
-                metrics.timeouts.add(1, ordering: .relaxed)
+                metrics.timeouts.add(1)
                 let detail =
                     switch kind {
                     case .headerRead: "The request head was not received within the header-read timeout."
                     case .bodyRead: "The request body was not received within the body-read timeout."
                     }
-                writeError(c, status: 408, detail: detail)
+                writeError(c, status: .requestTimeout, detail: detail)
                 flush(c)
             }
         }

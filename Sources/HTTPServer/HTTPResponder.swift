@@ -32,7 +32,7 @@ public final class HTTPResponder: Sendable {
         if !done.load(ordering: .acquiring) {
             loop.deliver(
                 fd: fd, connectionID: connectionID,
-                response: .problem(status: 500, detail: "The handler finished without a response."))
+                response: .problem(status: .internalServerError, detail: "The handler finished without a response."))
         }
     }
 }

@@ -168,18 +168,18 @@ func hexValue(_ c: UInt8) -> UInt8? {
 /// A response: status, headers, body. `Date`, `Server`, `Content-Length` and `Connection` are added
 /// by the server; do not set them here.
 public struct HTTPResponse: Sendable, Equatable {
-    public var status: Int
+    public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: [UInt8]
 
-    public init(status: Int = 200, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// A response whose body is already-encoded JSON bytes (`application/json`).
-    public static func json(_ body: [UInt8], status: Int = 200, headers: HTTPHeaders = [:]) -> HTTPResponse {
+    public static func json(_ body: [UInt8], status: HTTPStatus = .ok, headers: HTTPHeaders = [:]) -> HTTPResponse {
         // Without extra headers every response shares one header list (no allocation per response).
         if headers.count == 0 { return HTTPResponse(status: status, headers: jsonHeaders, body: body) }
         var h = headers
@@ -190,11 +190,11 @@ public struct HTTPResponse: Sendable, Equatable {
     private static let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json"]
 
     /// A response whose body is already-encoded JSON text (`application/json`).
-    public static func json(_ text: String, status: Int = 200, headers: HTTPHeaders = [:]) -> HTTPResponse {
+    public static func json(_ text: String, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]) -> HTTPResponse {
         json(Array(text.utf8), status: status, headers: headers)
     }
 
-    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8")
+    public static func text(_ text: String, status: HTTPStatus = .ok, contentType: String = "text/plain; charset=utf-8")
         -> HTTPResponse
     {
         HTTPResponse(status: status, headers: ["Content-Type": contentType], body: Array(text.utf8))
@@ -204,15 +204,15 @@ public struct HTTPResponse: Sendable, Equatable {
     /// `title` defaults to the status's reason phrase, `type` to `about:blank`. `Cache-Control: no-store`
     /// unless `headers` say otherwise: some error statuses (404, 405, 414, 501) are cacheable by default.
     public static func problem(
-        status: Int, title: String? = nil, detail: String, type: String = "about:blank", headers: HTTPHeaders = [:]
+        status: HTTPStatus, title: String? = nil, detail: String, type: String = "about:blank", headers: HTTPHeaders = [:]
     ) -> HTTPResponse {
         var h = headers
         h.set("Content-Type", "application/problem+json")
         if !h.contains("Cache-Control") { h.add("Cache-Control", "no-store") }
         var out = "{\"detail\":"
         appendJSONString(detail, to: &out)
-        out += ",\"status\":\(status),\"title\":"
-        appendJSONString(title ?? HTTPStatus.reasonPhrase(status), to: &out)
+        out += ",\"status\":\(status.code),\"title\":"
+        appendJSONString(title ?? status.reasonPhrase, to: &out)
         out += ",\"type\":"
         appendJSONString(type, to: &out)
         out += "}"
@@ -240,44 +240,4 @@ func appendJSONString(_ s: String, to out: inout String) {
         }
     }
     out.append("\"")
-}
-
-public enum HTTPStatus {
-    public static func reasonPhrase(_ status: Int) -> String {
-        switch status {
-        case 100: return "Continue"
-        case 200: return "OK"
-        case 201: return "Created"
-        case 202: return "Accepted"
-        case 204: return "No Content"
-        case 301: return "Moved Permanently"
-        case 302: return "Found"
-        case 304: return "Not Modified"
-        case 400: return "Bad Request"
-        case 401: return "Unauthorized"
-        case 403: return "Forbidden"
-        case 404: return "Not Found"
-        case 405: return "Method Not Allowed"
-        case 406: return "Not Acceptable"
-        case 408: return "Request Timeout"
-        case 409: return "Conflict"
-        case 411: return "Length Required"
-        case 412: return "Precondition Failed"
-        case 413: return "Content Too Large"
-        case 414: return "URI Too Long"
-        case 415: return "Unsupported Media Type"
-        case 417: return "Expectation Failed"
-        case 422: return "Unprocessable Content"
-        case 428: return "Precondition Required"
-        case 429: return "Too Many Requests"
-        case 431: return "Request Header Fields Too Large"
-        case 500: return "Internal Server Error"
-        case 501: return "Not Implemented"
-        case 502: return "Bad Gateway"
-        case 503: return "Service Unavailable"
-        case 504: return "Gateway Timeout"
-        case 505: return "HTTP Version Not Supported"
-        default: return "Status \(status)"
-        }
-    }
 }

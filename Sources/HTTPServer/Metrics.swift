@@ -50,13 +50,14 @@ public final class ShardedCounters: Sendable {
     }
 }
 
-/// One sharded counter with `Atomic`'s spelling (`add`, `subtract`, `load`), for the server's metrics.
+/// One sharded counter for the server's metrics. Every operation is relaxed: a counter orders nothing else,
+/// and a read is a snapshot that may miss additions in flight.
 public struct ShardedCounter: Sendable {
     private let counters = ShardedCounters(slots: 1)
     public init() {}
-    @inline(__always) public func add(_ n: Int, ordering: AtomicUpdateOrdering) { counters.add(0, n) }
-    @inline(__always) public func subtract(_ n: Int, ordering: AtomicUpdateOrdering) { counters.add(0, -n) }
-    public func load(ordering: AtomicLoadOrdering) -> Int { counters.load(0) }
+    @inline(__always) public func add(_ n: Int = 1) { counters.add(0, n) }
+    @inline(__always) public func subtract(_ n: Int) { counters.add(0, -n) }
+    public func load() -> Int { counters.load(0) }
 }
 
 /// Cheap counters the server keeps (relaxed atomics, sharded per event loop); a `/metrics` route reads them.
@@ -87,13 +88,13 @@ public final class ServerMetrics: Sendable {
 
     public init() {}
 
-    func countResponse(status: Int) {
-        switch status {
-        case ..<200: responses1xx.add(1, ordering: .relaxed)
-        case 200..<300: responses2xx.add(1, ordering: .relaxed)
-        case 300..<400: responses3xx.add(1, ordering: .relaxed)
-        case 400..<500: responses4xx.add(1, ordering: .relaxed)
-        default: responses5xx.add(1, ordering: .relaxed)
+    func countResponse(status: HTTPStatus) {
+        switch status.code {
+        case ..<200: responses1xx.add()
+        case 200..<300: responses2xx.add()
+        case 300..<400: responses3xx.add()
+        case 400..<500: responses4xx.add()
+        default: responses5xx.add()
         }
     }
 }

@@ -28,7 +28,7 @@ struct ResponseEncoder {
     /// Appends `response` to `out`. `head`: no body (a HEAD request); `close`: `Connection: close`;
     /// `version10`: an HTTP/1.0 client kept alive is told so.
     func encode(_ response: HTTPResponse, into out: inout [UInt8], head: Bool, close: Bool, version10: Bool) {
-        var status = response.status
+        var status = response.status.code
         if status < 200 || status > 999 { status = 500 }
         let noBody = status == 204 || status == 304
         out.reserveCapacity(out.count + 160 + response.body.count)

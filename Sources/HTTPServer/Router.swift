@@ -121,12 +121,12 @@ public struct Router: Sendable {
         case .methodNotAllowed(let allow):
             responder.respond(
                 .problem(
-                    status: 405,
+                    status: .methodNotAllowed,
                     detail:
                         "\(request.method) is not allowed on \(request.path); allowed: \(allow.joined(separator: ", ")).",
                     headers: ["Allow": allow.joined(separator: ", ")]))
         case .notFound:
-            responder.respond(.problem(status: 404, detail: "No resource at \(request.path)."))
+            responder.respond(.problem(status: .notFound, detail: "No resource at \(request.path)."))
         }
     }
 

@@ -74,7 +74,7 @@ public struct Diagnostic: Sendable, Equatable {
 /// Where text is rendered: a String (`Diagnostic.message`/`path`) or the response encoder's buffer.
 /// Where a message or path is written. Literal pieces go to `put(_: StaticString)` (the String overload has
 /// a label so that a literal never becomes a `String` on the way), values to `put(text:)`.
-protocol DiagnosticTextSink {
+protocol DiagnosticTextSink: ~Copyable {
     mutating func put(_ s: StaticString)
     mutating func put(text s: String)
 }
@@ -92,7 +92,7 @@ enum DiagnosticPath: Sendable {
     case presentation(index: Int, member: StaticString, item: Int)
     case pointer(JSONPointer)
 
-    func render<S: DiagnosticTextSink>(into out: inout S) {
+    func render<S: DiagnosticTextSink & ~Copyable>(into out: inout S) {
         switch self {
         case .fixed(let s): out.put(s)
         case .text(let s): out.put(text: s)
@@ -150,7 +150,7 @@ enum DiagnosticMessage: Sendable, ExpressibleByStringLiteral {
 
     init(stringLiteral s: StaticString) { self = .fixed(s) }
 
-    func render<S: DiagnosticTextSink>(into out: inout S) {
+    func render<S: DiagnosticTextSink & ~Copyable>(into out: inout S) {
         switch self {
         case .fixed(let s): out.put(s)
         case .text(let s): out.put(text: s)

@@ -8,8 +8,19 @@ enum PopoverRules {
         // Size classes are those of the anchor's region when a fold separates, else the window's.
         let region = env.region(containing: anchor.midX, anchor.midY)
         let sizeClass = env.separatingFold != nil ? region.sizeClass : env.sizeClass
-        let adaptation = popover.compactAdaptation
+        if adapted(popover, into: &p, env: env, region: region, sizeClass: sizeClass, constants: c, diagnostics: &d) {
+            return
+        }
+        placePopover(popover, into: &p, env: env, region: region, constants: c)
+    }
 
+    /// docs/rules.md#popover-adaptation: the sheet or full-screen cover the popover becomes in a compact size
+    /// class; false when it stays a popover.
+    private static func adapted(
+        _ popover: PopoverRequest, into p: inout Placement, env: ResolvedEnvironment, region: Region,
+        sizeClass: SizeClassPair, constants c: Constants, diagnostics d: inout PresentationDiagnostics
+    ) -> Bool {
+        let adaptation = popover.compactAdaptation
         if sizeClass.horizontal == .compact, adaptation == .automatic || adaptation == .sheet {
             // On a compact width it becomes a sheet (docs/rules.md#popover-adaptation) — a region sheet in the anchor's
             // region when a fold separates — with detents medium and large, selected large.
@@ -22,20 +33,29 @@ enum PopoverRules {
             p.adaptedFrom = .popover
             p.placement = nil  // a popover has no sheet placement; `region` says where the sheet went
             d.add(.popoverAdapted, .info, "", .popoverAsSheet(folded: env.separatingFold != nil))
-            return
+            return true
         }
         if sizeClass.horizontal == .compact, adaptation == .fullScreenCover {
             adaptToCover(&p, env: env, diagnostics: &d, reason: .popoverAsCover(folded: env.separatingFold != nil))
-            return
+            return true
         }
         // SwiftUI: when both are compact the vertical adaptation wins — a full-screen cover, unless the
         // adaptation is popover.
         if sizeClass.vertical == .compact, adaptation != .popover {
             adaptToCover(&p, env: env, diagnostics: &d, reason: .popoverAsCoverVerticallyCompact)
-            return
+            return true
         }
+        return false
+    }
 
-        // A real popover.
+    /// A real popover: beside its anchor on the side its arrow edge asks for, flipped when that side is too
+    /// small and the other has more room, then clamped into the window (the anchor's region when a fold
+    /// separates).
+    private static func placePopover(
+        _ popover: PopoverRequest, into p: inout Placement, env: ResolvedEnvironment, region: Region,
+        constants c: Constants
+    ) {
+        let anchor = popover.anchor
         let container = env.separatingFold != nil ? region.frame : env.bounds
         let m = c.popoverMargin
         let size = popover.contentSize ?? Size(width: c.popoverWidth, height: c.popoverHeight)

@@ -1,7 +1,7 @@
 import JSON
 
 /// A direct encoder of a `Resolution` into bytes, byte-identical to `JSONWriter.encode(resolution.json)`
-/// (members written in sorted order, numbers and strings through the writer's own formatting) without
+/// (members written in sorted order, numbers and strings through the same `ByteSink` formatting) without
 /// building the intermediate tree. The tests compare both on every golden and random scene.
 extension Resolution {
     /// Appends the response body to `buffer`.
@@ -11,533 +11,272 @@ extension Resolution {
 
     /// The response body: the same bytes as `JSONWriter.encode(json)`.
     public var encoded: [UInt8] {
-        var w = ByteWriter(capacity: 1024 + 1024 * placements.count + 384 * diagnostics.count)
-        w.resolution(self)
-        return w.finish()
+        var out = ByteSink(capacity: 1024 + 1024 * placements.count + 384 * diagnostics.count)
+        out.resolution(self)
+        return out.array
     }
 }
 
-/// Writes into one growing raw allocation: no per-append uniqueness checks or generic `append(contentsOf:)`
-/// calls, which dominated the tree writer's profile. Strings are escaped exactly as `JSONWriter.appendString`
-/// does (without `escapeLineTerminators`); integers as `JSONWriter.appendNumber` does, other numbers through it.
-private struct ByteWriter: DiagnosticTextSink {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private var count = 0
-
-    init(capacity: Int) {
-        self.capacity = max(64, capacity)
-        base = .allocate(capacity: self.capacity)
+/// Diagnostic messages and paths render straight into the response: literal pieces and values escaped.
+extension ByteSink: DiagnosticTextSink {
+    @inline(__always) mutating func put(_ s: StaticString) {
+        writeEscaped(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
-    /// The bytes written; releases the allocation. A spent writer (capacity 0) owns no memory: writing to
-    /// it again allocates afresh (see `grow`), so nothing here needs freeing later (the scene fuzz target runs
-    /// under LeakSanitizer).
-    mutating func finish() -> [UInt8] {
-        let out = Array(UnsafeBufferPointer(start: base, count: count))
-        base.deallocate()
-        capacity = 0
-        count = 0
-        return out
-    }
+    @inline(__always) mutating func put(text s: String) { writeEscaped(s) }
+}
 
-    @inline(__always) private mutating func reserve(_ n: Int) {
-        if count + n > capacity { grow(n) }
-    }
+/// The members of a resolution, each object's in sorted key order: `append` writes a member's opening
+/// (`{"key":` or `,"key":`) and punctuation as they are.
+extension ByteSink {
+    /// One out-of-line copy of the number formatting for the encoder's many call sites.
+    @inline(never) fileprivate mutating func number(_ d: Double) { writeNumber(d) }
 
-    private mutating func grow(_ n: Int) {
-        let newCapacity = max(capacity * 2, count + n)
-        let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        if capacity > 0 {
-            fresh.update(from: base, count: count)
-            base.deallocate()
-        }
-        base = fresh
-        capacity = newCapacity
+    @inline(__always) fileprivate mutating func bool(_ b: Bool) { append(b ? "true" : "false") }
+    @inline(__always) fileprivate mutating func null() { append("null") }
+    @inline(__always) fileprivate mutating func name<R: RawRepresentable>(_ v: R) where R.RawValue == String { writeCleanString(v.rawValue) }
+    @inline(__always) fileprivate mutating func name<R: RawRepresentable>(_ v: R?) where R.RawValue == String {
+        if let v { writeCleanString(v.rawValue) } else { null() }
     }
-
-    @inline(__always) private mutating func byte(_ b: UInt8) {
-        reserve(1)
-        base[count] = b
-        count += 1
-    }
-
-    @inline(__always) mutating func raw(_ s: StaticString) {
-        let n = s.utf8CodeUnitCount
-        reserve(n)
-        Self.copyShort(from: s.utf8Start, to: base + count, count: n)
-        count += n
-    }
-
-    /// Copies `n` bytes with word loads and stores instead of a `memcpy` call: keys and names are short, and
-    /// the call cost more than the copy. Reads and writes stay inside the `n` bytes (the last word overlaps).
-    @inline(__always) private static func copyShort(from src: UnsafePointer<UInt8>, to dst: UnsafeMutablePointer<UInt8>, count n: Int) {
-        if n >= 8 {
-            let from = UnsafeRawPointer(src)
-            let to = UnsafeMutableRawPointer(dst)
-            var i = 0
-            while i + 8 <= n {
-                to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
-                i += 8
-            }
-            if i < n {
-                to.storeBytes(of: from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self)
-            }
-        } else {
-            var i = 0
-            while i < n {
-                dst[i] = src[i]
-                i += 1
-            }
-        }
-    }
-
-    /// A name that needs no escaping, quoted: the raw value of an enumeration (identifiers; checked in debug
-    /// builds, and the golden and property tests compare these bytes with the tree writer's).
-    @inline(__always) mutating func clean(_ s: String) {
-        var s = s
-        s.withUTF8 { utf8 in
-            assert(!utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
-            reserve(utf8.count + 2)
-            base[count] = UInt8(ascii: "\"")
-            if let start = utf8.baseAddress { Self.copyShort(from: start, to: base + count + 1, count: utf8.count) }
-            base[count + 1 + utf8.count] = UInt8(ascii: "\"")
-            count += utf8.count + 2
-        }
-    }
-
-    /// `s` is the member's opening: `{"key":` or `,"key":`.
-    @inline(__always) mutating func key(_ s: StaticString) { raw(s) }
-
-    mutating func number(_ d: Double) {
-        if abs(d) < 1e16, Double(Int64(d)) == d {  // an integer (also -0.0, written "0")
-            var m = Int64(d).magnitude
-            reserve(21)
-            if d < 0 {
-                base[count] = UInt8(ascii: "-")
-                count += 1
-            }
-            // Frames and insets are mostly below 10,000 points: their digits directly.
-            if m < 10_000 {
-                let zero = UInt8(ascii: "0")
-                if m < 10 {
-                    base[count] = zero + UInt8(m)
-                    count += 1
-                } else if m < 100 {
-                    base[count] = zero + UInt8(m / 10)
-                    base[count + 1] = zero + UInt8(m % 10)
-                    count += 2
-                } else if m < 1000 {
-                    base[count] = zero + UInt8(m / 100)
-                    base[count + 1] = zero + UInt8(m / 10 % 10)
-                    base[count + 2] = zero + UInt8(m % 10)
-                    count += 3
-                } else {
-                    base[count] = zero + UInt8(m / 1000)
-                    base[count + 1] = zero + UInt8(m / 100 % 10)
-                    base[count + 2] = zero + UInt8(m / 10 % 10)
-                    base[count + 3] = zero + UInt8(m % 10)
-                    count += 4
-                }
-                return
-            }
-            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            var n = 0
-            withUnsafeMutableBytes(of: &digits) { d in
-                repeat {
-                    d[n] = UInt8(ascii: "0") + UInt8(m % 10)
-                    m /= 10
-                    n += 1
-                } while m > 0
-                for i in 0..<n { base[count + i] = d[n - 1 - i] }
-            }
-            count += n
-            return
-        }
-        var tmp: [UInt8] = []
-        JSONWriter.appendNumber(d, to: &tmp)
-        reserve(tmp.count)
-        for b in tmp {
-            base[count] = b
-            count += 1
-        }
-    }
-
-    mutating func string(_ s: String) {
-        byte(UInt8(ascii: "\""))
-        put(text: s)
-        byte(UInt8(ascii: "\""))
-    }
-
-    /// `s` escaped, without quotes.
-    mutating func put(text s: String) {
-        if s.utf8.withContiguousStorageIfAvailable({ escaped($0) }) != nil { return }
-        var s = s
-        s.withUTF8 { escaped($0) }
-    }
-
-    /// `s` escaped, without quotes.
-    mutating func put(_ s: StaticString) {
-        escaped(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
-    }
-
-    /// The bytes of `utf8` as the inside of a JSON string.
-    private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        let n = utf8.count
-        guard let src = utf8.baseAddress, n > 0 else { return }
-        reserve(n)
-        // Fast path: nothing to escape (names, ids, codes, most messages). Words are loaded only inside `utf8`
-        // (the last one may overlap the one before) and stored only inside the `n` reserved bytes.
-        let raw = UnsafeRawPointer(src)
-        if n >= 8 {
-            var i = 0
-            while i + 8 <= n, !Self.needsEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
-            if i + 8 > n, i == n || !Self.needsEscape(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)) {
-                let dst = UnsafeMutableRawPointer(base + count)
-                if n <= 16 {
-                    let head = raw.loadUnaligned(as: UInt64.self)
-                    let tail = raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-                    dst.storeBytes(of: head, as: UInt64.self)
-                    dst.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
-                } else {
-                    dst.copyMemory(from: raw, byteCount: n)
-                }
-                count += n
-                return
-            }
-        } else {
-            // Copied while checked; the bytes count only if none needs an escape.
-            let dst = base + count
-            var k = 0
-            while k < n {
-                let c = src[k]
-                if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { break }
-                dst[k] = c
-                k += 1
-            }
-            if k == n {
-                count += n
-                return
-            }
-        }
-        escapedSlowly(utf8)
-    }
-
-    /// `escaped` for text with something to escape.
-    private mutating func escapedSlowly(_ utf8: UnsafeBufferPointer<UInt8>) {
-        // Room for every byte unescaped; an escape reserves its extra bytes. Runs of bytes that need no escape
-        // are copied whole.
-        reserve(utf8.count)
-        var runStart = 0
-        var i = 0
-        let n = utf8.count
-        while i < n {
-            // Eight bytes at a time while none of them needs an escape (loads stay inside `utf8`).
-            if let start = utf8.baseAddress {
-                while i + 8 <= n, !Self.needsEscape(UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)) { i += 8 }
-            }
-            guard i < n else { break }
-            let c = utf8[i]
-            if c >= 0x20, c != UInt8(ascii: "\""), c != UInt8(ascii: "\\") {
-                i += 1
-                continue
-            }
-            if i > runStart { copy(utf8, runStart, i) }
-            reserve(6 + (n - i))  // this escape and the rest of the input
-            let escape: UInt8
-            switch c {
-            case UInt8(ascii: "\""): escape = UInt8(ascii: "\"")
-            case UInt8(ascii: "\\"): escape = UInt8(ascii: "\\")
-            case 0x0A: escape = UInt8(ascii: "n")
-            case 0x0D: escape = UInt8(ascii: "r")
-            case 0x09: escape = UInt8(ascii: "t")
-            case 0x08: escape = UInt8(ascii: "b")
-            case 0x0C: escape = UInt8(ascii: "f")
-            default: escape = UInt8(ascii: "u")
-            }
-            base[count] = UInt8(ascii: "\\")
-            base[count + 1] = escape
-            count += 2
-            if escape == UInt8(ascii: "u") {
-                let hex: (UInt8) -> UInt8 = { $0 < 10 ? UInt8(ascii: "0") + $0 : UInt8(ascii: "a") + $0 - 10 }
-                base[count] = UInt8(ascii: "0")
-                base[count + 1] = UInt8(ascii: "0")
-                base[count + 2] = hex(c >> 4)
-                base[count + 3] = hex(c & 0xF)
-                count += 4
-            }
-            i += 1
-            runStart = i
-        }
-        if n > runStart { copy(utf8, runStart, n) }
-    }
-
-    /// Whether any byte of `w` is a control character, `"` or `\\`: the classic "has a byte less than n" and
-    /// "has a zero byte" word tests, exact as yes/no answers (a yes falls back to the byte loop).
-    @inline(__always) private static func needsEscape(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        let control = (w &- ones &* 0x20) & ~w & high
-        let q = w ^ (ones &* 0x22)
-        let quote = (q &- ones) & ~q & high
-        let b = w ^ (ones &* 0x5C)
-        let backslash = (b &- ones) & ~b & high
-        return (control | quote | backslash) != 0
-    }
-
-    /// Copies `utf8[from..<to]` (already reserved).
-    @inline(__always) private mutating func copy(_ utf8: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) {
-        guard let start = utf8.baseAddress else { return }
-        (base + count).update(from: start + from, count: to - from)
-        count += to - from
-    }
-
-    @inline(__always) mutating func bool(_ b: Bool) { raw(b ? "true" : "false") }
-    @inline(__always) mutating func null() { raw("null") }
-    @inline(__always) mutating func name<R: RawRepresentable>(_ v: R) where R.RawValue == String { clean(v.rawValue) }
-    @inline(__always) mutating func name<R: RawRepresentable>(_ v: R?) where R.RawValue == String {
-        if let v { clean(v.rawValue) } else { null() }
-    }
-    @inline(__always) mutating func bool(_ b: Bool?) {
+    @inline(__always) fileprivate mutating func bool(_ b: Bool?) {
         if let b { bool(b) } else { null() }
     }
 
-    mutating func rect(_ r: Rect) {
-        key("{\"height\":")
+    fileprivate mutating func rect(_ r: Rect) {
+        append("{\"height\":")
         number(r.height)
-        key(",\"width\":")
+        append(",\"width\":")
         number(r.width)
-        key(",\"x\":")
+        append(",\"x\":")
         number(r.x)
-        key(",\"y\":")
+        append(",\"y\":")
         number(r.y)
-        raw("}")
+        append("}")
     }
 
-    mutating func rect(_ r: Rect?) {
+    fileprivate mutating func rect(_ r: Rect?) {
         if let r { rect(r) } else { null() }
     }
 
-    mutating func sizeClass(_ s: SizeClassPair) {
-        key("{\"horizontal\":")
+    fileprivate mutating func sizeClass(_ s: SizeClassPair) {
+        append("{\"horizontal\":")
         name(s.horizontal)
-        key(",\"vertical\":")
+        append(",\"vertical\":")
         name(s.vertical)
-        raw("}")
+        append("}")
     }
 
-    mutating func detent(_ d: Detent) {
+    fileprivate mutating func detent(_ d: Detent) {
         switch d {
-        case .medium: raw("\"medium\"")
-        case .large: raw("\"large\"")
-        case .fitted: raw("\"fitted\"")
+        case .medium: append("\"medium\"")
+        case .large: append("\"large\"")
+        case .fitted: append("\"fitted\"")
         case .height(let h):
-            key("{\"height\":")
+            append("{\"height\":")
             number(h)
-            raw("}")
+            append("}")
         case .fraction(let f):
-            key("{\"fraction\":")
+            append("{\"fraction\":")
             number(f)
-            raw("}")
+            append("}")
         }
     }
 
-    mutating func resolution(_ r: Resolution) {
-        key("{\"arrangement\":")
+    fileprivate mutating func resolution(_ r: Resolution) {
+        append("{\"arrangement\":")
         if let a = r.arrangement { arrangement(a) } else { null() }
-        key(",\"diagnostics\":[")
+        append(",\"diagnostics\":[")
         for (i, d) in r.diagnostics.enumerated() {
-            if i > 0 { raw(",") }
+            if i > 0 { append(",") }
             diagnostic(d)
         }
-        key("],\"engineVersion\":")
-        clean(Resolution.engineVersion)
-        key(",\"environment\":")
+        append("],\"engineVersion\":")
+        writeCleanString(Resolution.engineVersion)
+        append(",\"environment\":")
         environment(r.environment)
-        key(",\"placements\":[")
+        append(",\"placements\":[")
         for (i, p) in r.placements.enumerated() {
-            if i > 0 { raw(",") }
+            if i > 0 { append(",") }
             placement(p)
         }
-        raw("]}")
+        append("]}")
     }
 
-    mutating func diagnostic(_ d: Diagnostic) {
-        key("{\"code\":")
+    fileprivate mutating func diagnostic(_ d: Diagnostic) {
+        append("{\"code\":")
         name(d.code)
-        key(",\"message\":")
-        byte(UInt8(ascii: "\""))
+        append(",\"message\":")
+        append(UInt8(ascii: "\""))
         d.text.render(into: &self)
-        byte(UInt8(ascii: "\""))
-        key(",\"path\":")
-        byte(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
+        append(",\"path\":")
+        append(UInt8(ascii: "\""))
         d.pathParts.render(into: &self)
-        byte(UInt8(ascii: "\""))
-        key(",\"presentation\":")
-        if let p = d.presentation { string(p) } else { null() }
-        key(",\"severity\":")
+        append(UInt8(ascii: "\""))
+        append(",\"presentation\":")
+        if let p = d.presentation { writeString(p) } else { null() }
+        append(",\"severity\":")
         name(d.severity)
-        raw("}")
+        append("}")
     }
 
-    mutating func environment(_ e: ResolvedEnvironment) {
-        key("{\"device\":")
-        if let d = e.device { string(d) } else { null() }
-        key(",\"display\":")
-        if let d = e.display { string(d) } else { null() }
-        key(",\"dynamicTypeSize\":")
+    fileprivate mutating func environment(_ e: ResolvedEnvironment) {
+        append("{\"device\":")
+        if let d = e.device { writeString(d) } else { null() }
+        append(",\"display\":")
+        if let d = e.display { writeString(d) } else { null() }
+        append(",\"dynamicTypeSize\":")
         name(e.dynamicTypeSize)
-        key(",\"fold\":")
+        append(",\"fold\":")
         if let f = e.fold {
-            key("{\"bounds\":")
+            append("{\"bounds\":")
             rect(f.bounds)
-            key(",\"orientation\":")
+            append(",\"orientation\":")
             name(f.orientation)
-            key(",\"separating\":")
+            append(",\"separating\":")
             bool(f.separating)
-            key(",\"state\":")
+            append(",\"state\":")
             name(f.state)
-            raw("}")
+            append("}")
         } else {
             null()
         }
-        key(",\"layoutDirection\":")
+        append(",\"layoutDirection\":")
         name(e.layoutDirection)
-        key(",\"orientation\":")
+        append(",\"orientation\":")
         name(e.orientation)
-        key(",\"posture\":")
+        append(",\"posture\":")
         name(e.posture)
-        key(",\"regions\":[")
+        append(",\"regions\":[")
         for (i, r) in e.regions.enumerated() {
-            if i > 0 { raw(",") }
-            key("{\"frame\":")
+            if i > 0 { append(",") }
+            append("{\"frame\":")
             rect(r.frame)
-            key(",\"side\":")
+            append(",\"side\":")
             name(r.side)
-            key(",\"sizeClass\":")
+            append(",\"sizeClass\":")
             sizeClass(r.sizeClass)
-            raw("}")
+            append("}")
         }
-        key("],\"safeArea\":{\"bottom\":")
+        append("],\"safeArea\":{\"bottom\":")
         number(e.safeArea.bottom)
-        key(",\"leading\":")
+        append(",\"leading\":")
         number(e.safeArea.leading)
-        key(",\"top\":")
+        append(",\"top\":")
         number(e.safeArea.top)
-        key(",\"trailing\":")
+        append(",\"trailing\":")
         number(e.safeArea.trailing)
-        key("},\"sizeClass\":")
+        append("},\"sizeClass\":")
         sizeClass(e.sizeClass)
-        key(",\"window\":")
+        append(",\"window\":")
         rect(e.window)
-        key(",\"windowClass\":{\"height\":")
+        append(",\"windowClass\":{\"height\":")
         name(e.windowClass.height)
-        key(",\"width\":")
+        append(",\"width\":")
         name(e.windowClass.width)
-        raw("}}")
+        append("}}")
     }
 
-    mutating func placement(_ p: Placement) {
-        key("{\"adaptedFrom\":")
+    fileprivate mutating func placement(_ p: Placement) {
+        append("{\"adaptedFrom\":")
         name(p.adaptedFrom)
-        key(",\"arrowEdge\":")
+        append(",\"arrowEdge\":")
         name(p.arrowEdge)
-        key(",\"backgroundInteractive\":")
+        append(",\"backgroundInteractive\":")
         bool(p.backgroundInteractive)
-        key(",\"contentAxis\":")
+        append(",\"contentAxis\":")
         name(p.contentAxis)
-        key(",\"cornerRadii\":")
+        append(",\"cornerRadii\":")
         if let c = p.cornerRadii {
-            key("{\"bottomLeading\":")
+            append("{\"bottomLeading\":")
             number(c.bottomLeading)
-            key(",\"bottomTrailing\":")
+            append(",\"bottomTrailing\":")
             number(c.bottomTrailing)
-            key(",\"topLeading\":")
+            append(",\"topLeading\":")
             number(c.topLeading)
-            key(",\"topTrailing\":")
+            append(",\"topTrailing\":")
             number(c.topTrailing)
-            raw("}")
+            append("}")
         } else {
             null()
         }
-        key(",\"detents\":")
+        append(",\"detents\":")
         if let ds = p.detents {
-            raw("[")
+            append("[")
             for (i, d) in ds.enumerated() {
-                if i > 0 { raw(",") }
-                key("{\"detent\":")
+                if i > 0 { append(",") }
+                append("{\"detent\":")
                 detent(d.detent)
-                key(",\"height\":")
+                append(",\"height\":")
                 number(d.height)
-                raw("}")
+                append("}")
             }
-            raw("]")
+            append("]")
         } else {
             null()
         }
-        key(",\"dimsBackground\":")
+        append(",\"dimsBackground\":")
         bool(p.dimsBackground)
-        key(",\"dragIndicatorVisible\":")
+        append(",\"dragIndicatorVisible\":")
         bool(p.dragIndicatorVisible)
-        key(",\"frame\":")
+        append(",\"frame\":")
         rect(p.frame)
-        key(",\"id\":")
-        string(p.id)
-        key(",\"kind\":")
+        append(",\"id\":")
+        writeString(p.id)
+        append(",\"kind\":")
         name(p.kind)
-        key(",\"placement\":")
+        append(",\"placement\":")
         if let c = p.placement {
-            key("{\"requested\":")
+            append("{\"requested\":")
             name(c.requested)
-            key(",\"resolved\":")
+            append(",\"resolved\":")
             name(c.resolved)
-            raw("}")
+            append("}")
         } else {
             null()
         }
-        key(",\"region\":")
+        append(",\"region\":")
         name(p.region)
-        key(",\"selectedDetent\":")
+        append(",\"selectedDetent\":")
         if let d = p.selectedDetent { detent(d) } else { null() }
-        key(",\"status\":")
+        append(",\"status\":")
         name(p.status)
-        key(",\"style\":")
+        append(",\"style\":")
         name(p.style)
-        key(",\"swipeToDismiss\":")
+        append(",\"swipeToDismiss\":")
         bool(p.swipeToDismiss)
-        key(",\"tapOutsideToDismiss\":")
+        append(",\"tapOutsideToDismiss\":")
         bool(p.tapOutsideToDismiss)
-        key(",\"toolbarOrientation\":")
+        append(",\"toolbarOrientation\":")
         name(p.toolbarOrientation)
-        key(",\"transitionEdge\":")
+        append(",\"transitionEdge\":")
         name(p.transitionEdge)
-        raw("}")
+        append("}")
     }
 
-    mutating func arrangedView(_ v: ArrangedView) {
-        key("{\"frame\":")
+    fileprivate mutating func arrangedView(_ v: ArrangedView) {
+        append("{\"frame\":")
         rect(v.frame)
-        key(",\"region\":")
+        append(",\"region\":")
         name(v.region)
-        key(",\"visible\":")
+        append(",\"visible\":")
         bool(v.visible)
-        key(",\"zIndex\":")
+        append(",\"zIndex\":")
         if let z = v.zIndex { number(z) } else { null() }
-        raw("}")
+        append("}")
     }
 
-    mutating func arrangement(_ a: ResolvedArrangement) {
-        key("{\"axis\":")
+    fileprivate mutating func arrangement(_ a: ResolvedArrangement) {
+        append("{\"axis\":")
         name(a.axis)
-        key(",\"primary\":")
+        append(",\"primary\":")
         arrangedView(a.primary)
-        key(",\"secondary\":")
+        append(",\"secondary\":")
         arrangedView(a.secondary)
-        key(",\"separated\":")
+        append(",\"separated\":")
         bool(a.separated)
-        key(",\"style\":")
+        append(",\"style\":")
         name(a.style)
-        raw("}")
+        append("}")
     }
 }

@@ -28,18 +28,7 @@ enum SheetRules {
             containerHeight: region.frame.height, safeTop: region.insets.top, contentHeight: sheet.contentSize?.height,
             constants: c)
 
-        // docs/rules.md#detent-heights, docs/rules.md#detent-order; the placement lists them sorted ascending, ties in
-        // request order.
-        var heights: [ResolvedDetent] = []
-        heights.reserveCapacity(sheet.detents.count)
-        for (i, detent) in sheet.detents.enumerated() {
-            let (h, clamped) = metrics.height(detent)
-            heights.append(ResolvedDetent(detent: detent, height: h))
-            if clamped, layout.listsDetents {
-                d.add(
-                    .detentClamped, .info, "detents", item: i, .detentClamped(detent, h))
-            }
-        }
+        var heights = resolvedHeights(sheet, metrics: metrics, listed: layout.listsDetents, diagnostics: &d)
         let selected = sheet.selectedDetent ?? smallest(heights)
         let selectedHeight = heights.first { $0.detent == selected }?.height ?? metrics.large
         let largest = heights.reduce(0) { max($0, $1.height) }
@@ -61,9 +50,48 @@ enum SheetRules {
         }
         p.selectedDetent = layout.detentsApply ? selected : nil
 
-        // docs/rules.md#background-interaction: up through a detent (UIKit
-        // largestUndimmedDetentIdentifier); where detents are ignored the sheet counts as at its largest.
+        // Where detents are ignored the sheet counts as at its largest.
         let current = layout.detentsApply ? selectedHeight : largest
+        applyInteraction(sheet, currentHeight: current, metrics: metrics, into: &p, diagnostics: &d)
+        p.dragIndicatorVisible = dragIndicatorVisible(sheet.dragIndicator, heights: heights, layout: layout)
+        applyToolbar(sheet.toolbar, vertical: layout.toolbarVertical, into: &p, diagnostics: &d)
+        // docs/rules.md#dynamic-type-risk.
+        if env.dynamicTypeSize.isAccessibility, !sheet.contentScrollable,
+            sheet.detents.allSatisfy({ if case .height = $0 { return true } else { return $0 == .fitted } })
+        {
+            d.add(
+                .fittedAccessibilityRisk, .warning, "detents",
+                .fittedAccessibilityRisk(env.dynamicTypeSize))
+        }
+        let r = sheet.cornerRadius ?? c.sheetCornerRadius
+        p.cornerRadii = layout.isCard ? .all(r) : .top(r)
+        p.transitionEdge = .bottom
+    }
+
+    /// docs/rules.md#detent-heights, docs/rules.md#detent-order: each requested detent's height, in request
+    /// order (the placement lists them sorted ascending, ties in request order).
+    private static func resolvedHeights(
+        _ sheet: SheetRequest, metrics: DetentMetrics, listed: Bool, diagnostics d: inout PresentationDiagnostics
+    ) -> [ResolvedDetent] {
+        var heights: [ResolvedDetent] = []
+        heights.reserveCapacity(sheet.detents.count)
+        for (i, detent) in sheet.detents.enumerated() {
+            let (h, clamped) = metrics.height(detent)
+            heights.append(ResolvedDetent(detent: detent, height: h))
+            if clamped, listed {
+                d.add(
+                    .detentClamped, .info, "detents", item: i, .detentClamped(detent, h))
+            }
+        }
+        return heights
+    }
+
+    /// docs/rules.md#background-interaction: dimming and background interaction up through a detent (UIKit
+    /// largestUndimmedDetentIdentifier), and how the sheet can be dismissed.
+    private static func applyInteraction(
+        _ sheet: SheetRequest, currentHeight: Double, metrics: DetentMetrics, into p: inout Placement,
+        diagnostics d: inout PresentationDiagnostics
+    ) {
         switch sheet.backgroundInteraction {
         case .disabled:
             p.dimsBackground = true
@@ -72,7 +100,7 @@ enum SheetRules {
             p.dimsBackground = false
             p.backgroundInteractive = true
         case .upThrough(let limit):
-            let undimmed = current <= metrics.height(limit).height + 1e-9
+            let undimmed = currentHeight <= metrics.height(limit).height + 1e-9
             p.dimsBackground = !undimmed
             p.backgroundInteractive = undimmed
         }
@@ -85,19 +113,30 @@ enum SheetRules {
                 .unsavedChangesDismissible, .warning, "hasUnsavedChanges",
                 "a swipe can dismiss this sheet and lose its unsaved changes: set interactiveDismissDisabled while there are changes and offer an explicit Cancel/Save")
         }
-        switch sheet.dragIndicator {
-        case .visible: p.dragIndicatorVisible = true
-        case .hidden: p.dragIndicatorVisible = false
+    }
+
+    /// Whether the drag indicator shows: as asked, or (automatic) when the sheet can move between heights.
+    private static func dragIndicatorVisible(
+        _ indicator: DragIndicator, heights: [ResolvedDetent], layout: Layout
+    ) -> Bool {
+        switch indicator {
+        case .visible: return true
+        case .hidden: return false
         case .automatic:
             // More than one distinct height: some height differs from the first.
             let distinctHeights = heights.contains { $0.height != heights[0].height }
-            p.dragIndicatorVisible =
-                layout.detentsApply && distinctHeights && (layout.style == .bottomSheet || layout.style == .regionSheet)
+            return layout.detentsApply && distinctHeights && (layout.style == .bottomSheet || layout.style == .regionSheet)
         }
-        // docs/rules.md#toolbar: vertical for a side presentation at the trailing edge.
-        p.toolbarOrientation = layout.toolbarVertical ? .vertical : .horizontal
-        if let toolbar = sheet.toolbar {
-            if layout.toolbarVertical {
+    }
+
+    /// docs/rules.md#toolbar: vertical for a side presentation at the trailing edge; its items need icons there,
+    /// and a modal's bar needs an explicit exit.
+    private static func applyToolbar(
+        _ toolbar: [ToolbarItem]?, vertical: Bool, into p: inout Placement, diagnostics d: inout PresentationDiagnostics
+    ) {
+        p.toolbarOrientation = vertical ? .vertical : .horizontal
+        if let toolbar {
+            if vertical {
                 for (i, item) in toolbar.enumerated() where item.systemImage == nil {
                     d.add(
                         .toolbarItemMissingIcon, .warning, "toolbar", item: i, .toolbarItemMissingIcon(title: item.title, index: i))
@@ -109,17 +148,6 @@ enum SheetRules {
                     "the sheet's toolbar has no cancellationAction or confirmationAction: give the modal an explicit exit (Cancel/Done) in its bar")
             }
         }
-        // docs/rules.md#dynamic-type-risk.
-        if env.dynamicTypeSize.isAccessibility, !sheet.contentScrollable,
-            sheet.detents.allSatisfy({ if case .height = $0 { return true } else { return $0 == .fitted } })
-        {
-            d.add(
-                .fittedAccessibilityRisk, .warning, "detents",
-                .fittedAccessibilityRisk(env.dynamicTypeSize))
-        }
-        let r = sheet.cornerRadius ?? c.sheetCornerRadius
-        p.cornerRadii = layout.isCard ? .all(r) : .top(r)
-        p.transitionEdge = .bottom
     }
 
     /// docs/rules.md#default-selected-detent: the smallest detent, as UIKit does (first on a tie).

@@ -17,7 +17,7 @@ struct WriteAuthorization: Sendable {
             return nil
         }
         return Problem.response(
-            status: 401,
+            status: .unauthorized,
             detail: "This server requires 'Authorization: Bearer <key>' for writes (the key given with --api-key).",
             headers: ["WWW-Authenticate": "Bearer realm=\"hinge\""])
     }

@@ -91,7 +91,7 @@ struct CORSPolicy: Sendable, Equatable {
     /// The 403 for `refuses`.
     static func refusal(_ request: HTTPRequest) -> HTTPResponse {
         Problem.response(
-            status: 403,
+            status: .forbidden,
             detail: "Origin \(request.headers["Origin"] ?? "") may not \(request.method) here: it is neither this "
                 + "server's origin nor one allowed with --cors-origin.")
     }
@@ -120,6 +120,6 @@ struct CORSPolicy: Sendable, Equatable {
                 headers.add("Access-Control-Allow-Private-Network", "true")
             }
         }
-        return HTTPResponse(status: 204, headers: headers)
+        return HTTPResponse(status: .noContent, headers: headers)
     }
 }

@@ -14,7 +14,7 @@ enum DeviceRoutes {
             if let k = request.queryParameter("kind") {
                 guard let parsed = DeviceProfile.Kind(rawValue: k) else {
                     let allowed = DeviceProfile.Kind.allCases.map(\.rawValue).joined(separator: ", ")
-                    return Problem.response(status: 400, detail: "kind must be one of \(allowed), not \"\(k)\"")
+                    return Problem.response(status: .badRequest, detail: "kind must be one of \(allowed), not \"\(k)\"")
                 }
                 kind = parsed
             }
@@ -26,7 +26,7 @@ enum DeviceRoutes {
             guard let stored = devices.reader(shard: CounterShard.current).stored(id: id) else { return notFound(id) }
             let etag = stored.etag.quoted
             if let inm = request.headers["If-None-Match"], ConditionalRequest.ifNoneMatch(inm, current: stored.etag) {
-                return HTTPResponse(status: 304, headers: ["ETag": etag, "Cache-Control": "no-cache"])
+                return HTTPResponse(status: .notModified, headers: ["ETag": etag, "Cache-Control": "no-cache"])
             }
             // A profile can be replaced at any time: a cache keeps it but asks (If-None-Match) before each use.
             return .json(
@@ -67,7 +67,7 @@ enum DeviceRoutes {
                 case .success(let put):
                     reply.send(
                         .json(
-                            JSONWriter.encode(put.stored.profile.json), status: put.created ? 201 : 200,
+                            JSONWriter.encode(put.stored.profile.json), status: put.created ? .created : .ok,
                             headers: ["ETag": put.stored.etag.quoted]))
                 case .failure(let error): reply.send(problem(for: error, id: id, request: request, context: context))
                 }
@@ -79,7 +79,7 @@ enum DeviceRoutes {
             let precondition = ConditionalRequest.writePrecondition(ifMatch: request.headers["If-Match"])
             devices.delete(id: id, precondition: precondition) { result in
                 switch result {
-                case .success: reply.send(HTTPResponse(status: 204))
+                case .success: reply.send(HTTPResponse(status: .noContent))
                 case .failure(let error): reply.send(problem(for: error, id: id, request: request, context: context))
                 }
             }
@@ -87,7 +87,7 @@ enum DeviceRoutes {
     }
 
     static func notFound(_ id: String) -> HTTPResponse {
-        Problem.response(status: 404, detail: "No device profile has the id \"\(id)\" (GET /v1/devices lists them).")
+        Problem.response(status: .notFound, detail: "No device profile has the id \"\(id)\" (GET /v1/devices lists them).")
     }
 
     /// StoreError → HTTP (docs/store.md). A failure of the store itself is a 503 whose detail names no
@@ -98,16 +98,16 @@ enum DeviceRoutes {
         switch error {
         case .builtInReadOnly:
             return Problem.response(
-                status: 403, detail: "\"\(id)\" is a built-in profile and read-only: PUT a profile with another id.")
+                status: .forbidden, detail: "\"\(id)\" is a built-in profile and read-only: PUT a profile with another id.")
         case .notFound: return notFound(id)
         case .preconditionFailed(_, let current):
             return Problem.response(
-                status: 412,
+                status: .preconditionFailed,
                 detail: "If-Match does not match the profile's current ETag"
                     + (current.map { " (\($0.quoted))" } ?? " (the profile does not exist)") + ": GET it again and retry.")
         default:
             guard let request, let context else {
-                return Problem.response(status: 503, detail: "The device profile could not be written: \(StoreProblem.reason(error)).")
+                return Problem.response(status: .serviceUnavailable, detail: "The device profile could not be written: \(StoreProblem.reason(error)).")
             }
             return StoreProblem.response(
                 error, operation: .write, what: "the device profile", request: request, log: context.errorLog,

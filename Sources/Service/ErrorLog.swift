@@ -93,7 +93,7 @@ enum StoreProblem {
         if let problem = store?.storageProblem, !"\(error)".contains(problem) { line += " (storage: \(problem))" }
         log.error(line)
         return Problem.response(
-            status: 503,
+            status: .serviceUnavailable,
             detail: "\(what.prefix(1).uppercased() + what.dropFirst()) could not be \(operation.rawValue): \(reason(error)). "
                 + "The server log has the details under this requestId.",
             extra: [JSONMember("requestId", .string(id))])

@@ -20,10 +20,10 @@ struct FixedRepresentation: Sendable {
 
     func response(to request: HTTPRequest) -> HTTPResponse {
         if let inm = request.headers["If-None-Match"], ConditionalRequest.ifNoneMatch(inm, current: etag) {
-            return HTTPResponse(status: 304, headers: ["ETag": etag.quoted, "Cache-Control": FixedRepresentation.cacheControl])
+            return HTTPResponse(status: .notModified, headers: ["ETag": etag.quoted, "Cache-Control": FixedRepresentation.cacheControl])
         }
         return HTTPResponse(
-            status: 200,
+            status: .ok,
             headers: ["Content-Type": contentType, "ETag": etag.quoted, "Cache-Control": FixedRepresentation.cacheControl],
             body: body)
     }

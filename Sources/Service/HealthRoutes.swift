@@ -29,7 +29,7 @@ enum HealthRoutes {
             case .closed:
                 detail = "The store is shutting down."
             }
-            return Problem.response(status: 503, detail: detail)
+            return Problem.response(status: .serviceUnavailable, detail: detail)
         })
     }
 }

@@ -28,7 +28,7 @@ extension ServiceContext {
         metrics.workRefusals.add(1, ordering: .relaxed)
         reply.send(
             Problem.response(
-                status: 503,
+                status: .serviceUnavailable,
                 detail: "The server is busy with other heavy requests (\(work.threads) running, \(work.capacity) waiting); "
                     + "retry shortly.",
                 headers: ["Retry-After": "1"]))

@@ -241,7 +241,7 @@ public enum Matrix {
             + "or layout directions, or send a smaller scene"
         return ResolveOutput(
             problem: Problem.response(
-                status: 422, detail: "The matrix request is too much work: \(message).",
+                status: .unprocessableContent, detail: "The matrix request is too much work: \(message).",
                 extra: [
                     JSONMember("errors", Problem.issuesJSON([JSONIssue(path: .root, message: message)])),
                     JSONMember("work", .number(Double(work))), JSONMember("maxWork", .number(Double(limit))),
@@ -266,7 +266,7 @@ extension Problem {
             : "the response would be \(written) bytes, more than the \(limit) allowed; ask for less or send a "
                 + "smaller scene"
         return response(
-            status: 422, detail: "The response is too large: \(message).",
+            status: .unprocessableContent, detail: "The response is too large: \(message).",
             extra: [
                 JSONMember("errors", issuesJSON([JSONIssue(path: .root, message: message)])),
                 JSONMember("maxResponseBytes", .number(Double(limit))),

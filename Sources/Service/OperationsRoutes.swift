@@ -8,7 +8,7 @@ enum OperationsRoutes {
         router.add(.GET, "/openapi.yaml", sync: { request in openapi.response(to: request) })
         router.add(.GET, "/metrics", sync: { _ in
             HTTPResponse(
-                status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
+                status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
                 body: Array(MetricsText.render(context: context, server: server()).utf8))
         })
     }
@@ -45,10 +45,10 @@ enum MetricsText {
         }
         if let s = server {
             metric("hinge_open_connections", "gauge", "Connections open now.", [("", String(s.openConnections.load(ordering: .relaxed)))])
-            metric("hinge_connections_accepted_total", "counter", "Connections accepted.", [("", String(s.acceptedConnections.load(ordering: .relaxed)))])
-            metric("hinge_connections_refused_total", "counter", "Connections refused at the cap (503).", [("", String(s.refusedConnections.load(ordering: .relaxed)))])
-            metric("hinge_parse_errors_total", "counter", "Requests refused by the HTTP parser.", [("", String(s.parseErrors.load(ordering: .relaxed)))])
-            metric("hinge_timeouts_total", "counter", "Connections closed by a read or idle timeout.", [("", String(s.timeouts.load(ordering: .relaxed)))])
+            metric("hinge_connections_accepted_total", "counter", "Connections accepted.", [("", String(s.acceptedConnections.load()))])
+            metric("hinge_connections_refused_total", "counter", "Connections refused at the cap (503).", [("", String(s.refusedConnections.load()))])
+            metric("hinge_parse_errors_total", "counter", "Requests refused by the HTTP parser.", [("", String(s.parseErrors.load()))])
+            metric("hinge_timeouts_total", "counter", "Connections closed by a read or idle timeout.", [("", String(s.timeouts.load()))])
         }
         metric(
             "hinge_record_failures_total", "counter", "Resolutions answered whose record could not be written.",

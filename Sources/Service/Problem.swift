@@ -6,12 +6,12 @@ import JSON
 /// (where a body stopped being JSON, for 400).
 enum Problem {
     static func response(
-        status: Int, detail: String, title: String? = nil, extra: [JSONMember] = [], headers: HTTPHeaders = [:]
+        status: HTTPStatus, detail: String, title: String? = nil, extra: [JSONMember] = [], headers: HTTPHeaders = [:]
     ) -> HTTPResponse {
         var o = JSONObject([
             JSONMember("type", "about:blank"),
-            JSONMember("title", .string(title ?? HTTPStatus.reasonPhrase(status))),
-            JSONMember("status", .number(Double(status))),
+            JSONMember("title", .string(title ?? status.reasonPhrase)),
+            JSONMember("status", .number(Double(status.code))),
             JSONMember("detail", .string(detail)),
         ])
         o.members.append(contentsOf: extra)
@@ -29,7 +29,7 @@ enum Problem {
         if unknownFields.total > 0 { extra.append(JSONMember("unknownFields", unknownFields.json)) }
         let unknown = unknownFields.total
         return response(
-            status: 422,
+            status: .unprocessableContent,
             detail: "The \(what) is valid JSON but breaks \(errors.count) rule\(errors.count == 1 ? "" : "s"): "
                 + "see errors, each with the JSON pointer of the offending value"
                 + (unknown == 0 ? "." : "; \(unknown) unknown field\(unknown == 1 ? " is" : "s are") listed in unknownFields."),
@@ -45,7 +45,7 @@ enum Problem {
     static func notJSON(_ error: JSONParseError) -> HTTPResponse {
         if case .duplicateKey(let key) = error.reason {
             return response(
-                status: 422,
+                status: .unprocessableContent,
                 detail: "The body repeats the key \"\(key)\" in one object (line \(error.line), column \(error.column)): "
                     + "keep one, so that no value is silently dropped.",
                 extra: [
@@ -57,7 +57,7 @@ enum Problem {
                 ])
         }
         return response(
-            status: 400, detail: "The body is not valid JSON: \(error.message)",
+            status: .badRequest, detail: "The body is not valid JSON: \(error.message)",
             extra: [
                 JSONMember("line", .number(Double(error.line))), JSONMember("column", .number(Double(error.column))),
                 JSONMember("offset", .number(Double(error.offset))),
@@ -71,7 +71,7 @@ enum Problem {
         let type = raw.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIISpaces().lowercased() } ?? ""
         if type.hasPrefix("multipart/") || type == "application/xml" || type == "text/xml" || type.hasSuffix("+xml") {
             return response(
-                status: 415,
+                status: .unsupportedMediaType,
                 detail: "Content-Type \(type) is not JSON: send the scene as JSON (any other content type is accepted, "
                     + "so plain `curl -d @scene.json` works).")
         }

@@ -22,7 +22,7 @@ enum QueryParameters {
             let suggestion = NameSuggestion.suggestion(for: name, among: accepted)
             let takes = accepted.isEmpty ? "takes no query parameters" : "accepts \(accepted.joined(separator: ", "))"
             return Problem.response(
-                status: 400,
+                status: .badRequest,
                 detail: "Unknown query parameter \"\(name)\""
                     + (suggestion.map { " (did you mean \"\($0)\"?)" } ?? "") + ". \(route) \(takes).",
                 extra: [

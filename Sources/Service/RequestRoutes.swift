@@ -16,7 +16,7 @@ enum RequestRoutes {
             do throws(RecordQueryMapping.InvalidParameter) {
                 query = try RecordQueryMapping.query(from: queryItems(request.query))
             } catch {
-                return Problem.response(status: 400, detail: "Query parameter \(error.parameter): \(error.detail)")
+                return Problem.response(status: .badRequest, detail: "Query parameter \(error.parameter): \(error.detail)")
             }
             do throws(StoreError) {
                 return .json(JSONWriter.encode(RecordQueryMapping.json(try log.list(query))))
@@ -49,7 +49,7 @@ enum RequestRoutes {
                         resolutionJSON: value, scene: scene, title: "request \(d.summary.id)", width: width)
                 else {
                     return Problem.response(
-                        status: 409,
+                        status: .conflict,
                         detail: "Record \(d.summary.id) holds no picturable resolution (status \(d.summary.status), "
                             + "path \(d.summary.path)\(d.summary.responseTruncated ? ", response truncated" : "")).")
                 }
@@ -64,7 +64,7 @@ enum RequestRoutes {
                 switch Replay.outcome(of: d, catalog: context.catalog) {
                 case .skipped:
                     return Problem.response(
-                        status: 409,
+                        status: .conflict,
                         detail: "Record \(d.summary.id) was stored truncated (bodies are capped): it cannot be replayed.")
                 case .unchanged: differences = []
                 case .changed(let list): differences = list
@@ -84,7 +84,7 @@ enum RequestRoutes {
             if let refused = context.authorization.refusal(request) { return reply.send(refused) }
             log.clear { result in
                 switch result {
-                case .success: reply.send(HTTPResponse(status: 204))
+                case .success: reply.send(HTTPResponse(status: .noContent))
                 case .failure(let e): reply.send(storeProblem(e, request, context, operation: .clear))
                 }
             }
@@ -96,7 +96,7 @@ enum RequestRoutes {
     static func detail(_ request: HTTPRequest, _ log: RequestLog, _ context: ServiceContext) -> Result<RecordDetail, RouteProblem> {
         let text = request.pathParameters["id"] ?? ""
         let missing = RouteProblem(
-            response: Problem.response(status: 404, detail: "No recorded request has the id \"\(text)\"."))
+            response: Problem.response(status: .notFound, detail: "No recorded request has the id \"\(text)\"."))
         guard let id = RecordID(text) else { return .failure(missing) }
         do throws(StoreError) {
             guard let d = try log.record(id: id) else { return .failure(missing) }
@@ -120,7 +120,7 @@ enum RequestRoutes {
     ) -> HTTPResponse {
         switch error {
         case .invalidQuery(let parameter, let detail):
-            return Problem.response(status: 400, detail: "Query parameter \(parameter): \(detail)")
+            return Problem.response(status: .badRequest, detail: "Query parameter \(parameter): \(detail)")
         default:
             return StoreProblem.response(
                 error, operation: operation, what: "the request log", request: request, log: context.errorLog,

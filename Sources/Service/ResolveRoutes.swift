@@ -63,7 +63,7 @@ enum ResolveRoutes {
             out = ResolveOutput(
                 problem: Problem.responseTooLarge(written: out.json.count, done: 1, of: 1, limit: limit), device: out.device)
         }
-        var response = HTTPResponse.json(out.json, status: out.status)
+        var response = HTTPResponse.json(out.json, status: HTTPStatus(out.status))
         if out.isProblem {
             response.headers.set("Content-Type", "application/problem+json")
         } else if let resolution = out.resolution, wantsSVG(request) {
@@ -74,7 +74,7 @@ enum ResolveRoutes {
                 out = ResolveOutput(
                     problem: Problem.responseTooLarge(written: response.body.count, done: 1, of: 1, limit: limit),
                     device: out.device)
-                response = HTTPResponse.json(out.json, status: out.status)
+                response = HTTPResponse.json(out.json, status: HTTPStatus(out.status))
                 response.headers.set("Content-Type", "application/problem+json")
             }
         }
@@ -85,7 +85,7 @@ enum ResolveRoutes {
     private static func sendMatrix(
         _ out: ResolveOutput, _ request: HTTPRequest, _ reply: Reply, receivedAt: Timestamp, context: ServiceContext
     ) {
-        var response = HTTPResponse.json(out.json, status: out.status)
+        var response = HTTPResponse.json(out.json, status: HTTPStatus(out.status))
         if out.isProblem { response.headers.set("Content-Type", "application/problem+json") }
         context.recorder.record(
             path: "/v1/resolve/matrix", receivedAt: receivedAt, request: request, output: out, reply: reply,
@@ -97,7 +97,7 @@ enum ResolveRoutes {
         guard let f = request.queryParameter("format"), f.lowercased() != "json", f.lowercased() != "svg" else {
             return nil
         }
-        return Problem.response(status: 400, detail: "Query parameter format: expected json or svg, got \"\(f)\"")
+        return Problem.response(status: .badRequest, detail: "Query parameter format: expected json or svg, got \"\(f)\"")
     }
 
     /// `?width=N`: the picture's width in pixels (`SVGRenderer.widthRange`); absent, the picture has no
@@ -108,7 +108,7 @@ enum ResolveRoutes {
             return .failure(
                 RefusedRequest(
                     response: Problem.response(
-                        status: 400, detail: "Query parameter width: \(SVGRenderer.widthProblem(text))")))
+                        status: .badRequest, detail: "Query parameter width: \(SVGRenderer.widthProblem(text))")))
         }
         return .success(width)
     }
@@ -121,7 +121,7 @@ enum ResolveRoutes {
     }
 
     static func svgResponse(_ svg: String) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: ["Content-Type": "image/svg+xml; charset=utf-8"], body: Array(svg.utf8))
+        HTTPResponse(status: .ok, headers: ["Content-Type": "image/svg+xml; charset=utf-8"], body: Array(svg.utf8))
     }
 }
 

@@ -27,7 +27,7 @@ public struct ResolveOutput: Sendable {
 extension ResolveOutput {
     /// A problem document (400/422) as the output.
     init(problem: HTTPResponse, device: String? = nil) {
-        self.init(status: problem.status, json: problem.body, resolution: nil, device: device, givenCodes: nil)
+        self.init(status: problem.status.code, json: problem.body, resolution: nil, device: device, givenCodes: nil)
     }
 
     /// The body as JSON, or the 400 that says where it broke (shared by resolve and the matrix).

@@ -110,7 +110,7 @@ struct Reply: Sendable {
         var response = response
         if !response.headers.contains("Cache-Control") { response.headers.add("Cache-Control", "no-store") }
         cors.decorate(&response.headers, origin)
-        counters.observe(status: response.status, nanos: monotonicNanos() &- startNanos)
+        counters.observe(status: response.status.code, nanos: monotonicNanos() &- startNanos)
         responder.respond(response)
     }
 }
@@ -178,13 +178,13 @@ struct ServiceRouter {
                 if request.method == .OPTIONS { return responder.respond(cors.preflight(request, methods: allow)) }
                 let methods = (allow + ["OPTIONS"]).joined(separator: ", ")
                 var response = Problem.response(
-                    status: 405, detail: "\(request.method) is not allowed on \(request.path); allowed: \(methods).",
+                    status: .methodNotAllowed, detail: "\(request.method) is not allowed on \(request.path); allowed: \(methods).",
                     headers: ["Allow": methods, "Cache-Control": "no-store"])
                 cors.decorate(&response.headers, cors.verdict(request))
                 responder.respond(response)
             case .notFound:
                 var response = Problem.response(
-                    status: 404, detail: "No resource at \(request.path).", headers: ["Cache-Control": "no-store"])
+                    status: .notFound, detail: "No resource at \(request.path).", headers: ["Cache-Control": "no-store"])
                 cors.decorate(&response.headers, cors.verdict(request))
                 responder.respond(response)
             }
@@ -202,7 +202,7 @@ struct ServiceRouter {
             guard workers.submit({ reply.send(handler(request)) }) else {
                 return reply.send(
                     Problem.response(
-                        status: 503,
+                        status: .serviceUnavailable,
                         detail: "Too many request-log reads are waiting (\(workers.capacity)); retry shortly.",
                         headers: ["Retry-After": "1"]))
             }

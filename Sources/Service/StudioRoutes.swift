@@ -21,13 +21,13 @@ enum StudioRoutes {
             switch built {
             case .success(let assets): return respond(assets.page, to: request, cacheControl: "no-cache")
             case .failure(let error):
-                return Problem.response(status: 500, detail: "Hinge Studio could not be assembled: \(error)")
+                return Problem.response(status: .internalServerError, detail: "Hinge Studio could not be assembled: \(error)")
             }
         })
         router.add(.GET, "/studio/{asset}", sync: { request in
             let name = request.pathParameters["asset"] ?? ""
             guard case .success(let assets) = built, let asset = assets.byHashedName[name] else {
-                return Problem.response(status: 404, detail: "No studio asset named \"\(name)\".")
+                return Problem.response(status: .notFound, detail: "No studio asset named \"\(name)\".")
             }
             return respond(asset, to: request, cacheControl: immutable)
         })
@@ -40,9 +40,9 @@ enum StudioRoutes {
         ]
         if let inm = request.headers["If-None-Match"], ConditionalRequest.ifNoneMatch(inm, current: EntityTag(quoted: asset.etag)) {
             headers.remove("Content-Type")
-            return HTTPResponse(status: 304, headers: headers)
+            return HTTPResponse(status: .notModified, headers: headers)
         }
-        return HTTPResponse(status: 200, headers: headers, body: asset.body)
+        return HTTPResponse(status: .ok, headers: headers, body: asset.body)
     }
 }
 

@@ -13,7 +13,7 @@ import TestSupport
         let big = [UInt8](repeating: UInt8(ascii: "x"), count: 32 * 1024 * 1024)  // beyond loopback buffers
         router.add(.GET, "/big") { _ in
             delivered.arrive()
-            return HTTPResponse(status: 200, body: big)
+            return HTTPResponse(status: .ok, body: big)
         }
         // One loop: a request read after the handler ran is read after that response's first write.
         let live = try LiveServer({
@@ -35,11 +35,11 @@ import TestSupport
         // Once the slow reader has read everything, nothing is held and requests are served again.
         let whole = try #require(slow.readResponse())
         #expect(whole.status == 200)
-        #expect(whole.body.utf8.count == big.count)
+        #expect(whole.body.count == big.count)
         let after = try live.client()
         after.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(try #require(after.readResponse()).status == 200)
         #expect(live.server.metrics.bufferedResponseBytes.load(ordering: .relaxed) == 0)
-        #expect(live.server.metrics.refusedForBufferedBytes.load(ordering: .relaxed) == 1)
+        #expect(live.server.metrics.refusedForBufferedBytes.load() == 1)
     }
 }

@@ -20,7 +20,7 @@ import TestSupport
         // The first server still answers: nothing was taken from it.
         let client = try live.client()
         client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(client.readResponse()?.body == "hello")
+        #expect(client.readResponse()?.text == "hello")
     }
 
     /// Connections go to the least loaded loop, whichever loop accepted them.
@@ -35,7 +35,7 @@ import TestSupport
         for _ in 0..<12 {
             let c = try live.client()
             c.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(c.readResponse()?.body == "hello")
+            #expect(c.readResponse()?.text == "hello")
             clients.append(c)
         }
         #expect(live.server.loopLoads == [3, 3, 3, 3])
@@ -123,7 +123,7 @@ import TestSupport
         let response = try #require(client.readResponse())
         #expect(response.status == 400)
         #expect(response.header("Connection") == "close")
-        #expect(response.body.contains(detail))
+        #expect(response.text.contains(detail))
         #expect(client.isClosedByPeer())
     }
 }

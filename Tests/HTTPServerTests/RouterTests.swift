@@ -8,9 +8,9 @@ private func respond(_ router: Router, _ method: HTTPMethod, _ path: String) -> 
     case .found(_, let parameters):
         return (nil, parameters)
     case .methodNotAllowed(let allow):
-        return (.problem(status: 405, detail: "", headers: ["Allow": allow.joined(separator: ", ")]), [:])
+        return (.problem(status: .methodNotAllowed, detail: "", headers: ["Allow": allow.joined(separator: ", ")]), [:])
     case .notFound:
-        return (.problem(status: 404, detail: ""), [:])
+        return (.problem(status: .notFound, detail: ""), [:])
     }
 }
 
@@ -40,12 +40,12 @@ private func respond(_ router: Router, _ method: HTTPMethod, _ path: String) -> 
 
     @Test(arguments: ["/v1/devices/", "/v1/devices/a/b", "/v1", "/", "/v1/devicesx", "/v1/requests/1/png"])
     func unknownPathsAre404(_ path: String) {
-        #expect(respond(router, .GET, path).0?.status == 404)
+        #expect(respond(router, .GET, path).0?.status == .notFound)
     }
 
     @Test func wrongMethodIs405WithSortedAllow() {
         let (r, _) = respond(router, .POST, "/v1/devices/x")
-        #expect(r?.status == 405)
+        #expect(r?.status == .methodNotAllowed)
         #expect(r?.headers["Allow"] == "DELETE, GET, HEAD, PUT")
         let (s, _) = respond(router, .GET, "/v1/resolve")
         #expect(s?.headers["Allow"] == "POST")
@@ -61,7 +61,7 @@ private func respond(_ router: Router, _ method: HTTPMethod, _ path: String) -> 
         #expect(respond(r, .GET, "/v1/items/new").1 == ["id": "new"])
         #expect(respond(r, .POST, "/v1/items/new").0 == nil)
         #expect(respond(r, .DELETE, "/v1/items/new").0?.headers["Allow"] == "GET, HEAD, POST")
-        #expect(respond(r, .GET, "v1/items/new/").0?.status == 404)
+        #expect(respond(r, .GET, "v1/items/new/").0?.status == .notFound)
     }
 
     @Test func headFallsBackToGet() {
@@ -71,7 +71,7 @@ private func respond(_ router: Router, _ method: HTTPMethod, _ path: String) -> 
     }
 
     @Test func problemJSONHasTheFourMembers() {
-        let p = HTTPResponse.problem(status: 404, detail: "No \"thing\" at /x\n.")
+        let p = HTTPResponse.problem(status: .notFound, detail: "No \"thing\" at /x\n.")
         #expect(p.headers["Content-Type"] == "application/problem+json")
         #expect(
             String(decoding: p.body, as: UTF8.self)

@@ -1,6 +1,7 @@
 import HTTPServer
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import Service
 

@@ -3,6 +3,7 @@ import Glibc
 import JSON
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import Service
 @testable import Store

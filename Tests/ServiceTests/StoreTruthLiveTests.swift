@@ -119,7 +119,7 @@ let phoneProfile = "{" + customProfile().dropFirst(#"{"id":"my-phone","#.utf8.co
             errorLog: ErrorLog(fileDescriptor: log.writeFD))
         let request = HTTPRequest(method: .DELETE, path: "/v1/requests", query: nil, version: .http1_1, headers: [:], body: [], keepAlive: true)
         let response = RequestRoutes.storeProblem(full, request, context, operation: .clear)
-        #expect(response.status == 503)
+        #expect(response.status == .serviceUnavailable)
         let body = try JSONParser.parse(response.body)
         #expect(body["detail"]?.stringValue?.hasPrefix("The request log could not be cleared: the storage is full.") == true)
         let id = try #require(body["requestId"]?.stringValue)

@@ -1,5 +1,6 @@
 // Helpers shared by the test targets (a plain library target, depended on by tests only): temporary
-// directories, whole-file reads and writes, a loopback socket, a seeded PRNG.
+// directories, whole-file reads and writes, a loopback socket, a seeded PRNG (the HTTP client of the live tests
+// is in HTTPTestClient.swift).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
