@@ -34,7 +34,8 @@ for t in "${targets[@]}"; do
         srcs=(Fuzz/out/src-device-profile/*.swift) ;;
     matrix)
         flatten Fuzz/out/src-matrix Sources/JSON/*.swift Sources/LayoutEngine/*.swift Sources/HTTPServer/HTTPTypes.swift \
-            Sources/HTTPServer/HTTPParser.swift Sources/Service/Matrix.swift Sources/Service/Resolver.swift \
+            Sources/HTTPServer/HTTPParser.swift Sources/HTTPServer/HTTPHeadParser.swift \
+            Sources/HTTPServer/HTTPParseError.swift Sources/HTTPServer/HTTPStatus.swift Sources/Service/Matrix.swift Sources/Service/Resolver.swift \
             Sources/Service/Problem.swift Fuzz/Fixtures.swift Fuzz/matrix/main.swift
         srcs=(Fuzz/out/src-matrix/*.swift) ;;
     *) echo "unknown fuzz target $t" >&2; exit 2 ;;
