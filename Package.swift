@@ -49,7 +49,8 @@ let package = Package(
         .testTarget(name: "ThreadsTests", dependencies: ["Threads", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(
-            name: "LayoutEngineTests", dependencies: ["LayoutEngine", "JSON", "TestSupport"], resources: [.copy("Scenes")]),
+            name: "LayoutEngineTests", dependencies: ["LayoutEngine", "JSON", "TestSupport"],
+            resources: [.copy("Scenes")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "CLinux", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "WireframeTests", dependencies: ["Wireframe", "LayoutEngine", "JSON", "TestSupport"]),

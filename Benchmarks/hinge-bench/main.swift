@@ -40,13 +40,20 @@ let large: String = {
     for i in 0..<50 {
         let from = i == 0 ? "" : #","presentedFrom":"p\#(i - 1)""#
         switch i % 4 {
-        case 0: items.append(#"{"id":"p\#(i)","kind":"sheet","placement":"trailing","detents":["medium","large",{"height":300}]\#(from)}"#)
-        case 1: items.append(#"{"id":"p\#(i)","kind":"popover","anchor":{"x":\#(i * 13 % 700),"y":\#(i * 29 % 800),"width":44,"height":44},"compactAdaptation":"popover"\#(from)}"#)
+        case 0:
+            items.append(
+                #"{"id":"p\#(i)","kind":"sheet","placement":"trailing","detents":["medium","large",{"height":300}]\#(from)}"#
+            )
+        case 1:
+            items.append(
+                #"{"id":"p\#(i)","kind":"popover","anchor":{"x":\#(i * 13 % 700),"y":\#(i * 29 % 800),"width":44,"height":44},"compactAdaptation":"popover"\#(from)}"#
+            )
         case 2: items.append(#"{"id":"p\#(i)","kind":"adaptivePanel","modal":true\#(from)}"#)
         default: items.append(#"{"id":"p\#(i)","kind":"fullScreenCover"\#(from)}"#)
         }
     }
-    return #"{"device":"iphone-duo","posture":"halfOpened","presentations":[\#(items.joined(separator: ","))],"arrangement":{"style":"overlay"}}"#
+    return
+        #"{"device":"iphone-duo","posture":"halfOpened","presentations":[\#(items.joined(separator: ","))],"arrangement":{"style":"overlay"}}"#
 }()
 
 // MARK: - Harness
@@ -76,7 +83,9 @@ func measure(iterations: Int, rounds: Int = 7, _ body: () -> Int) -> Double {
 }
 
 func decodeScene(_ bytes: [UInt8]) -> Scene {
-    guard let document = try? JSONParser.document(bytes), let scene = Scene.decode(document.root, catalog: catalog).scene else {
+    guard let document = try? JSONParser.document(bytes),
+        let scene = Scene.decode(document.root, catalog: catalog).scene
+    else {
         print("benchmark scene does not decode")
         exit(1)
     }
@@ -87,7 +96,9 @@ func decodeScene(_ bytes: [UInt8]) -> Scene {
 /// as `Resolver` does; no `JSONValue` tree).
 @inline(never)
 func pipeline(_ bytes: [UInt8]) -> Int {
-    guard let document = try? JSONParser.document(bytes), case .scene(let scene) = Scene.decode(document.root, catalog: catalog) else { return -1 }
+    guard let document = try? JSONParser.document(bytes),
+        case .scene(let scene) = Scene.decode(document.root, catalog: catalog)
+    else { return -1 }
     return LayoutEngine.resolve(scene).encoded.count
 }
 
@@ -107,7 +118,9 @@ enum DetentDTO: Codable {
             return
         }
         let c = try decoder.container(keyedBy: Keys.self)
-        if let h = try c.decodeIfPresent(Double.self, forKey: .height) { self = .height(h) } else {
+        if let h = try c.decodeIfPresent(Double.self, forKey: .height) {
+            self = .height(h)
+        } else {
             self = .fraction(try c.decode(Double.self, forKey: .fraction))
         }
     }
@@ -170,7 +183,9 @@ struct RatioDTO: Codable {
     func encode(to encoder: Encoder) throws {}
 }
 struct ViewDTO: Codable { var ratio: RatioDTO?, overlayEdge: String? }
-struct ArrangementDTO: Codable { var style: String?, axes: [String]?, primary: ViewDTO?, secondary: ViewDTO?, container: String? }
+struct ArrangementDTO: Codable {
+    var style: String?, axes: [String]?, primary: ViewDTO?, secondary: ViewDTO?, container: String?
+}
 struct SceneDTO: Codable {
     var device: String?
     var display: String?
@@ -201,13 +216,16 @@ struct PlacementDTO: Codable {
     var cornerRadii: RadiiDTO?
     var transitionEdge: String?, contentAxis: String?, arrowEdge: String?, adaptedFrom: String?
 }
-struct DiagnosticDTO: Codable { var code: String, severity: String, presentation: String?, path: String, message: String }
+struct DiagnosticDTO: Codable {
+    var code: String, severity: String, presentation: String?, path: String, message: String
+}
 struct SizeClassDTO: Codable { var horizontal: String, vertical: String }
 struct RegionDTO: Codable { var frame: RectDTO, side: String?, sizeClass: SizeClassDTO }
 struct FoldDTO: Codable { var orientation: String, bounds: RectDTO, state: String, separating: Bool }
 struct InsetsDTO: Codable { var top: Double, leading: Double, bottom: Double, trailing: Double }
 struct EnvironmentDTO: Codable {
-    var device: String?, display: String?, orientation: String, posture: String, layoutDirection: String, dynamicTypeSize: String
+    var device: String?, display: String?, orientation: String, posture: String, layoutDirection: String,
+        dynamicTypeSize: String
     var window: RectDTO, safeArea: InsetsDTO, sizeClass: SizeClassDTO, windowClass: [String: String]
     var fold: FoldDTO?
     var regions: [RegionDTO]
@@ -218,7 +236,9 @@ struct ArrangedViewDTO: Codable {
     var zIndex: Double?
     var region: String?
 }
-struct ResolvedArrangementDTO: Codable { var style: String, axis: String?, separated: Bool, primary: ArrangedViewDTO, secondary: ArrangedViewDTO }
+struct ResolvedArrangementDTO: Codable {
+    var style: String, axis: String?, separated: Bool, primary: ArrangedViewDTO, secondary: ArrangedViewDTO
+}
 struct ResolutionDTO: Codable {
     var engineVersion: String
     var environment: EnvironmentDTO
@@ -264,10 +284,14 @@ if let mode = ProcessInfo.processInfo.environment["HINGE_BENCH_PROFILE"] {
     exit(0)
 }
 
-let cases: [(String, String, Int)] = [("small (1 sheet)", small, 20_000), ("typical (3 + arrangement)", typical, 20_000), ("large (50)", large, 1_000)]
+let cases: [(String, String, Int)] = [
+    ("small (1 sheet)", small, 20_000), ("typical (3 + arrangement)", typical, 20_000), ("large (50)", large, 1_000),
+]
 print("hinge-bench — engine \(LayoutEngine.version); ns/op (thread CPU time), best of 7 rounds")
 print("")
-print("case".padding(toLength: 28, withPad: " ", startingAt: 0), "resolve".padding(toLength: 12, withPad: " ", startingAt: 0), "decode+resolve+encode")
+print(
+    "case".padding(toLength: 28, withPad: " ", startingAt: 0),
+    "resolve".padding(toLength: 12, withPad: " ", startingAt: 0), "decode+resolve+encode")
 var typicalPipeline = 0.0
 for (name, text, n) in cases {
     let bytes = Array(text.utf8)
@@ -276,7 +300,8 @@ for (name, text, n) in cases {
     let p = measure(iterations: n) { pipeline(bytes) }
     if name.hasPrefix("typical") { typicalPipeline = p }
     print(
-        name.padding(toLength: 28, withPad: " ", startingAt: 0), String(format: "%-12.0f", r), String(format: "%.0f", p))
+        name.padding(toLength: 28, withPad: " ", startingAt: 0), String(format: "%-12.0f", r), String(format: "%.0f", p)
+    )
 }
 
 let typicalData = Data(typical.utf8)
@@ -285,12 +310,18 @@ let decoder = JSONDecoder()
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.sortedKeys]
 let foundation = measure(iterations: 5_000) {
-    guard let scene = try? decoder.decode(SceneDTO.self, from: typicalData), let out = try? encoder.encode(dto) else { return -1 }
+    guard let scene = try? decoder.decode(SceneDTO.self, from: typicalData), let out = try? encoder.encode(dto) else {
+        return -1
+    }
     return (scene.presentations?.count ?? 0) + out.count
 }
 print("")
-print("Foundation JSONDecoder + JSONEncoder (.sortedKeys), typical scene, codec only (no layout): \(String(format: "%.0f", foundation)) ns/op")
-print("hinge decode+resolve+encode vs Foundation decode+encode: \(String(format: "%.1f", foundation / typicalPipeline))× faster")
+print(
+    "Foundation JSONDecoder + JSONEncoder (.sortedKeys), typical scene, codec only (no layout): \(String(format: "%.0f", foundation)) ns/op"
+)
+print(
+    "hinge decode+resolve+encode vs Foundation decode+encode: \(String(format: "%.1f", foundation / typicalPipeline))× faster"
+)
 
 // MARK: - Where the typical pipeline spends its time
 do {
@@ -300,12 +331,16 @@ do {
     let resolution = LayoutEngine.resolve(scene)
     let resolutionTree = resolution.json
     let parse = measure(iterations: 20_000) { (try? JSONParser.document(bytes)) == nil ? 0 : 1 }
-    let decode = measure(iterations: 20_000) { Scene.decode(document.root, catalog: catalog).scene?.presentations.count ?? 0 }
+    let decode = measure(iterations: 20_000) {
+        Scene.decode(document.root, catalog: catalog).scene?.presentations.count ?? 0
+    }
     let tree = measure(iterations: 20_000) { (try? JSONParser.parse(bytes)) == nil ? 0 : 1 }
     let build = measure(iterations: 20_000) { resolution.json == .null ? 0 : 1 }
     let write = measure(iterations: 20_000) { JSONWriter.encode(resolutionTree).count }
     let direct = measure(iterations: 20_000) { resolution.encoded.count }
     let resolveOnly = measure(iterations: 20_000) { LayoutEngine.resolve(scene).placements.count }
     print("")
-    print("typical, by stage (ns/op): parse \(Int(parse)), decode \(Int(decode)), resolve \(Int(resolveOnly)), encode directly \(Int(direct)) (\(resolution.encoded.count) bytes); tree + writer instead: build \(Int(build)) + write \(Int(write)); the request as a JSONValue tree (JSONParser.parse) \(Int(tree))")
+    print(
+        "typical, by stage (ns/op): parse \(Int(parse)), decode \(Int(decode)), resolve \(Int(resolveOnly)), encode directly \(Int(direct)) (\(resolution.encoded.count) bytes); tree + writer instead: build \(Int(build)) + write \(Int(write)); the request as a JSONValue tree (JSONParser.parse) \(Int(tree))"
+    )
 }

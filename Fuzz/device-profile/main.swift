@@ -14,7 +14,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     if !mapper.errors.isEmpty { fatalError("accepted with errors") }
     let again = JSONMapper()
-    guard let back = DeviceProfile.decode(try! JSONParser.parse(JSONWriter.encode(profile.json)), mapper: again), back == profile
+    guard let back = DeviceProfile.decode(try! JSONParser.parse(JSONWriter.encode(profile.json)), mapper: again),
+        back == profile
     else { fatalError("round trip changed the profile: \(again.errors)") }
     for d in profile.displays {
         if !(d.width > 0 && d.height > 0) { fatalError("non-positive display") }

@@ -72,7 +72,8 @@ extension EventLoop {
     private func refuse(fd: Int32) {
         var out: [UInt8] = []
         let response = HTTPResponse.problem(
-            status: .serviceUnavailable, detail: "The server has reached its limit of \(configuration.maxConnections) connections.")
+            status: .serviceUnavailable,
+            detail: "The server has reached its limit of \(configuration.maxConnections) connections.")
         encoder.encode(response, into: &out, head: false, close: true, version10: false)
         out.withUnsafeBytes { _ = Glibc.send(fd, $0.baseAddress, $0.count, hinge_msg_nosignal()) }
         metrics.countResponse(status: .serviceUnavailable)

@@ -220,10 +220,12 @@ struct HeadParser {
         if !f.transferEncodings.isEmpty {
             if !f.contentLengths.isEmpty {
                 throw HTTPParseError(
-                    .contentLengthWithTransferEncoding, "Content-Length and Transfer-Encoding may not be used together.")
+                    .contentLengthWithTransferEncoding, "Content-Length and Transfer-Encoding may not be used together."
+                )
             }
             if version == .http1_0 {
-                throw HTTPParseError(.transferEncodingOnHTTP10, "Transfer-Encoding is not allowed in an HTTP/1.0 request.")
+                throw HTTPParseError(
+                    .transferEncodingOnHTTP10, "Transfer-Encoding is not allowed in an HTTP/1.0 request.")
             }
             try checkTransferCodings(f.transferEncodings)
             framing = .chunked

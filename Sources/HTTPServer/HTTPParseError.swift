@@ -65,7 +65,8 @@ public struct HTTPParseError: Error, Equatable, Sendable, CustomStringConvertibl
             switch self {
             case .requestLineTooLong: return .uriTooLong
             case .unsupportedVersion: return .httpVersionNotSupported
-            case .headerBlockTooLarge, .tooManyHeaderFields, .trailerSectionTooLarge: return .requestHeaderFieldsTooLarge
+            case .headerBlockTooLarge, .tooManyHeaderFields, .trailerSectionTooLarge:
+                return .requestHeaderFieldsTooLarge
             case .unsupportedTransferCoding: return .notImplemented
             case .unsupportedExpectation: return .expectationFailed
             case .bodyTooLarge: return .contentTooLarge

@@ -405,20 +405,24 @@ public struct HTTPParser: Sendable {
             guard let lf = lineEnd else {
                 if available > limits.maxRequestLineBytes {
                     return .error(
-                        HTTPParseError(.requestLineTooLong, "The request line is longer than \(limits.maxRequestLineBytes) bytes."))
+                        HTTPParseError(
+                            .requestLineTooLong, "The request line is longer than \(limits.maxRequestLineBytes) bytes.")
+                    )
                 }
                 return .needMore
             }
             if lf - start > limits.maxRequestLineBytes + 1 {
                 return .error(
-                    HTTPParseError(.requestLineTooLong, "The request line is longer than \(limits.maxRequestLineBytes) bytes."))
+                    HTTPParseError(
+                        .requestLineTooLong, "The request line is longer than \(limits.maxRequestLineBytes) bytes."))
             }
             // The request line is complete: refuse at once what the complete head would refuse, rather than
             // wait for a blank line that an HTTP/0.9 or bare-LF client never sends (it would get a 408).
             if let refusal = EarlyHeadCheck.refusal(p, requestLineStart: start, lineFeed: lf) { return .error(refusal) }
             if p.count - lf - 1 > limits.maxHeaderBlockBytes {
                 return .error(
-                    HTTPParseError(.headerBlockTooLarge, "The header section is larger than \(limits.maxHeaderBlockBytes) bytes."))
+                    HTTPParseError(
+                        .headerBlockTooLarge, "The header section is larger than \(limits.maxHeaderBlockBytes) bytes."))
             }
             return .needMore
         }
@@ -438,8 +442,12 @@ public struct HTTPParser: Sendable {
 /// Checks on a head whose request line has arrived but whose end has not: the request line must end in
 /// CRLF and carry an `HTTP/` version, and no later line may end in a bare LF.
 enum EarlyHeadCheck {
-    static func refusal(_ p: UnsafeBufferPointer<UInt8>, requestLineStart start: Int, lineFeed lf: Int) -> HTTPParseError? {
-        guard lf > start, p[lf - 1] == 13 else { return HTTPParseError(.bareLineFeed, "The request line must end with CRLF.") }
+    static func refusal(_ p: UnsafeBufferPointer<UInt8>, requestLineStart start: Int, lineFeed lf: Int)
+        -> HTTPParseError?
+    {
+        guard lf > start, p[lf - 1] == 13 else {
+            return HTTPParseError(.bareLineFeed, "The request line must end with CRLF.")
+        }
         // The version is what follows the last space: "HTTP/" for HTTP/1.x (the full check comes later).
         var lastSpace = lf - 1
         while lastSpace > start && p[lastSpace] != 32 { lastSpace -= 1 }
@@ -452,7 +460,9 @@ enum EarlyHeadCheck {
         }
         var i = lf + 1
         while i < p.count {
-            if p[i] == 10 && p[i - 1] != 13 { return HTTPParseError(.bareLineFeed, "A header line ends with a bare LF.") }
+            if p[i] == 10 && p[i - 1] != 13 {
+                return HTTPParseError(.bareLineFeed, "A header line ends with a bare LF.")
+            }
             i += 1
         }
         return nil

@@ -61,7 +61,8 @@ public final class HTTPServer: Sendable {
         raiseDescriptorLimit()
         let threads = max(1, configuration.threads)
         let shared = configuration.acceptStrategy == .sharedListener
-        let listener = try Listener.open(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+        let listener = try Listener.open(
+            host: configuration.host, port: configuration.port, backlog: configuration.backlog)
         var loops: [EventLoop] = []
         do {
             for i in 0..<threads {

@@ -204,7 +204,8 @@ public struct HTTPResponse: Sendable, Equatable {
     /// `title` defaults to the status's reason phrase, `type` to `about:blank`. `Cache-Control: no-store`
     /// unless `headers` say otherwise: some error statuses (404, 405, 414, 501) are cacheable by default.
     public static func problem(
-        status: HTTPStatus, title: String? = nil, detail: String, type: String = "about:blank", headers: HTTPHeaders = [:]
+        status: HTTPStatus, title: String? = nil, detail: String, type: String = "about:blank",
+        headers: HTTPHeaders = [:]
     ) -> HTTPResponse {
         var h = headers
         h.set("Content-Type", "application/problem+json")

@@ -45,7 +45,8 @@ public struct Router: Sendable {
     public mutating func add(_ method: HTTPMethod, _ pattern: String, responding handler: @escaping HTTPHandler) {
         let segments = Router.segments(pattern)
         let isLiteral = segments.allSatisfy { if case .literal = $0 { true } else { false } }
-        routes.append(Route(method: method, pattern: pattern, segments: segments, handler: handler, isLiteral: isLiteral))
+        routes.append(
+            Route(method: method, pattern: pattern, segments: segments, handler: handler, isLiteral: isLiteral))
     }
 
     static func segments(_ pattern: String) -> [Segment] {

@@ -94,7 +94,7 @@ public final class WorkPool: @unchecked Sendable {
         state.started = []
         pthread_cond_broadcast(condition)
         pthread_mutex_unlock(mutex)
-        for t in started { t.join() }   // a worker closing the pool detaches itself instead (NamedThread.join)
+        for t in started { t.join() }  // a worker closing the pool detaches itself instead (NamedThread.join)
     }
 
     private func work() {

@@ -60,7 +60,8 @@ struct CommandArguments {
     }
 
     /// `value` as one of `E`'s raw values, or a usage error naming the choices.
-    static func choice<E: RawRepresentable & CaseIterable>(_ value: String, _ name: String, _: E.Type) throws(UsageError)
+    static func choice<E: RawRepresentable & CaseIterable>(_ value: String, _ name: String, _: E.Type)
+        throws(UsageError)
         -> E where E.RawValue == String
     {
         guard let e = E(rawValue: value) else {

@@ -63,7 +63,8 @@ public enum DevicesCommandRunner {
     public static func run(options: DevicesCommandOptions, profiles: [DeviceProfile]) -> CommandOutput {
         if let id = options.id {
             guard let p = profiles.first(where: { $0.id == id }) else {
-                return .failure("hinge devices: no device profile has the id '\(id)' (run 'hinge devices' for the list)")
+                return .failure(
+                    "hinge devices: no device profile has the id '\(id)' (run 'hinge devices' for the list)")
             }
             return CommandOutput(exitCode: 0, stdout: JSONWriter.encode(p.json, options: .pretty) + [0x0A])
         }

@@ -50,12 +50,15 @@ public struct ReplayCommandOptions: Sendable, Equatable {
                 case "--since", "--until":
                     let v = try scanner.value(of: name, inline: inline)
                     guard let t = Timestamp(iso8601: v) else {
-                        throw UsageError("\(name) must be an ISO 8601 timestamp such as 2025-01-31T09:05:07Z, got '\(v)'")
+                        throw UsageError(
+                            "\(name) must be an ISO 8601 timestamp such as 2025-01-31T09:05:07Z, got '\(v)'")
                     }
                     if name == "--since" { o.since = t } else { o.until = t }
                 case "--limit":
                     let v = try scanner.value(of: name, inline: inline)
-                    guard let n = Int(v), n >= 1 else { throw UsageError("--limit must be a positive integer, got '\(v)'") }
+                    guard let n = Int(v), n >= 1 else {
+                        throw UsageError("--limit must be a positive integer, got '\(v)'")
+                    }
                     o.limit = n
                 default: throw scanner.unknownOption(name)
                 }
@@ -168,7 +171,8 @@ extension ReplayCommandRunner {
     public static func run(options: ReplayCommandOptions, progress: (Int, Int) -> Void = { _, _ in }) -> CommandOutput {
         guard CLIFiles.databaseExists(options.db) else {
             return .failure(
-                "hinge replay: no database at \(options.db) (give the one 'hinge serve' recorded into with --db or HINGE_DB)")
+                "hinge replay: no database at \(options.db) (give the one 'hinge serve' recorded into with --db or HINGE_DB)"
+            )
         }
         do throws(CLIError) {
             guard let store = try CLIFiles.openExistingStore(options.db) else {

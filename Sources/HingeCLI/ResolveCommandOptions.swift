@@ -78,7 +78,8 @@ public struct ResolveCommandOptions: Sendable, Equatable {
                     o.overrides.layoutDirection = try CommandArguments.choice(
                         try scanner.value(of: name, inline: inline), name, LayoutDirection.self)
                 case "--format":
-                    o.format = try CommandArguments.choice(try scanner.value(of: name, inline: inline), name, Format.self)
+                    o.format = try CommandArguments.choice(
+                        try scanner.value(of: name, inline: inline), name, Format.self)
                 case "--width":
                     let v = try scanner.value(of: name, inline: inline)
                     guard let w = SVGRenderer.width(parsing: v) else {

@@ -342,7 +342,8 @@ public struct ByteSink: ~Copyable {
         while k < n {
             // Eight bytes at a time while none needs an escape (non-ASCII counts when U+2028/9 are escaped).
             while k + 8 <= n,
-                !Self.needsEscape(UnsafeRawPointer(source + k).loadUnaligned(as: UInt64.self), nonASCII: escapeLineTerminators)
+                !Self.needsEscape(
+                    UnsafeRawPointer(source + k).loadUnaligned(as: UInt64.self), nonASCII: escapeLineTerminators)
             {
                 k += 8
             }

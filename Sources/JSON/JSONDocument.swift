@@ -48,7 +48,10 @@ public final class JSONDocument: @unchecked Sendable {
 
     /// From a parse: `input` is copied, `nodes` is taken over (freed with the document), and `escapedString`
     /// offsets (into `decoded`) are moved past the input.
-    init(input: UnsafeBufferPointer<UInt8>, decoded: [UInt8], nodes parsed: UnsafeMutableBufferPointer<Node>, keysMayRepeat: Bool) {
+    init(
+        input: UnsafeBufferPointer<UInt8>, decoded: [UInt8], nodes parsed: UnsafeMutableBufferPointer<Node>,
+        keysMayRepeat: Bool
+    ) {
         self.keysMayRepeat = keysMayRepeat
         text = .allocate(capacity: max(1, input.count + decoded.count))
         _ = text.initialize(from: input)

@@ -207,7 +207,9 @@ public struct ObjectReader {
     // `JSONNode`) only to report a problem.
 
     /// A string; with `length`, its number of characters must lie in the range.
-    public mutating func string(_ key: StaticString, required: Bool = false, length: ClosedRange<Int> = 0...Int.max) -> String? {
+    public mutating func string(_ key: StaticString, required: Bool = false, length: ClosedRange<Int> = 0...Int.max)
+        -> String?
+    {
         guard let i = valueIndex(key) else {
             missing(key, required)
             return nil
@@ -264,7 +266,8 @@ public struct ObjectReader {
     /// string). Inlinable so that it is specialised for `E` where it is called: a generic call across modules
     /// looks up type metadata at run time.
     @inlinable
-    public mutating func enumeration<E: RawRepresentable & CaseIterable>(_ key: StaticString, required: Bool = false) -> E?
+    public mutating func enumeration<E: RawRepresentable & CaseIterable>(_ key: StaticString, required: Bool = false)
+        -> E?
     where E.RawValue == String {
         guard let i = enumerationValue(key, required: required) else { return nil }
         for candidate in E.allCases where isString(i, equalTo: candidate.rawValue) { return candidate }
@@ -301,7 +304,9 @@ public struct ObjectReader {
     }
 
     /// The elements of an array member with their pointers.
-    public mutating func array(_ key: StaticString, required: Bool = false, maxCount: Int? = nil) -> [(JSONNode, JSONPointer)]? {
+    public mutating func array(_ key: StaticString, required: Bool = false, maxCount: Int? = nil) -> [(
+        JSONNode, JSONPointer
+    )]? {
         guard let a = elements(key, required: required, maxCount: maxCount) else { return nil }
         let base = pointer(key)
         return a.enumerated().map { ($0.element, base.appending($0.offset)) }

@@ -66,7 +66,8 @@ public enum JSONParser {
         }
         let result: Result<JSONDocument, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, buffer.count > 0 else {
-                return .failure(JSONParseError(reason: .unexpectedEnd(expected: "a value"), offset: 0, line: 1, column: 1))
+                return .failure(
+                    JSONParseError(reason: .unexpectedEnd(expected: "a value"), offset: 0, line: 1, column: 1))
             }
             let depth = min(max(options.maxDepth, 0), Options.maxDepthCeiling)
             var parser = ByteParser(
@@ -293,7 +294,9 @@ struct ByteParser {
     private func withKeyBytes<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let n = nodeBase[index]
         if n.kind == .escapedString {
-            return decoded.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[Int(n.a)..<Int(n.a) + Int(n.b)])) }
+            return decoded.withUnsafeBufferPointer {
+                body(UnsafeBufferPointer(rebasing: $0[Int(n.a)..<Int(n.a) + Int(n.b)]))
+            }
         }
         return body(UnsafeBufferPointer(start: base + Int(n.a), count: Int(n.b)))
     }
@@ -453,7 +456,8 @@ struct ByteParser {
             // Eight bytes at a time while none is a quote, a backslash, a control or non-ASCII byte; then straight
             // to the first byte that is (the lowest flagged byte of the mask is exact).
             while i + 8 <= end {
-                let mask = Self.attentionMask(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
+                let mask = Self.attentionMask(
+                    UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
                 if mask != 0 {
                     i += mask.trailingZeroBitCount >> 3
                     break

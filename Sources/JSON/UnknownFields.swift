@@ -58,7 +58,9 @@ public struct JSONUnknownFields: Sendable, Equatable, RandomAccessCollection {
     /// The same fields with `prefix` put before each path (a scene nested in a matrix request).
     public func nested(under prefix: JSONPointer) -> JSONUnknownFields {
         var out = self
-        out.listed = listed.map { JSONUnknownField(path: JSONPointer(prefix.tokens + $0.path.tokens), suggestion: $0.suggestion) }
+        out.listed = listed.map {
+            JSONUnknownField(path: JSONPointer(prefix.tokens + $0.path.tokens), suggestion: $0.suggestion)
+        }
         return out
     }
 

@@ -22,7 +22,8 @@ enum AdaptivePanelRules {
             frame = Rect(x: env.x(docking: pw, to: leading, in: env.bounds, inset: 0), y: 0, width: pw, height: H)
             p.style = .sidePanel
             // Rounded on the two corners that face the content.
-            p.cornerRadii = leading ? CornerRadii(topTrailing: r, bottomTrailing: r) : CornerRadii(topLeading: r, bottomLeading: r)
+            p.cornerRadii =
+                leading ? CornerRadii(topTrailing: r, bottomTrailing: r) : CornerRadii(topLeading: r, bottomLeading: r)
             p.transitionEdge = leading ? .leading : .trailing
             p.contentAxis = .vertical
         } else {
@@ -45,7 +46,8 @@ enum AdaptivePanelRules {
                 // bottom region); the panel keeps its own height in it.
                 target = env.region(leading ? .leading : .trailing)
                 if let t = target {
-                    frame = side
+                    frame =
+                        side
                         ? t.frame
                         : Rect(x: t.frame.minX, y: H - ph, width: t.frame.width, height: ph)
                 }
@@ -53,7 +55,8 @@ enum AdaptivePanelRules {
                 // Horizontal fold: the bottom region (a side panel keeps its width, a bottom panel fits).
                 target = env.region(.bottom)
                 if let t = target {
-                    frame = side
+                    frame =
+                        side
                         ? Rect(x: frame.minX, y: t.frame.minY, width: frame.width, height: t.frame.height)
                         : Rect(x: 0, y: max(t.frame.minY, H - ph), width: W, height: min(ph, t.frame.height))
                 }

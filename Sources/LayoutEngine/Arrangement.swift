@@ -11,7 +11,10 @@ public struct AxisPreference: Sendable, Equatable {
     public var idealHorizontal: Double?
     public var maxHorizontal: Double?
     public var idealVertical: Double?
-    public init(minHorizontal: Double? = nil, idealHorizontal: Double? = nil, maxHorizontal: Double? = nil, idealVertical: Double? = nil) {
+    public init(
+        minHorizontal: Double? = nil, idealHorizontal: Double? = nil, maxHorizontal: Double? = nil,
+        idealVertical: Double? = nil
+    ) {
         self.minHorizontal = minHorizontal
         self.idealHorizontal = idealHorizontal
         self.maxHorizontal = maxHorizontal
@@ -59,7 +62,9 @@ public struct ArrangementRequest: Sendable, Equatable {
         if let items = r.elements("axes", maxCount: 2) {
             var axes: [Axis] = []
             for (i, v) in items.enumerated() {
-                if let axis: Axis = JSONMapper.enumeration(v, at: r.location("axes", index: i), mapper: mapper), !axes.contains(axis) {
+                if let axis: Axis = JSONMapper.enumeration(v, at: r.location("axes", index: i), mapper: mapper),
+                    !axes.contains(axis)
+                {
                     axes.append(axis)
                 }
             }
@@ -73,11 +78,16 @@ public struct ArrangementRequest: Sendable, Equatable {
         return a
     }
 
-    private static func decodeView(_ value: JSONNode, mapper: JSONMapper, at path: JSONLocation) -> ArrangedViewRequest {
+    private static func decodeView(_ value: JSONNode, mapper: JSONMapper, at path: JSONLocation) -> ArrangedViewRequest
+    {
         var view = ArrangedViewRequest()
         guard var r = mapper.object(value, at: path) else { return view }
-        if let v = r.value("ratio") { view.ratio = decodePreference(v, mapper: mapper, at: r.location("ratio"), range: 0...1) }
-        if let v = r.value("size") { view.size = decodePreference(v, mapper: mapper, at: r.location("size"), range: 0...100_000) }
+        if let v = r.value("ratio") {
+            view.ratio = decodePreference(v, mapper: mapper, at: r.location("ratio"), range: 0...1)
+        }
+        if let v = r.value("size") {
+            view.size = decodePreference(v, mapper: mapper, at: r.location("size"), range: 0...100_000)
+        }
         view.contentSize = {
             guard var o = r.object("contentSize") else { return nil }
             let w = o.number("width", required: true, range: 0...100_000)
@@ -90,7 +100,7 @@ public struct ArrangementRequest: Sendable, Equatable {
             view.fixedHorizontal = f.bool("horizontal") ?? false
             view.fixedVertical = f.bool("vertical") ?? false
             f.finish()
-            if (view.fixedHorizontal || view.fixedVertical), view.contentSize == nil, !r.contains("contentSize") {
+            if view.fixedHorizontal || view.fixedVertical, view.contentSize == nil, !r.contains("contentSize") {
                 r.error("fixedSize", "a fixed size needs the view's \"contentSize\"")
             }
         }
@@ -109,8 +119,10 @@ public struct ArrangementRequest: Sendable, Equatable {
         }
         guard var r = mapper.object(value, at: path) else { return nil }
         let p = AxisPreference(
-            minHorizontal: r.number("minHorizontal", range: range), idealHorizontal: r.number("idealHorizontal", range: range),
-            maxHorizontal: r.number("maxHorizontal", range: range), idealVertical: r.number("idealVertical", range: range))
+            minHorizontal: r.number("minHorizontal", range: range),
+            idealHorizontal: r.number("idealHorizontal", range: range),
+            maxHorizontal: r.number("maxHorizontal", range: range),
+            idealVertical: r.number("idealVertical", range: range))
         r.finish()
         if let lo = p.minHorizontal, let hi = p.maxHorizontal, lo > hi {
             mapper.error(path, member: "maxHorizontal", "must not be below minHorizontal (\(fmt(lo)))")
@@ -128,7 +140,8 @@ enum ArrangementRules {
         if a.container != .plain {
             diagnostics.append(
                 Diagnostic(
-                    code: .arrangementInScrollContainer, severity: .warning, presentation: nil, path: .fixed("/arrangement/container"),
+                    code: .arrangementInScrollContainer, severity: .warning, presentation: nil,
+                    path: .fixed("/arrangement/container"),
                     message: .arrangementInScrollContainer(a.container)))
         }
         switch a.style {
@@ -166,7 +179,8 @@ enum ArrangementRules {
                     code: .secondaryHidden, severity: .warning, presentation: nil, path: .fixed("/arrangement/axes"),
                     message: .secondaryHidden(axis, allowed: a.axes)))
             return ResolvedArrangement(
-                style: .split, axis: nil, separated: false, primary: view(env.bounds, z: 0, env: env), secondary: hidden)
+                style: .split, axis: nil, separated: false, primary: view(env.bounds, z: 0, env: env), secondary: hidden
+            )
         }
         if let fold, let (first, second) = orderedRegions(env, fold) {
             // The split lands on the fold: primary in the leading/top region, preferences overridden.
@@ -216,7 +230,9 @@ enum ArrangementRules {
         return c.arrangementDefaultRatio * length
     }
 
-    private static func overlay(_ a: ArrangementRequest, env: ResolvedEnvironment, diagnostics: inout [Diagnostic]) -> ResolvedArrangement {
+    private static func overlay(_ a: ArrangementRequest, env: ResolvedEnvironment, diagnostics: inout [Diagnostic])
+        -> ResolvedArrangement
+    {
         let overlaid = ResolvedArrangement(
             style: .overlay, axis: nil, separated: false, primary: view(env.bounds, z: 1, env: env),
             secondary: view(env.bounds, z: 0, env: env))

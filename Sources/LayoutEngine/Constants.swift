@@ -36,22 +36,47 @@ public struct Constants: Sendable, Equatable {
     /// In the order of the table in docs/rules.md#constants. Sizes are bounded so that no override can make a
     /// number non-finite; fractions lie in [0, 1] (the medium fraction in (0, 1]).
     public static let definitions: [Definition] = [
-        Definition(key: "sheet.topGap", range: 0...10_000, meaning: "gap between the top safe-area inset and a large detent", keyPath: \.sheetTopGap),
-        Definition(key: "sheet.mediumFraction", range: 0.000_001...1, meaning: "medium detent, as a fraction of the large detent", keyPath: \.sheetMediumFraction),
-        Definition(key: "sheet.formWidth", range: 1...100_000, meaning: "form sheet card width (UIKit formSheet)", keyPath: \.sheetFormWidth),
-        Definition(key: "sheet.formHeight", range: 1...100_000, meaning: "form sheet card height (UIKit formSheet)", keyPath: \.sheetFormHeight),
-        Definition(key: "sheet.pageWidth", range: 1...100_000, meaning: "widest page sheet card", keyPath: \.sheetPageWidth),
-        Definition(key: "sheet.margin", range: 0...10_000, meaning: "card/popover distance to the window edge", keyPath: \.sheetMargin),
-        Definition(key: "sheet.cornerRadius", range: 0...10_000, meaning: "default sheet corner radius", keyPath: \.sheetCornerRadius),
-        Definition(key: "popover.width", range: 1...100_000, meaning: "default popover content width", keyPath: \.popoverWidth),
-        Definition(key: "popover.height", range: 1...100_000, meaning: "default popover content height", keyPath: \.popoverHeight),
-        Definition(key: "popover.margin", range: 0...10_000, meaning: "popover distance to the window edge", keyPath: \.popoverMargin),
-        Definition(key: "panel.breakpoint", range: 0...100_000, meaning: "adaptive panel breakpoint: side panel at or above this window width", keyPath: \.panelBreakpoint),
+        Definition(
+            key: "sheet.topGap", range: 0...10_000, meaning: "gap between the top safe-area inset and a large detent",
+            keyPath: \.sheetTopGap),
+        Definition(
+            key: "sheet.mediumFraction", range: 0.000_001...1,
+            meaning: "medium detent, as a fraction of the large detent", keyPath: \.sheetMediumFraction),
+        Definition(
+            key: "sheet.formWidth", range: 1...100_000, meaning: "form sheet card width (UIKit formSheet)",
+            keyPath: \.sheetFormWidth),
+        Definition(
+            key: "sheet.formHeight", range: 1...100_000, meaning: "form sheet card height (UIKit formSheet)",
+            keyPath: \.sheetFormHeight),
+        Definition(
+            key: "sheet.pageWidth", range: 1...100_000, meaning: "widest page sheet card", keyPath: \.sheetPageWidth),
+        Definition(
+            key: "sheet.margin", range: 0...10_000, meaning: "card/popover distance to the window edge",
+            keyPath: \.sheetMargin),
+        Definition(
+            key: "sheet.cornerRadius", range: 0...10_000, meaning: "default sheet corner radius",
+            keyPath: \.sheetCornerRadius),
+        Definition(
+            key: "popover.width", range: 1...100_000, meaning: "default popover content width", keyPath: \.popoverWidth),
+        Definition(
+            key: "popover.height", range: 1...100_000, meaning: "default popover content height",
+            keyPath: \.popoverHeight),
+        Definition(
+            key: "popover.margin", range: 0...10_000, meaning: "popover distance to the window edge",
+            keyPath: \.popoverMargin),
+        Definition(
+            key: "panel.breakpoint", range: 0...100_000,
+            meaning: "adaptive panel breakpoint: side panel at or above this window width", keyPath: \.panelBreakpoint),
         Definition(key: "panel.width", range: 1...100_000, meaning: "side panel width", keyPath: \.panelWidth),
         Definition(key: "panel.height", range: 1...100_000, meaning: "bottom panel height", keyPath: \.panelHeight),
-        Definition(key: "panel.cornerRadius", range: 0...10_000, meaning: "panel corner radius", keyPath: \.panelCornerRadius),
-        Definition(key: "arrangement.defaultRatio", range: 0...1, meaning: "secondary's share of a split when nothing is asked", keyPath: \.arrangementDefaultRatio),
-        Definition(key: "arrangement.minLength", range: 0...10_000, meaning: "smallest length a split view keeps", keyPath: \.arrangementMinLength),
+        Definition(
+            key: "panel.cornerRadius", range: 0...10_000, meaning: "panel corner radius", keyPath: \.panelCornerRadius),
+        Definition(
+            key: "arrangement.defaultRatio", range: 0...1,
+            meaning: "secondary's share of a split when nothing is asked", keyPath: \.arrangementDefaultRatio),
+        Definition(
+            key: "arrangement.minLength", range: 0...10_000, meaning: "smallest length a split view keeps",
+            keyPath: \.arrangementMinLength),
     ]
 
     /// The request's `constants` object (docs/rules.md#constants). Unknown keys and out-of-range values are errors at

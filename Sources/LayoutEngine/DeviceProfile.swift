@@ -217,7 +217,9 @@ extension SizeClassPair {
         return SizeClassPair(horizontal: h, vertical: v)
     }
 
-    public var json: JSONValue { .object(["horizontal": .string(horizontal.rawValue), "vertical": .string(vertical.rawValue)]) }
+    public var json: JSONValue {
+        .object(["horizontal": .string(horizontal.rawValue), "vertical": .string(vertical.rawValue)])
+    }
 }
 
 extension Fold {
@@ -276,7 +278,9 @@ extension Display {
         var landscape: SizeClassPair?
         let givesTable = r.contains("sizeClasses")
         if var sc = r.object("sizeClasses") {
-            portrait = sc.value("portrait").flatMap { SizeClassPair.decode($0, mapper: mapper, at: sc.pointer("portrait")) }
+            portrait = sc.value("portrait").flatMap {
+                SizeClassPair.decode($0, mapper: mapper, at: sc.pointer("portrait"))
+            }
             landscape = sc.value("landscape").flatMap {
                 SizeClassPair.decode($0, mapper: mapper, at: sc.pointer("landscape"))
             }
@@ -288,9 +292,14 @@ extension Display {
         // docs/rules.md#device-profiles: insets must leave a positive area, in both orientations.
         if let width, let height {
             if safe.leading + safe.trailing >= width || safe.top + safe.bottom >= height {
-                mapper.error(path.appending("safeArea"), "leaves no area inside a \(JSONWriter.formatNumber(width))×\(JSONWriter.formatNumber(height)) display")
+                mapper.error(
+                    path.appending("safeArea"),
+                    "leaves no area inside a \(JSONWriter.formatNumber(width))×\(JSONWriter.formatNumber(height)) display"
+                )
             }
-            if landscapeSafe.leading + landscapeSafe.trailing >= height || landscapeSafe.top + landscapeSafe.bottom >= width {
+            if landscapeSafe.leading + landscapeSafe.trailing >= height
+                || landscapeSafe.top + landscapeSafe.bottom >= width
+            {
                 mapper.error(path.appending("landscapeSafeArea"), "leaves no area inside the landscape display")
             }
             if let fold {
@@ -298,14 +307,17 @@ extension Display {
                 if fold.position - fold.thickness / 2 <= 0 || fold.position + fold.thickness / 2 >= extent {
                     mapper.error(
                         path.appending("fold").appending("position"),
-                        "the fold must lie inside the display (0 < position ± thickness/2 < \(JSONWriter.formatNumber(extent)))")
+                        "the fold must lie inside the display (0 < position ± thickness/2 < \(JSONWriter.formatNumber(extent)))"
+                    )
                 }
             }
         }
         if !givesTable, let width, let height {
             (portrait, landscape) = derivedSizeClasses(width: width, height: height, thresholds: thresholds)
         }
-        guard mapper.errors.count == before, let id, let width, let height, let portrait, let landscape else { return nil }
+        guard mapper.errors.count == before, let id, let width, let height, let portrait, let landscape else {
+            return nil
+        }
         return Display(
             id: id, width: width, height: height, scale: scale, cornerRadius: cornerRadius, safeArea: safe,
             landscapeSafeArea: landscapeSafe, fold: fold, portraitSizeClass: portrait, landscapeSizeClass: landscape)

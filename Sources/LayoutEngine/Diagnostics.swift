@@ -54,10 +54,14 @@ public struct Diagnostic: Sendable, Equatable {
     }
 
     public init(code: DiagnosticCode, severity: Severity, presentation: String?, path: String, message: String) {
-        self.init(code: code, severity: severity, presentation: presentation, path: .text(path), message: .text(message))
+        self.init(
+            code: code, severity: severity, presentation: presentation, path: .text(path), message: .text(message))
     }
 
-    init(code: DiagnosticCode, severity: Severity, presentation: String?, path: DiagnosticPath, message: DiagnosticMessage) {
+    init(
+        code: DiagnosticCode, severity: Severity, presentation: String?, path: DiagnosticPath,
+        message: DiagnosticMessage
+    ) {
         self.code = code
         self.severity = severity
         self.presentation = presentation
@@ -166,12 +170,16 @@ enum DiagnosticMessage: Sendable, ExpressibleByStringLiteral {
                 out.put(text: device)
                 out.put("\" does not fold; the scene is resolved flat")
             } else {
-                out.put("\" is ignored: the scene has no device and no fold; give a foldable device or a \"fold\" to model a posture")
+                out.put(
+                    "\" is ignored: the scene has no device and no fold; give a foldable device or a \"fold\" to model a posture"
+                )
             }
         case .arrangementInScrollContainer(let container):
             out.put("the arrangement sits in a ")
             out.put(text: container.rawValue)
-            out.put(": Apple advises against putting ArrangementView inside a List or ScrollView; let each view scroll on its own")
+            out.put(
+                ": Apple advises against putting ArrangementView inside a List or ScrollView; let each view scroll on its own"
+            )
         case .secondaryHidden(let axis, let allowed):
             out.put("the split needs the ")
             out.put(text: axis.rawValue)
@@ -217,7 +225,9 @@ enum DiagnosticMessage: Sendable, ExpressibleByStringLiteral {
             out.put(text: folded ? "anchor's region" : "window")
             out.put(" is horizontally compact and compactAdaptation is \"fullScreenCover\"")
         case .popoverAsCoverVerticallyCompact:
-            out.put("the popover is shown as a full-screen cover: the window is vertically compact; set compactAdaptation to \"popover\" to keep a popover")
+            out.put(
+                "the popover is shown as a full-screen cover: the window is vertically compact; set compactAdaptation to \"popover\" to keep a popover"
+            )
         case .presenterNotOnScreen(let presenter, let id):
             out.put("\"")
             out.put(text: presenter)
@@ -227,7 +237,9 @@ enum DiagnosticMessage: Sendable, ExpressibleByStringLiteral {
         case .presenterBusy(let presenter):
             out.put("\"")
             out.put(text: presenter)
-            out.put("\" already presents a modal: SwiftUI ignores a second presentation from the same context; present this one from the modal on top, or after dismissing it")
+            out.put(
+                "\" already presents a modal: SwiftUI ignores a second presentation from the same context; present this one from the modal on top, or after dismissing it"
+            )
         case .chainedModal(let presenter):
             out.put("a modal presented from the modal \"")
             out.put(text: presenter)
@@ -254,11 +266,15 @@ enum DiagnosticMessage: Sendable, ExpressibleByStringLiteral {
             } else {
                 out.put(text: String(index))
             }
-            out.put(" has no systemImage: the sheet sits at the trailing edge with a vertical toolbar, which shows icons; give it a systemImage")
+            out.put(
+                " has no systemImage: the sheet sits at the trailing edge with a vertical toolbar, which shows icons; give it a systemImage"
+            )
         case .fittedAccessibilityRisk(let size):
             out.put("at ")
             out.put(text: size.rawValue)
-            out.put(" text the content may outgrow a sheet whose detents are all fitted or fixed heights: make the content scrollable or add the \"large\" detent")
+            out.put(
+                " text the content may outgrow a sheet whose detents are all fitted or fixed heights: make the content scrollable or add the \"large\" detent"
+            )
         case .placementMovedByFold(let placement, let side):
             out.put("placement \"")
             out.put(text: placement.rawValue)
@@ -302,11 +318,13 @@ struct PresentationDiagnostics {
 
     /// `/presentations/<index>[/member[/item]]`, rendered only when the diagnostic is read or encoded.
     mutating func add(
-        _ code: DiagnosticCode, _ severity: Severity, _ member: StaticString = "", item: Int = -1, _ message: DiagnosticMessage
+        _ code: DiagnosticCode, _ severity: Severity, _ member: StaticString = "", item: Int = -1,
+        _ message: DiagnosticMessage
     ) {
         items.append(
             Diagnostic(
-                code: code, severity: severity, presentation: id, path: .presentation(index: index, member: member, item: item),
+                code: code, severity: severity, presentation: id,
+                path: .presentation(index: index, member: member, item: item),
                 message: message))
     }
 }

@@ -38,8 +38,10 @@ public enum LayoutEngine {
                 switch presentation.content {
                 case .sheet(let sheet): SheetRules.resolve(sheet, into: &p, env: env, constants: c, diagnostics: &d)
                 case .fullScreenCover: FullScreenCoverRules.resolve(into: &p, env: env, diagnostics: &d)
-                case .popover(let popover): PopoverRules.resolve(popover, into: &p, env: env, constants: c, diagnostics: &d)
-                case .adaptivePanel(let panel): AdaptivePanelRules.resolve(panel, into: &p, env: env, constants: c, diagnostics: &d)
+                case .popover(let popover):
+                    PopoverRules.resolve(popover, into: &p, env: env, constants: c, diagnostics: &d)
+                case .adaptivePanel(let panel):
+                    AdaptivePanelRules.resolve(panel, into: &p, env: env, constants: c, diagnostics: &d)
                 }
             }
             // docs/rules.md#present-or-navigate, also for an ignored presentation.

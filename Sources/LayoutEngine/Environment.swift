@@ -93,7 +93,8 @@ enum EnvironmentResolver {
         // (docs/rules.md#profile-safe-area-is-physical).
         var insets = PhysicalInsets.zero
         if let r = s.safeArea {
-            insets = s.layoutDirection == .ltr
+            insets =
+                s.layoutDirection == .ltr
                 ? PhysicalInsets(top: r.top, left: r.leading, bottom: r.bottom, right: r.trailing)
                 : PhysicalInsets(top: r.top, left: r.trailing, bottom: r.bottom, right: r.leading)
         } else if whole, let d = display {

@@ -1,6 +1,7 @@
 /// Full-screen cover (docs/rules.md#full-screen-cover).
 enum FullScreenCoverRules {
-    static func resolve(into p: inout Placement, env: ResolvedEnvironment, diagnostics d: inout PresentationDiagnostics) {
+    static func resolve(into p: inout Placement, env: ResolvedEnvironment, diagnostics d: inout PresentationDiagnostics)
+    {
         p.style = .fullWindow
         p.frame = env.bounds
         p.region = nil
@@ -13,7 +14,8 @@ enum FullScreenCoverRules {
         if env.separatingFold != nil {
             d.add(
                 .contentSpansFold, .info, "",
-                "the full-screen cover spans the fold: keep its content out of the hinge area, or use a sheet, which stays in one region")
+                "the full-screen cover spans the fold: keep its content out of the hinge area, or use a sheet, which stays in one region"
+            )
         }
     }
 

@@ -27,7 +27,9 @@ struct ModalStack {
     /// (the root, or a presentation named by `presentedFrom`) presents at most one modal at a time: a
     /// second modal from the same context is ignored, as SwiftUI does (docs/rules.md#modal-stack).
     /// `earlier` holds the presentations before `p` (their ids name presenters in messages).
-    mutating func admit(_ p: Presentation, earlier: ArraySlice<Presentation>, diagnostics d: inout PresentationDiagnostics) -> Bool {
+    mutating func admit(
+        _ p: Presentation, earlier: ArraySlice<Presentation>, diagnostics d: inout PresentationDiagnostics
+    ) -> Bool {
         let isModal = Self.isModal(p)
         var ok = true
         if let from = p.presentedFrom, from < entries.count {
@@ -52,7 +54,8 @@ struct ModalStack {
                 ok = false
                 d.add(
                     .concurrentPresentation, .warning, "",
-                    "an earlier modal is still up: SwiftUI ignores a second presentation from the same context; give it presentedFrom (the modal on top) or present it after dismissing the first")
+                    "an earlier modal is still up: SwiftUI ignores a second presentation from the same context; give it presentedFrom (the modal on top) or present it after dismissing the first"
+                )
             } else {
                 busyRoot = true
             }

@@ -108,7 +108,8 @@ enum PopoverRules {
     }
 
     private static func adaptToCover(
-        _ p: inout Placement, env: ResolvedEnvironment, diagnostics d: inout PresentationDiagnostics, reason: DiagnosticMessage
+        _ p: inout Placement, env: ResolvedEnvironment, diagnostics d: inout PresentationDiagnostics,
+        reason: DiagnosticMessage
     ) {
         FullScreenCoverRules.resolve(into: &p, env: env, diagnostics: &d)
         p.adaptedFrom = .popover

@@ -10,7 +10,8 @@ enum PresentOrNavigateRules {
         if intent.abandonableWithoutCost == true, p.kind == .fullScreenCover {
             d.add(
                 .preferSheet, .info, "intent/abandonableWithoutCost",
-                "it can be abandoned without cost, so a full-screen cover's forced exit is unnecessary: use a sheet, which can be swiped away")
+                "it can be abandoned without cost, so a full-screen cover's forced exit is unnecessary: use a sheet, which can be swiped away"
+            )
         }
         // A sheet that cannot be swiped away (or whose swipe state is unknown because it was ignored)
         // follows the request's interactiveDismissDisabled.
@@ -19,7 +20,8 @@ enum PresentOrNavigateRules {
         if intent.abandonableWithoutCost == false, p.kind == .sheet, swipe == true {
             d.add(
                 .preferCoverOrGuard, .warning, "intent/abandonableWithoutCost",
-                "abandoning it has a cost but a swipe dismisses the sheet: use a full-screen cover, or set interactiveDismissDisabled and confirm the exit explicitly")
+                "abandoning it has a cost but a swipe dismisses the sheet: use a full-screen cover, or set interactiveDismissDisabled and confirm the exit explicitly"
+            )
         }
     }
 }

@@ -20,14 +20,17 @@ public struct PlacementChoice: Sendable, Equatable {
 /// Semantic corner radii (leading/trailing follow the layout direction).
 public struct CornerRadii: Sendable, Equatable {
     public var topLeading = 0.0, topTrailing = 0.0, bottomLeading = 0.0, bottomTrailing = 0.0
-    public init(topLeading: Double = 0, topTrailing: Double = 0, bottomLeading: Double = 0, bottomTrailing: Double = 0) {
+    public init(topLeading: Double = 0, topTrailing: Double = 0, bottomLeading: Double = 0, bottomTrailing: Double = 0)
+    {
         self.topLeading = topLeading
         self.topTrailing = topTrailing
         self.bottomLeading = bottomLeading
         self.bottomTrailing = bottomTrailing
     }
     static func top(_ r: Double) -> CornerRadii { CornerRadii(topLeading: r, topTrailing: r) }
-    static func all(_ r: Double) -> CornerRadii { CornerRadii(topLeading: r, topTrailing: r, bottomLeading: r, bottomTrailing: r) }
+    static func all(_ r: Double) -> CornerRadii {
+        CornerRadii(topLeading: r, topTrailing: r, bottomLeading: r, bottomTrailing: r)
+    }
 }
 
 /// One entry of `placements`. Every member is always written; a member that does not apply to the placement's
@@ -144,7 +147,9 @@ extension ResolvedEnvironment {
             "posture": posture.jsonValue,
             "regions": .array(
                 regions.map { r in
-                    .object(["frame": r.frame.json, "side": r.side.json(\.jsonValue), "sizeClass": r.sizeClass.sortedJSON])
+                    .object([
+                        "frame": r.frame.json, "side": r.side.json(\.jsonValue), "sizeClass": r.sizeClass.sortedJSON,
+                    ])
                 }),
             "safeArea": .object([
                 "bottom": .number(safeArea.bottom), "leading": .number(safeArea.leading), "top": .number(safeArea.top),
@@ -182,7 +187,9 @@ extension Placement {
             "frame": frame.json(\.json),
             "id": .string(id),
             "kind": kind.jsonValue,
-            "placement": placement.json { p in .object(["requested": p.requested.jsonValue, "resolved": p.resolved.jsonValue]) },
+            "placement": placement.json { p in
+                .object(["requested": p.requested.jsonValue, "resolved": p.resolved.jsonValue])
+            },
             "region": region.json(\.jsonValue),
             "selectedDetent": selectedDetent.json(\.json),
             "status": status.jsonValue,

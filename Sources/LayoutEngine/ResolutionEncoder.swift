@@ -34,7 +34,9 @@ extension ByteSink {
 
     @inline(__always) fileprivate mutating func bool(_ b: Bool) { append(b ? "true" : "false") }
     @inline(__always) fileprivate mutating func null() { append("null") }
-    @inline(__always) fileprivate mutating func name<R: RawRepresentable>(_ v: R) where R.RawValue == String { writeCleanString(v.rawValue) }
+    @inline(__always) fileprivate mutating func name<R: RawRepresentable>(_ v: R) where R.RawValue == String {
+        writeCleanString(v.rawValue)
+    }
     @inline(__always) fileprivate mutating func name<R: RawRepresentable>(_ v: R?) where R.RawValue == String {
         if let v { writeCleanString(v.rawValue) } else { null() }
     }

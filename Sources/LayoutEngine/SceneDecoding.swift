@@ -91,12 +91,19 @@ extension Scene {
         var s = self
         if let d = overrides.device {
             guard let p = catalog.profile(id: d) else {
-                return .invalid(errors: [JSONIssue(path: JSONPointer(["device"]), message: "unknown device \"\(d)\"")], unknownFields: unknownFields)
+                return .invalid(
+                    errors: [JSONIssue(path: JSONPointer(["device"]), message: "unknown device \"\(d)\"")],
+                    unknownFields: unknownFields)
             }
             s.deviceID = d
             s.profile = p
             if s.fold != nil {
-                return .invalid(errors: [JSONIssue(path: JSONPointer(["fold"]), message: "a scene with a device takes its fold from the device profile; remove \"fold\"")], unknownFields: unknownFields)
+                return .invalid(
+                    errors: [
+                        JSONIssue(
+                            path: JSONPointer(["fold"]),
+                            message: "a scene with a device takes its fold from the device profile; remove \"fold\"")
+                    ], unknownFields: unknownFields)
             }
         }
         if let p = overrides.posture { s.posture = p }
@@ -120,7 +127,9 @@ struct SceneDecoder {
         if let id = r.string("device", length: 1...128) {
             s.deviceID = id
             s.profile = catalog.profile(id: id)
-            if s.profile == nil { r.error("device", "unknown device \"\(id)\" (`GET /v1/devices` or `hinge devices` lists the known ids)") }
+            if s.profile == nil {
+                r.error("device", "unknown device \"\(id)\" (`GET /v1/devices` or `hinge devices` lists the known ids)")
+            }
         }
         s.displayID = r.string("display", length: 1...64)
         s.orientation = r.enumeration("orientation") ?? .portrait
@@ -147,7 +156,9 @@ struct SceneDecoder {
                 i.finish()
             }
         }
-        if let v = r.value("sizeClass") { s.sizeClass = SizeClassPair.decode(v, mapper: mapper, at: r.pointer("sizeClass")) }
+        if let v = r.value("sizeClass") {
+            s.sizeClass = SizeClassPair.decode(v, mapper: mapper, at: r.pointer("sizeClass"))
+        }
         if let v = r.value("fold") {
             if s.deviceID != nil {
                 r.error("fold", "a scene with a device takes its fold from the device profile; remove \"fold\"")
@@ -155,7 +166,9 @@ struct SceneDecoder {
                 s.fold = Fold.decode(v, mapper: mapper, at: r.pointer("fold"))
             }
         }
-        if let v = r.value("constants") { s.constants = Constants.decode(v, mapper: mapper, at: r.pointer("constants")) }
+        if let v = r.value("constants") {
+            s.constants = Constants.decode(v, mapper: mapper, at: r.pointer("constants"))
+        }
         if let items = r.elements("presentations", maxCount: SceneLimits.maxPresentations) {
             var ids = PresentationIDs()
             s.presentations.reserveCapacity(items.count)
@@ -187,9 +200,11 @@ struct SceneDecoder {
         if let profile = s.profile {
             if let d = s.displayID, profile.display(id: d) == nil {
                 let known = profile.displays.map { "\"\($0.id)\"" }.joined(separator: ", ")
-                mapper.error(JSONPointer(["display"]), "device \"\(profile.id)\" has no display \"\(d)\" (it has \(known))")
+                mapper.error(
+                    JSONPointer(["display"]), "device \"\(profile.id)\" has no display \"\(d)\" (it has \(known))")
             } else if let w = s.window, let display = EnvironmentResolver.display(of: s) {
-                let (dw, dh) = s.orientation == .landscape ? (display.height, display.width) : (display.width, display.height)
+                let (dw, dh) =
+                    s.orientation == .landscape ? (display.height, display.width) : (display.width, display.height)
                 let eps = 1e-9
                 if w.x < -eps || w.y < -eps || w.x + w.width > dw + eps || w.y + w.height > dh + eps {
                     mapper.error(
@@ -223,12 +238,14 @@ struct SceneDecoder {
             } else if from == id {
                 r.error("presentedFrom", "a presentation cannot present itself")
             } else {
-                r.error("presentedFrom", "\"\(from)\" is not the id of an earlier presentation; list the presenter first")
+                r.error(
+                    "presentedFrom", "\"\(from)\" is not the id of an earlier presentation; list the presenter first")
             }
         }
         var intent: Intent?
         if var i = r.object("intent") {
-            intent = Intent(hasDecision: i.bool("hasDecision"), abandonableWithoutCost: i.bool("abandonableWithoutCost"))
+            intent = Intent(
+                hasDecision: i.bool("hasDecision"), abandonableWithoutCost: i.bool("abandonableWithoutCost"))
             i.finish()
         }
         var stray: SheetPlacement?
@@ -252,7 +269,8 @@ struct SceneDecoder {
         guard mapper.errors.count == before, let id, let content else {
             // Keep the id so that later presentations can still name this one without a spurious error.
             if let id, kind != nil {
-                return Presentation(id: id, content: content ?? .fullScreenCover, presentedFrom: presentedFrom, intent: intent)
+                return Presentation(
+                    id: id, content: content ?? .fullScreenCover, presentedFrom: presentedFrom, intent: intent)
             }
             return nil
         }
@@ -282,7 +300,8 @@ struct SceneDecoder {
             }
             if !items.isEmpty { s.detents = detents }
         }
-        if let v = r.value("selectedDetent"), let d = Detent.decode(v, mapper: mapper, at: r.location("selectedDetent")) {
+        if let v = r.value("selectedDetent"), let d = Detent.decode(v, mapper: mapper, at: r.location("selectedDetent"))
+        {
             if s.detents.contains(d) {
                 s.selectedDetent = d
             } else {

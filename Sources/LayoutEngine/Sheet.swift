@@ -111,7 +111,8 @@ enum SheetRules {
         if sheet.hasUnsavedChanges, swipe {
             d.add(
                 .unsavedChangesDismissible, .warning, "hasUnsavedChanges",
-                "a swipe can dismiss this sheet and lose its unsaved changes: set interactiveDismissDisabled while there are changes and offer an explicit Cancel/Save")
+                "a swipe can dismiss this sheet and lose its unsaved changes: set interactiveDismissDisabled while there are changes and offer an explicit Cancel/Save"
+            )
         }
     }
 
@@ -125,7 +126,8 @@ enum SheetRules {
         case .automatic:
             // More than one distinct height: some height differs from the first.
             let distinctHeights = heights.contains { $0.height != heights[0].height }
-            return layout.detentsApply && distinctHeights && (layout.style == .bottomSheet || layout.style == .regionSheet)
+            return layout.detentsApply && distinctHeights
+                && (layout.style == .bottomSheet || layout.style == .regionSheet)
         }
     }
 
@@ -139,13 +141,16 @@ enum SheetRules {
             if vertical {
                 for (i, item) in toolbar.enumerated() where item.systemImage == nil {
                     d.add(
-                        .toolbarItemMissingIcon, .warning, "toolbar", item: i, .toolbarItemMissingIcon(title: item.title, index: i))
+                        .toolbarItemMissingIcon, .warning, "toolbar", item: i,
+                        .toolbarItemMissingIcon(title: item.title, index: i))
                 }
             }
-            if !toolbar.contains(where: { $0.placement == .cancellationAction || $0.placement == .confirmationAction }) {
+            if !toolbar.contains(where: { $0.placement == .cancellationAction || $0.placement == .confirmationAction })
+            {
                 d.add(
                     .toolbarMissingExit, .info, "toolbar",
-                    "the sheet's toolbar has no cancellationAction or confirmationAction: give the modal an explicit exit (Cancel/Done) in its bar")
+                    "the sheet's toolbar has no cancellationAction or confirmationAction: give the modal an explicit exit (Cancel/Done) in its bar"
+                )
             }
         }
     }
@@ -188,7 +193,9 @@ enum SheetRules {
             } else {
                 region = env.region(.bottom) ?? env.windowRegion
             }
-            var inner = compactOrCard(sheet, in: region, env: env, constants: c, diagnostics: &d, quietPlacement: fold.orientation == .vertical || forcedRegion != nil)
+            var inner = compactOrCard(
+                sheet, in: region, env: env, constants: c, diagnostics: &d,
+                quietPlacement: fold.orientation == .vertical || forcedRegion != nil)
             inner.style = .regionSheet
             if fold.orientation == .vertical, let side = region.side {
                 inner.resolved = side == .trailing ? .trailing : .leading
@@ -207,7 +214,8 @@ enum SheetRules {
             if !detentsAreDefault(sheet) {
                 d.add(
                     .detentsIgnored, .info, "detents",
-                    "detents are ignored in a compact-height window: the sheet covers the window (medium is inactive in compact height); set edgeAttachedInCompactHeight to keep a bottom-attached sheet")
+                    "detents are ignored in a compact-height window: the sheet covers the window (medium is inactive in compact height); set edgeAttachedInCompactHeight to keep a bottom-attached sheet"
+                )
             }
             var layout = Layout(
                 style: .fullWindow, frame: bounds.frame, container: bounds, resolved: .fullWidth, listsDetents: false,
@@ -220,7 +228,8 @@ enum SheetRules {
                 var w = safeWidth
                 if sheet.widthFollowsContentSize, let cs = sheet.contentSize { w = min(cs.width, env.width) }
                 let x = clamp(i.left + (safeWidth - w) / 2, 0, env.width - w)
-                let h = DetentMetrics(containerHeight: env.height, safeTop: i.top, contentHeight: nil, constants: c).large
+                let h = DetentMetrics(containerHeight: env.height, safeTop: i.top, contentHeight: nil, constants: c)
+                    .large
                 layout.frame = Rect(x: x, y: env.height - h, width: w, height: h)
                 layout.listsDetents = true
                 layout.resolved = w == safeWidth ? .fullWidth : .center

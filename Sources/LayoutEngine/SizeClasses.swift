@@ -20,7 +20,8 @@ enum SizeClassRules {
     static func fromThresholds(width: Double, height: Double, profile: DeviceProfile?) -> SizeClassPair {
         let wMin = profile?.regularWidthMin ?? 600
         let hMin = profile?.regularHeightMin ?? 500
-        return SizeClassPair(horizontal: width >= wMin ? .regular : .compact, vertical: height >= hMin ? .regular : .compact)
+        return SizeClassPair(
+            horizontal: width >= wMin ? .regular : .compact, vertical: height >= hMin ? .regular : .compact)
     }
 
     /// docs/rules.md#size-classes, first rule that applies: 1 the request's `sizeClass`; 2 the profile's table when the

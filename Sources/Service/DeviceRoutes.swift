@@ -9,29 +9,37 @@ enum DeviceRoutes {
         guard let store = context.store else { return }
         let devices = store.devices
         // Reads go to the copy of the profiles kept for the calling event loop's shard (docs/store.md).
-        router.add(.GET, "/v1/devices", sync: { request in
-            var kind: DeviceProfile.Kind?
-            if let k = request.queryParameter("kind") {
-                guard let parsed = DeviceProfile.Kind(rawValue: k) else {
-                    let allowed = DeviceProfile.Kind.allCases.map(\.rawValue).joined(separator: ", ")
-                    return Problem.response(status: .badRequest, detail: "kind must be one of \(allowed), not \"\(k)\"")
+        router.add(
+            .GET, "/v1/devices",
+            sync: { request in
+                var kind: DeviceProfile.Kind?
+                if let k = request.queryParameter("kind") {
+                    guard let parsed = DeviceProfile.Kind(rawValue: k) else {
+                        let allowed = DeviceProfile.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+                        return Problem.response(
+                            status: .badRequest, detail: "kind must be one of \(allowed), not \"\(k)\"")
+                    }
+                    kind = parsed
                 }
-                kind = parsed
-            }
-            let items = devices.reader(shard: CounterShard.current).list(kind: kind).map { $0.profile.json }
-            return .json(JSONWriter.encode(.object(["items": .array(items)])))
-        })
-        router.add(.GET, "/v1/devices/{id}", sync: { request in
-            let id = request.pathParameters["id"] ?? ""
-            guard let stored = devices.reader(shard: CounterShard.current).stored(id: id) else { return notFound(id) }
-            let etag = stored.etag.quoted
-            if let inm = request.headers["If-None-Match"], ConditionalRequest.ifNoneMatch(inm, current: stored.etag) {
-                return HTTPResponse(status: .notModified, headers: ["ETag": etag, "Cache-Control": "no-cache"])
-            }
-            // A profile can be replaced at any time: a cache keeps it but asks (If-None-Match) before each use.
-            return .json(
-                JSONWriter.encode(stored.profile.json), headers: ["ETag": etag, "Cache-Control": "no-cache"])
-        })
+                let items = devices.reader(shard: CounterShard.current).list(kind: kind).map { $0.profile.json }
+                return .json(JSONWriter.encode(.object(["items": .array(items)])))
+            })
+        router.add(
+            .GET, "/v1/devices/{id}",
+            sync: { request in
+                let id = request.pathParameters["id"] ?? ""
+                guard let stored = devices.reader(shard: CounterShard.current).stored(id: id) else {
+                    return notFound(id)
+                }
+                let etag = stored.etag.quoted
+                if let inm = request.headers["If-None-Match"], ConditionalRequest.ifNoneMatch(inm, current: stored.etag)
+                {
+                    return HTTPResponse(status: .notModified, headers: ["ETag": etag, "Cache-Control": "no-cache"])
+                }
+                // A profile can be replaced at any time: a cache keeps it but asks (If-None-Match) before each use.
+                return .json(
+                    JSONWriter.encode(stored.profile.json), headers: ["ETag": etag, "Cache-Control": "no-cache"])
+            })
         router.add(.PUT, "/v1/devices/{id}") { request, reply in
             if let refused = context.authorization.refusal(request) { return reply.send(refused) }
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
@@ -50,7 +58,10 @@ enum DeviceRoutes {
                 if let bodyID = o["id"], bodyID != .string(id) {
                     return reply.send(
                         Problem.invalid(
-                            [JSONIssue(path: JSONPointer(["id"]), message: "must equal the id in the path (\"\(id)\")")],
+                            [
+                                JSONIssue(
+                                    path: JSONPointer(["id"]), message: "must equal the id in the path (\"\(id)\")")
+                            ],
                             what: "device profile"))
                 }
                 o["id"] = .string(id)
@@ -87,7 +98,8 @@ enum DeviceRoutes {
     }
 
     static func notFound(_ id: String) -> HTTPResponse {
-        Problem.response(status: .notFound, detail: "No device profile has the id \"\(id)\" (GET /v1/devices lists them).")
+        Problem.response(
+            status: .notFound, detail: "No device profile has the id \"\(id)\" (GET /v1/devices lists them).")
     }
 
     /// StoreError → HTTP (docs/store.md). A failure of the store itself is a 503 whose detail names no
@@ -98,16 +110,20 @@ enum DeviceRoutes {
         switch error {
         case .builtInReadOnly:
             return Problem.response(
-                status: .forbidden, detail: "\"\(id)\" is a built-in profile and read-only: PUT a profile with another id.")
+                status: .forbidden,
+                detail: "\"\(id)\" is a built-in profile and read-only: PUT a profile with another id.")
         case .notFound: return notFound(id)
         case .preconditionFailed(_, let current):
             return Problem.response(
                 status: .preconditionFailed,
                 detail: "If-Match does not match the profile's current ETag"
-                    + (current.map { " (\($0.quoted))" } ?? " (the profile does not exist)") + ": GET it again and retry.")
+                    + (current.map { " (\($0.quoted))" } ?? " (the profile does not exist)")
+                    + ": GET it again and retry.")
         default:
             guard let request, let context else {
-                return Problem.response(status: .serviceUnavailable, detail: "The device profile could not be written: \(StoreProblem.reason(error)).")
+                return Problem.response(
+                    status: .serviceUnavailable,
+                    detail: "The device profile could not be written: \(StoreProblem.reason(error)).")
             }
             return StoreProblem.response(
                 error, operation: .write, what: "the device profile", request: request, log: context.errorLog,

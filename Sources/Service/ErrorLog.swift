@@ -89,12 +89,14 @@ enum StoreProblem {
         _ error: StoreError, operation: Operation, what: String, request: HTTPRequest, log: ErrorLog, store: Store?
     ) -> HTTPResponse {
         let id = ErrorLog.newRequestID()
-        var line = "request \(id): \(request.method.rawValue) \(request.path): \(what) could not be \(operation.rawValue): \(error)"
+        var line =
+            "request \(id): \(request.method.rawValue) \(request.path): \(what) could not be \(operation.rawValue): \(error)"
         if let problem = store?.storageProblem, !"\(error)".contains(problem) { line += " (storage: \(problem))" }
         log.error(line)
         return Problem.response(
             status: .serviceUnavailable,
-            detail: "\(what.prefix(1).uppercased() + what.dropFirst()) could not be \(operation.rawValue): \(reason(error)). "
+            detail:
+                "\(what.prefix(1).uppercased() + what.dropFirst()) could not be \(operation.rawValue): \(reason(error)). "
                 + "The server log has the details under this requestId.",
             extra: [JSONMember("requestId", .string(id))])
     }

@@ -20,11 +20,14 @@ struct FixedRepresentation: Sendable {
 
     func response(to request: HTTPRequest) -> HTTPResponse {
         if let inm = request.headers["If-None-Match"], ConditionalRequest.ifNoneMatch(inm, current: etag) {
-            return HTTPResponse(status: .notModified, headers: ["ETag": etag.quoted, "Cache-Control": FixedRepresentation.cacheControl])
+            return HTTPResponse(
+                status: .notModified, headers: ["ETag": etag.quoted, "Cache-Control": FixedRepresentation.cacheControl])
         }
         return HTTPResponse(
             status: .ok,
-            headers: ["Content-Type": contentType, "ETag": etag.quoted, "Cache-Control": FixedRepresentation.cacheControl],
+            headers: [
+                "Content-Type": contentType, "ETag": etag.quoted, "Cache-Control": FixedRepresentation.cacheControl,
+            ],
             body: body)
     }
 }

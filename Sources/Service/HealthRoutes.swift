@@ -16,20 +16,24 @@ enum HealthRoutes {
     /// Adds both routes. `readiness` is called on every `/readyz` (a few `stat` calls; never blocks).
     static func register(on router: inout ServiceRouter, readiness: @escaping @Sendable () -> Readiness) {
         router.add(.GET, "/healthz", sync: { _ in .json(ok) })
-        router.add(.GET, "/readyz", sync: { _ in
-            // The details name paths: they are in the log (written when the state changed), not here.
-            let detail: String
-            switch readiness() {
-            case .ready: return .json(ready)
-            case .storageUnusable:
-                detail = "The store is not usable: its database file or WAL was deleted, replaced or made "
-                    + "unwritable while the server runs; writes are refused (the server log names the file)."
-            case .commitFailed:
-                detail = "The store is not usable: the last request-log commit failed (see /metrics and the server log)."
-            case .closed:
-                detail = "The store is shutting down."
-            }
-            return Problem.response(status: .serviceUnavailable, detail: detail)
-        })
+        router.add(
+            .GET, "/readyz",
+            sync: { _ in
+                // The details name paths: they are in the log (written when the state changed), not here.
+                let detail: String
+                switch readiness() {
+                case .ready: return .json(ready)
+                case .storageUnusable:
+                    detail =
+                        "The store is not usable: its database file or WAL was deleted, replaced or made "
+                        + "unwritable while the server runs; writes are refused (the server log names the file)."
+                case .commitFailed:
+                    detail =
+                        "The store is not usable: the last request-log commit failed (see /metrics and the server log)."
+                case .closed:
+                    detail = "The store is shutting down."
+                }
+                return Problem.response(status: .serviceUnavailable, detail: detail)
+            })
     }
 }

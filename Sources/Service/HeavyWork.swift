@@ -29,7 +29,8 @@ extension ServiceContext {
         reply.send(
             Problem.response(
                 status: .serviceUnavailable,
-                detail: "The server is busy with other heavy requests (\(work.threads) running, \(work.capacity) waiting); "
+                detail:
+                    "The server is busy with other heavy requests (\(work.threads) running, \(work.capacity) waiting); "
                     + "retry shortly.",
                 headers: ["Retry-After": "1"]))
     }

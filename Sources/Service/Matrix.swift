@@ -81,7 +81,9 @@ public enum Matrix {
             return .refused(invalid(mapper.errors, unknownFields: mapper.unknownFields))
         }
         let scene = r.value("scene")
-        if scene == nil { r.error("scene", "is required") } else if scene?.isObject == false {
+        if scene == nil {
+            r.error("scene", "is required")
+        } else if scene?.isObject == false {
             r.error("scene", "expected an object, found \(scene!.typeName)")
         }
         let devices = self.devices(&r, catalog: catalog)
@@ -172,7 +174,8 @@ public enum Matrix {
         JSONWriter.write(unknown.json, into: &out)
         out.append(UInt8(ascii: "}"))
         if out.count > maxResponseBytes {
-            return tooLarge(written: out.count, done: plan.combinations.count, of: plan.combinations.count, limit: maxResponseBytes)
+            return tooLarge(
+                written: out.count, done: plan.combinations.count, of: plan.combinations.count, limit: maxResponseBytes)
         }
         return ResolveOutput(status: 200, json: out, resolution: nil, device: nil, givenCodes: codes)
     }
@@ -200,7 +203,9 @@ public enum Matrix {
                 continue
             }
             firstIndex[id] = i
-            if let profile = catalog.profile(id: id) { devices.append(profile) } else {
+            if let profile = catalog.profile(id: id) {
+                devices.append(profile)
+            } else {
                 r.mapper.error(p, "unknown device \"\(id)\" (`GET /v1/devices` or `hinge devices` lists the known ids)")
             }
         }

@@ -3,14 +3,18 @@ import Store
 
 /// `GET /metrics` (Prometheus text format 0.0.4) and `GET /openapi.yaml` (the contract, compiled in).
 enum OperationsRoutes {
-    static func register(on router: inout ServiceRouter, context: ServiceContext, server: @escaping @Sendable () -> ServerMetrics?) {
+    static func register(
+        on router: inout ServiceRouter, context: ServiceContext, server: @escaping @Sendable () -> ServerMetrics?
+    ) {
         let openapi = FixedRepresentation(body: PackageResources.openapi_yaml, contentType: "application/yaml")
         router.add(.GET, "/openapi.yaml", sync: { request in openapi.response(to: request) })
-        router.add(.GET, "/metrics", sync: { _ in
-            HTTPResponse(
-                status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
-                body: Array(MetricsText.render(context: context, server: server()).utf8))
-        })
+        router.add(
+            .GET, "/metrics",
+            sync: { _ in
+                HTTPResponse(
+                    status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
+                    body: Array(MetricsText.render(context: context, server: server()).utf8))
+            })
     }
 }
 
@@ -30,7 +34,8 @@ enum MetricsText {
             }
         }
         metric("hinge_http_requests_total", "counter", "Requests answered, by route and status.", requestSamples)
-        out += "# HELP hinge_http_request_duration_seconds Time from routing to the response being handed to the server (includes the request-log commit).\n"
+        out +=
+            "# HELP hinge_http_request_duration_seconds Time from routing to the response being handed to the server (includes the request-log commit).\n"
         out += "# TYPE hinge_http_request_duration_seconds histogram\n"
         for (route, state) in routes {
             let r = escape(route)
@@ -44,32 +49,62 @@ enum MetricsText {
             out += "hinge_http_request_duration_seconds_count{route=\"\(r)\"} \(state.count)\n"
         }
         if let s = server {
-            metric("hinge_open_connections", "gauge", "Connections open now.", [("", String(s.openConnections.load(ordering: .relaxed)))])
-            metric("hinge_connections_accepted_total", "counter", "Connections accepted.", [("", String(s.acceptedConnections.load()))])
-            metric("hinge_connections_refused_total", "counter", "Connections refused at the cap (503).", [("", String(s.refusedConnections.load()))])
-            metric("hinge_parse_errors_total", "counter", "Requests refused by the HTTP parser.", [("", String(s.parseErrors.load()))])
-            metric("hinge_timeouts_total", "counter", "Connections closed by a read or idle timeout.", [("", String(s.timeouts.load()))])
+            metric(
+                "hinge_open_connections", "gauge", "Connections open now.",
+                [("", String(s.openConnections.load(ordering: .relaxed)))])
+            metric(
+                "hinge_connections_accepted_total", "counter", "Connections accepted.",
+                [("", String(s.acceptedConnections.load()))])
+            metric(
+                "hinge_connections_refused_total", "counter", "Connections refused at the cap (503).",
+                [("", String(s.refusedConnections.load()))])
+            metric(
+                "hinge_parse_errors_total", "counter", "Requests refused by the HTTP parser.",
+                [("", String(s.parseErrors.load()))])
+            metric(
+                "hinge_timeouts_total", "counter", "Connections closed by a read or idle timeout.",
+                [("", String(s.timeouts.load()))])
         }
         metric(
             "hinge_record_failures_total", "counter", "Resolutions answered whose record could not be written.",
             [("", String(context.metrics.recordFailures.load(ordering: .relaxed)))])
         let work = context.work.load
-        metric("hinge_work_queue_depth", "gauge", "Heavy requests waiting for a worker thread.", [("", String(work.waiting))])
+        metric(
+            "hinge_work_queue_depth", "gauge", "Heavy requests waiting for a worker thread.",
+            [("", String(work.waiting))])
         metric("hinge_work_running", "gauge", "Heavy requests running on worker threads.", [("", String(work.running))])
         metric(
             "hinge_work_refused_total", "counter", "Heavy requests answered 503 because the worker pool was full.",
             [("", String(context.metrics.workRefusals.load(ordering: .relaxed)))])
         if let store = context.store {
             let c = store.counters
-            metric("hinge_request_log_queue_depth", "gauge", "Records waiting for the writer.", [("", String(c.queueDepth))])
-            metric("hinge_request_log_commits_total", "counter", "Request-log transactions committed.", [("", String(c.commits))])
-            metric("hinge_request_log_commit_failures_total", "counter", "Request-log transactions that failed.", [("", String(c.commitFailures))])
-            metric("hinge_request_log_records_written_total", "counter", "Records committed.", [("", String(c.recordsWritten))])
-            metric("hinge_request_log_records_rejected_total", "counter", "Records refused (queue full or closed).", [("", String(c.recordsRejected))])
-            metric("hinge_request_log_records_pruned_total", "counter", "Oldest records deleted to honour --max-records.", [("", String(c.recordsPruned))])
-            metric("hinge_request_log_bytes", "gauge", "Database pages in use, in bytes (what --max-log-bytes bounds).", [("", String(c.logBytes))])
-            metric("hinge_device_cache_size", "gauge", "Device profiles in the in-memory catalog.", [("", String(c.deviceCacheSize))])
-            metric("hinge_store_healthy", "gauge", "1 when the last request-log commit succeeded.", [("", store.isHealthy ? "1" : "0")])
+            metric(
+                "hinge_request_log_queue_depth", "gauge", "Records waiting for the writer.",
+                [("", String(c.queueDepth))])
+            metric(
+                "hinge_request_log_commits_total", "counter", "Request-log transactions committed.",
+                [("", String(c.commits))])
+            metric(
+                "hinge_request_log_commit_failures_total", "counter", "Request-log transactions that failed.",
+                [("", String(c.commitFailures))])
+            metric(
+                "hinge_request_log_records_written_total", "counter", "Records committed.",
+                [("", String(c.recordsWritten))])
+            metric(
+                "hinge_request_log_records_rejected_total", "counter", "Records refused (queue full or closed).",
+                [("", String(c.recordsRejected))])
+            metric(
+                "hinge_request_log_records_pruned_total", "counter", "Oldest records deleted to honour --max-records.",
+                [("", String(c.recordsPruned))])
+            metric(
+                "hinge_request_log_bytes", "gauge", "Database pages in use, in bytes (what --max-log-bytes bounds).",
+                [("", String(c.logBytes))])
+            metric(
+                "hinge_device_cache_size", "gauge", "Device profiles in the in-memory catalog.",
+                [("", String(c.deviceCacheSize))])
+            metric(
+                "hinge_store_healthy", "gauge", "1 when the last request-log commit succeeded.",
+                [("", store.isHealthy ? "1" : "0")])
         }
         return out
     }

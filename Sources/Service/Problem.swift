@@ -32,7 +32,8 @@ enum Problem {
             status: .unprocessableContent,
             detail: "The \(what) is valid JSON but breaks \(errors.count) rule\(errors.count == 1 ? "" : "s"): "
                 + "see errors, each with the JSON pointer of the offending value"
-                + (unknown == 0 ? "." : "; \(unknown) unknown field\(unknown == 1 ? " is" : "s are") listed in unknownFields."),
+                + (unknown == 0
+                    ? "." : "; \(unknown) unknown field\(unknown == 1 ? " is" : "s are") listed in unknownFields."),
             extra: extra)
     }
 
@@ -46,13 +47,15 @@ enum Problem {
         if case .duplicateKey(let key) = error.reason {
             return response(
                 status: .unprocessableContent,
-                detail: "The body repeats the key \"\(key)\" in one object (line \(error.line), column \(error.column)): "
+                detail:
+                    "The body repeats the key \"\(key)\" in one object (line \(error.line), column \(error.column)): "
                     + "keep one, so that no value is silently dropped.",
                 extra: [
                     JSONMember(
                         "errors",
                         .array([.object(["path": "", "message": .string(error.message)])])),
-                    JSONMember("line", .number(Double(error.line))), JSONMember("column", .number(Double(error.column))),
+                    JSONMember("line", .number(Double(error.line))),
+                    JSONMember("column", .number(Double(error.column))),
                     JSONMember("offset", .number(Double(error.offset))),
                 ])
         }

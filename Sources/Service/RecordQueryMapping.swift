@@ -21,18 +21,21 @@ enum RecordQueryMapping {
             case "cursor": query.cursor = value
             case "status":
                 guard let s = Int(value), (100...599).contains(s) else {
-                    throw InvalidParameter(parameter: "status", detail: "expected an HTTP status 100…599, got \"\(value)\"")
+                    throw InvalidParameter(
+                        parameter: "status", detail: "expected an HTTP status 100…599, got \"\(value)\"")
                 }
                 query.status = s
             case "limit":
                 guard let l = Int(value), (1...RecordQuery.maxLimit).contains(l) else {
-                    throw InvalidParameter(parameter: "limit", detail: "expected 1…\(RecordQuery.maxLimit), got \"\(value)\"")
+                    throw InvalidParameter(
+                        parameter: "limit", detail: "expected 1…\(RecordQuery.maxLimit), got \"\(value)\"")
                 }
                 query.limit = l
             case "since", "until":
                 guard let t = Timestamp(iso8601: value) else {
                     throw InvalidParameter(
-                        parameter: name, detail: "expected an ISO 8601 timestamp such as 2025-01-31T09:05:07Z, got \"\(value)\"")
+                        parameter: name,
+                        detail: "expected an ISO 8601 timestamp such as 2025-01-31T09:05:07Z, got \"\(value)\"")
                 }
                 if name == "since" { query.since = t } else { query.until = t }
             default: break

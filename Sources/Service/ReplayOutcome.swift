@@ -22,10 +22,10 @@ extension Replay {
         if record.summary.requestTruncated || record.summary.responseTruncated { return .skipped(.truncated) }
         let replayed = run(path: record.summary.path, requestBody: record.requestBody, catalog: catalog)
         let before =
-            (try? JSONParser.parse(record.responseBody)) ?? .string(String(decoding: record.responseBody, as: UTF8.self))
+            (try? JSONParser.parse(record.responseBody))
+            ?? .string(String(decoding: record.responseBody, as: UTF8.self))
         let after = (try? JSONParser.parse(replayed.json)) ?? .null
         let differences = differences(before, after)
         return differences.isEmpty ? .unchanged : .changed(differences)
     }
 }
-

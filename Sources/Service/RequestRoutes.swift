@@ -1,8 +1,8 @@
 import HTTPServer
 import JSON
 import LayoutEngine
-import Wireframe
 import Store
+import Wireframe
 
 /// The request log (docs/api.md#request-log): list, one record, its picture, replay, clear.
 enum RequestRoutes {
@@ -11,75 +11,91 @@ enum RequestRoutes {
         let log = store.requestLog
         // Reads (and the replay and picture computed from them) run on the store's read threads.
         let readers = store.readWorkers
-        router.add(.GET, "/v1/requests", reading: readers, { request in
-            let query: RecordQuery
-            do throws(RecordQueryMapping.InvalidParameter) {
-                query = try RecordQueryMapping.query(from: queryItems(request.query))
-            } catch {
-                return Problem.response(status: .badRequest, detail: "Query parameter \(error.parameter): \(error.detail)")
-            }
-            do throws(StoreError) {
-                return .json(JSONWriter.encode(RecordQueryMapping.json(try log.list(query))))
-            } catch {
-                return storeProblem(error, request, context)
-            }
-        })
-        router.add(.GET, "/v1/requests/{id}", reading: readers, { request in
-            switch detail(request, log, context) {
-            case .failure(let p): return p.response
-            case .success(let d):
-                var o = RecordQueryMapping.json(d.summary).objectValue ?? JSONObject()
-                o["request"] = bodyJSON(d.requestBody, truncated: d.summary.requestTruncated)
-                o["response"] = bodyJSON(d.responseBody, truncated: d.summary.responseTruncated)
-                return .json(JSONWriter.encode(.object(o)))
-            }
-        })
-        router.add(.GET, "/v1/requests/{id}/svg", reading: readers, { request in
-            let width: Int?
-            switch ResolveRoutes.svgWidth(request) {
-            case .failure(let refused): return refused.response
-            case .success(let w): width = w
-            }
-            switch detail(request, log, context) {
-            case .failure(let p): return p.response
-            case .success(let d):
-                let scene = d.summary.requestTruncated ? nil : try? JSONParser.parse(d.requestBody)
-                guard !d.summary.responseTruncated, let value = try? JSONParser.parse(d.responseBody),
-                    let svg = SVGRenderer.render(
-                        resolutionJSON: value, scene: scene, title: "request \(d.summary.id)", width: width)
-                else {
+        router.add(
+            .GET, "/v1/requests", reading: readers,
+            { request in
+                let query: RecordQuery
+                do throws(RecordQueryMapping.InvalidParameter) {
+                    query = try RecordQueryMapping.query(from: queryItems(request.query))
+                } catch {
                     return Problem.response(
-                        status: .conflict,
-                        detail: "Record \(d.summary.id) holds no picturable resolution (status \(d.summary.status), "
-                            + "path \(d.summary.path)\(d.summary.responseTruncated ? ", response truncated" : "")).")
+                        status: .badRequest, detail: "Query parameter \(error.parameter): \(error.detail)")
                 }
-                return ResolveRoutes.svgResponse(svg)
-            }
-        })
-        router.add(.POST, "/v1/requests/{id}/replay", reading: readers, { request in
-            switch detail(request, log, context) {
-            case .failure(let p): return p.response
-            case .success(let d):
-                let differences: [Replay.Difference]
-                switch Replay.outcome(of: d, catalog: context.catalog) {
-                case .skipped:
-                    return Problem.response(
-                        status: .conflict,
-                        detail: "Record \(d.summary.id) was stored truncated (bodies are capped): it cannot be replayed.")
-                case .unchanged: differences = []
-                case .changed(let list): differences = list
+                do throws(StoreError) {
+                    return .json(JSONWriter.encode(RecordQueryMapping.json(try log.list(query))))
+                } catch {
+                    return storeProblem(error, request, context)
                 }
-                return .json(
-                    JSONWriter.encode(
-                        .object([
-                            "unchanged": .bool(differences.isEmpty),
-                            "differences": .array(
-                                differences.map {
-                                    .object(["path": .string($0.path.description), "before": $0.before, "after": $0.after])
-                                }),
-                        ])))
-            }
-        })
+            })
+        router.add(
+            .GET, "/v1/requests/{id}", reading: readers,
+            { request in
+                switch detail(request, log, context) {
+                case .failure(let p): return p.response
+                case .success(let d):
+                    var o = RecordQueryMapping.json(d.summary).objectValue ?? JSONObject()
+                    o["request"] = bodyJSON(d.requestBody, truncated: d.summary.requestTruncated)
+                    o["response"] = bodyJSON(d.responseBody, truncated: d.summary.responseTruncated)
+                    return .json(JSONWriter.encode(.object(o)))
+                }
+            })
+        router.add(
+            .GET, "/v1/requests/{id}/svg", reading: readers,
+            { request in
+                let width: Int?
+                switch ResolveRoutes.svgWidth(request) {
+                case .failure(let refused): return refused.response
+                case .success(let w): width = w
+                }
+                switch detail(request, log, context) {
+                case .failure(let p): return p.response
+                case .success(let d):
+                    let scene = d.summary.requestTruncated ? nil : try? JSONParser.parse(d.requestBody)
+                    guard !d.summary.responseTruncated, let value = try? JSONParser.parse(d.responseBody),
+                        let svg = SVGRenderer.render(
+                            resolutionJSON: value, scene: scene, title: "request \(d.summary.id)", width: width)
+                    else {
+                        return Problem.response(
+                            status: .conflict,
+                            detail:
+                                "Record \(d.summary.id) holds no picturable resolution (status \(d.summary.status), "
+                                + "path \(d.summary.path)\(d.summary.responseTruncated ? ", response truncated" : ""))."
+                        )
+                    }
+                    return ResolveRoutes.svgResponse(svg)
+                }
+            })
+        router.add(
+            .POST, "/v1/requests/{id}/replay", reading: readers,
+            { request in
+                switch detail(request, log, context) {
+                case .failure(let p): return p.response
+                case .success(let d):
+                    let differences: [Replay.Difference]
+                    switch Replay.outcome(of: d, catalog: context.catalog) {
+                    case .skipped:
+                        return Problem.response(
+                            status: .conflict,
+                            detail:
+                                "Record \(d.summary.id) was stored truncated (bodies are capped): it cannot be replayed."
+                        )
+                    case .unchanged: differences = []
+                    case .changed(let list): differences = list
+                    }
+                    return .json(
+                        JSONWriter.encode(
+                            .object([
+                                "unchanged": .bool(differences.isEmpty),
+                                "differences": .array(
+                                    differences.map {
+                                        .object([
+                                            "path": .string($0.path.description), "before": $0.before,
+                                            "after": $0.after,
+                                        ])
+                                    }),
+                            ])))
+                }
+            })
         router.add(.DELETE, "/v1/requests") { request, reply in
             if let refused = context.authorization.refusal(request) { return reply.send(refused) }
             log.clear { result in
@@ -93,7 +109,9 @@ enum RequestRoutes {
 
     struct RouteProblem: Error { let response: HTTPResponse }
 
-    static func detail(_ request: HTTPRequest, _ log: RequestLog, _ context: ServiceContext) -> Result<RecordDetail, RouteProblem> {
+    static func detail(_ request: HTTPRequest, _ log: RequestLog, _ context: ServiceContext) -> Result<
+        RecordDetail, RouteProblem
+    > {
         let text = request.pathParameters["id"] ?? ""
         let missing = RouteProblem(
             response: Problem.response(status: .notFound, detail: "No recorded request has the id \"\(text)\"."))

@@ -1,8 +1,8 @@
 import HTTPServer
 import JSON
 import LayoutEngine
-import Wireframe
 import Store
+import Wireframe
 
 /// `POST /v1/resolve`, `POST /v1/resolve/matrix`, `GET /v1/constants` (docs/api.md#resolve, docs/api.md#matrix,
 /// docs/api.md#constants-route).
@@ -30,7 +30,8 @@ enum ResolveRoutes {
             let receivedAt = Timestamp.now()
             if request.body.count > HeavyWork.inlineBodyBytes {
                 return context.offload(reply) {
-                    let out = Matrix.resolve(body: request.body, catalog: context.loopCatalog, limits: context.matrixLimits)
+                    let out = Matrix.resolve(
+                        body: request.body, catalog: context.loopCatalog, limits: context.matrixLimits)
                     sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
                 }
             }
@@ -61,7 +62,8 @@ enum ResolveRoutes {
         let limit = context.matrixLimits.maxResponseBytes
         if out.json.count > limit {
             out = ResolveOutput(
-                problem: Problem.responseTooLarge(written: out.json.count, done: 1, of: 1, limit: limit), device: out.device)
+                problem: Problem.responseTooLarge(written: out.json.count, done: 1, of: 1, limit: limit),
+                device: out.device)
         }
         var response = HTTPResponse.json(out.json, status: HTTPStatus(out.status))
         if out.isProblem {
@@ -79,7 +81,8 @@ enum ResolveRoutes {
             }
         }
         context.recorder.record(
-            path: "/v1/resolve", receivedAt: receivedAt, request: request, output: out, reply: reply, response: response)
+            path: "/v1/resolve", receivedAt: receivedAt, request: request, output: out, reply: reply, response: response
+        )
     }
 
     private static func sendMatrix(
@@ -97,7 +100,8 @@ enum ResolveRoutes {
         guard let f = request.queryParameter("format"), f.lowercased() != "json", f.lowercased() != "svg" else {
             return nil
         }
-        return Problem.response(status: .badRequest, detail: "Query parameter format: expected json or svg, got \"\(f)\"")
+        return Problem.response(
+            status: .badRequest, detail: "Query parameter format: expected json or svg, got \"\(f)\"")
     }
 
     /// `?width=N`: the picture's width in pixels (`SVGRenderer.widthRange`); absent, the picture has no

@@ -85,7 +85,9 @@ public struct ServiceApp: Sendable {
                 path: options.db, maxRecords: options.maxRecords, maxLogBytes: options.maxLogBytes, exclusive: true,
                 onStorageChange: { problem in
                     if let problem {
-                        log.error("store: \(problem): writes are refused and /readyz answers 503 until it is fixed (a deleted or replaced file: restart hinge)")
+                        log.error(
+                            "store: \(problem): writes are refused and /readyz answers 503 until it is fixed (a deleted or replaced file: restart hinge)"
+                        )
                     } else {
                         log.error("store: the database files are usable again: writes resume")
                     }

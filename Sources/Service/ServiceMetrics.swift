@@ -10,7 +10,9 @@ import Synchronization
 /// descheduled while holding it — on a busy 2-core machine, a latency tail of a whole scheduler slice.
 public final class ServiceMetrics: Sendable {
     /// Upper bounds of the latency buckets, in seconds (Prometheus `le`).
-    static let bucketBounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
+    static let bucketBounds: [Double] = [
+        0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1,
+    ]
 
     /// A route's snapshot for the exposition text.
     struct RouteState {
@@ -138,18 +140,20 @@ struct ServiceRouter {
         let counters = metrics.counters(route: label)
         let cors = self.cors
         let accepted = QueryParameters.accepted[label] ?? []
-        router.add(method, pattern, responding: { request, responder in
-            let origin = cors.verdict(request)
-            let reply = Reply(
-                responder: responder, counters: counters, startNanos: monotonicNanos(), cors: cors, origin: origin)
-            if CORSPolicy.refuses(origin, request.method) { return reply.send(CORSPolicy.refusal(request)) }
-            if let query = request.query,
-                let refused = QueryParameters.refusal(query, accepted: accepted, route: label)
-            {
-                return reply.send(refused)
-            }
-            handler(request, reply)
-        })
+        router.add(
+            method, pattern,
+            responding: { request, responder in
+                let origin = cors.verdict(request)
+                let reply = Reply(
+                    responder: responder, counters: counters, startNanos: monotonicNanos(), cors: cors, origin: origin)
+                if CORSPolicy.refuses(origin, request.method) { return reply.send(CORSPolicy.refusal(request)) }
+                if let query = request.query,
+                    let refused = QueryParameters.refusal(query, accepted: accepted, route: label)
+                {
+                    return reply.send(refused)
+                }
+                handler(request, reply)
+            })
     }
 
     /// Every `METHOD pattern` answered: those registered, then `OPTIONS` on each pattern (see `handler`).
@@ -178,13 +182,15 @@ struct ServiceRouter {
                 if request.method == .OPTIONS { return responder.respond(cors.preflight(request, methods: allow)) }
                 let methods = (allow + ["OPTIONS"]).joined(separator: ", ")
                 var response = Problem.response(
-                    status: .methodNotAllowed, detail: "\(request.method) is not allowed on \(request.path); allowed: \(methods).",
+                    status: .methodNotAllowed,
+                    detail: "\(request.method) is not allowed on \(request.path); allowed: \(methods).",
                     headers: ["Allow": methods, "Cache-Control": "no-store"])
                 cors.decorate(&response.headers, cors.verdict(request))
                 responder.respond(response)
             case .notFound:
                 var response = Problem.response(
-                    status: .notFound, detail: "No resource at \(request.path).", headers: ["Cache-Control": "no-store"])
+                    status: .notFound, detail: "No resource at \(request.path).", headers: ["Cache-Control": "no-store"]
+                )
                 cors.decorate(&response.headers, cors.verdict(request))
                 responder.respond(response)
             }
@@ -210,7 +216,9 @@ struct ServiceRouter {
     }
 
     /// A synchronous handler.
-    mutating func add(_ method: HTTPMethod, _ pattern: String, sync handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+    mutating func add(
+        _ method: HTTPMethod, _ pattern: String, sync handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) {
         add(method, pattern) { request, reply in reply.send(handler(request)) }
     }
 }

@@ -17,20 +17,25 @@ enum StudioRoutes {
 
     static func register(on router: inout ServiceRouter) {
         let built = StudioAssets.embedded
-        router.add(.GET, "/", sync: { request in
-            switch built {
-            case .success(let assets): return respond(assets.page, to: request, cacheControl: "no-cache")
-            case .failure(let error):
-                return Problem.response(status: .internalServerError, detail: "Hinge Studio could not be assembled: \(error)")
-            }
-        })
-        router.add(.GET, "/studio/{asset}", sync: { request in
-            let name = request.pathParameters["asset"] ?? ""
-            guard case .success(let assets) = built, let asset = assets.byHashedName[name] else {
-                return Problem.response(status: .notFound, detail: "No studio asset named \"\(name)\".")
-            }
-            return respond(asset, to: request, cacheControl: immutable)
-        })
+        router.add(
+            .GET, "/",
+            sync: { request in
+                switch built {
+                case .success(let assets): return respond(assets.page, to: request, cacheControl: "no-cache")
+                case .failure(let error):
+                    return Problem.response(
+                        status: .internalServerError, detail: "Hinge Studio could not be assembled: \(error)")
+                }
+            })
+        router.add(
+            .GET, "/studio/{asset}",
+            sync: { request in
+                let name = request.pathParameters["asset"] ?? ""
+                guard case .success(let assets) = built, let asset = assets.byHashedName[name] else {
+                    return Problem.response(status: .notFound, detail: "No studio asset named \"\(name)\".")
+                }
+                return respond(asset, to: request, cacheControl: immutable)
+            })
     }
 
     static func respond(_ asset: StudioAssets.Asset, to request: HTTPRequest, cacheControl: String) -> HTTPResponse {
@@ -38,7 +43,9 @@ enum StudioRoutes {
             "Content-Type": asset.contentType, "Cache-Control": cacheControl, "ETag": asset.etag,
             "X-Content-Type-Options": "nosniff", "Content-Security-Policy": contentSecurityPolicy,
         ]
-        if let inm = request.headers["If-None-Match"], ConditionalRequest.ifNoneMatch(inm, current: EntityTag(quoted: asset.etag)) {
+        if let inm = request.headers["If-None-Match"],
+            ConditionalRequest.ifNoneMatch(inm, current: EntityTag(quoted: asset.etag))
+        {
             headers.remove("Content-Type")
             return HTTPResponse(status: .notModified, headers: headers)
         }
@@ -98,7 +105,8 @@ struct StudioAssets: Sendable {
     /// in scripts) or an absolute path (`"/studio/app.js"`, in the page); each becomes the hashed name.
     /// A file's hash covers its rewritten text, so a change in a module renames every module importing it.
     init(sources: [(name: String, bytes: [UInt8])]) throws(StudioAssetError) {
-        let texts = Dictionary(sources.map { ($0.name, String(decoding: $0.bytes, as: UTF8.self)) }, uniquingKeysWith: { a, _ in a })
+        let texts = Dictionary(
+            sources.map { ($0.name, String(decoding: $0.bytes, as: UTF8.self)) }, uniquingKeysWith: { a, _ in a })
         var hashed: [String: String] = [:]
         var served: [String: Asset] = [:]
         var visiting: Set<String> = []
@@ -117,7 +125,8 @@ struct StudioAssets: Sendable {
             if let done = hashed[name] { return done }
             guard visiting.insert(name).inserted else { throw .importCycle(name) }
             let body = Array(try rewrite(texts[name] ?? "").utf8)
-            let asset = Asset(contentType: try Self.contentType(name), body: body, etag: EntityTag(canonicalBytes: body).quoted)
+            let asset = Asset(
+                contentType: try Self.contentType(name), body: body, etag: EntityTag(canonicalBytes: body).quoted)
             let hashedName = Self.hashedName(name, etag: asset.etag)
             hashed[name] = hashedName
             served[hashedName] = asset
@@ -128,7 +137,8 @@ struct StudioAssets: Sendable {
         for name in texts.keys.sorted() where name != Self.pageName { _ = try finalName(name) }
         let pageBody = Array(try rewrite(texts[Self.pageName] ?? "").utf8)
         page = Asset(
-            contentType: try Self.contentType(Self.pageName), body: pageBody, etag: EntityTag(canonicalBytes: pageBody).quoted)
+            contentType: try Self.contentType(Self.pageName), body: pageBody,
+            etag: EntityTag(canonicalBytes: pageBody).quoted)
         byHashedName = served
         hashedNames = hashed
     }

@@ -67,7 +67,8 @@ final class Connection {
 
     private func requireHandle(_ operation: String) throws(StoreError) -> OpaquePointer {
         guard let handle else {
-            throw .sqlite(SQLiteFailure(extendedCode: SQLITE_MISUSE, message: "connection is closed", operation: operation))
+            throw .sqlite(
+                SQLiteFailure(extendedCode: SQLITE_MISUSE, message: "connection is closed", operation: operation))
         }
         return handle
     }
@@ -251,11 +252,13 @@ struct Statement {
         let failure: StoreError? = a.withUnsafeBytes { pa in
             b.withUnsafeBytes { pb in
                 // A nil pointer would bind NULL, not an empty blob: bind empty blobs as zeroblob(0).
-                var rc = pa.isEmpty
+                var rc =
+                    pa.isEmpty
                     ? sqlite3_bind_zeroblob(handle, ia, 0)
                     : sqlite3_bind_blob(handle, ia, pa.baseAddress, Int32(pa.count), nil)
                 if rc == SQLITE_OK {
-                    rc = pb.isEmpty
+                    rc =
+                        pb.isEmpty
                         ? sqlite3_bind_zeroblob(handle, ib, 0)
                         : sqlite3_bind_blob(handle, ib, pb.baseAddress, Int32(pb.count), nil)
                 }

@@ -45,7 +45,9 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
                 case (true, false): return true
                 case (false, true): return false
                 case (true, true):
-                    return (builtInOrder[a.profile.id] ?? .max, a.profile.id) < (builtInOrder[b.profile.id] ?? .max, b.profile.id)
+                    return (builtInOrder[a.profile.id] ?? .max, a.profile.id) < (
+                        builtInOrder[b.profile.id] ?? .max, b.profile.id
+                    )
                 case (false, false): return a.profile.id < b.profile.id
                 }
             }
@@ -143,7 +145,9 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
     }
 
     /// Blocking `put`, for callers that may block (tests, CLI). Never from the writer thread.
-    public func put(_ profile: DeviceProfile, precondition: WritePrecondition = .unconditional) throws(StoreError) -> PutResult {
+    public func put(_ profile: DeviceProfile, precondition: WritePrecondition = .unconditional) throws(StoreError)
+        -> PutResult
+    {
         try writer.perform { [self] db in self.applyPut(profile, precondition, db: db) }.get()
     }
 
@@ -179,7 +183,8 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
         return .success(PutResult(created: before == nil, stored: stored))
     }
 
-    private func applyDelete(id: String, _ precondition: WritePrecondition, db: Connection) -> Result<Void, StoreError> {
+    private func applyDelete(id: String, _ precondition: WritePrecondition, db: Connection) -> Result<Void, StoreError>
+    {
         guard let before = current.byID[id] else { return .failure(.notFound(id: id)) }
         if before.profile.builtIn { return .failure(.builtInReadOnly(id: id)) }
         if !precondition.holds(current: before.etag) {
@@ -223,7 +228,9 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
     /// a newer catalog is left as it is. Runs once at open, before the writer thread starts.
     static func seedBuiltIns(_ db: Connection, now: Timestamp) throws(StoreError) -> [String] {
         var warnings: [String] = []
-        let stored = try db.scalarText("SELECT value FROM meta WHERE key = ?", .text(catalogVersionKey)).flatMap { Int($0) }
+        let stored = try db.scalarText("SELECT value FROM meta WHERE key = ?", .text(catalogVersionKey)).flatMap {
+            Int($0)
+        }
         if let stored, stored >= BuiltInDevices.catalogVersion { return warnings }
         try db.transaction { () throws(StoreError) in
             let catalogIDs = Set(BuiltInDevices.all.map(\.id))

@@ -7,7 +7,8 @@ public struct RecordID: Sendable, Hashable, Comparable, LosslessStringConvertibl
     public init(rawValue: Int64) { self.rawValue = rawValue }
     /// Parses a decimal id (`"42"`); nil for anything else, so a route answers 404 without a query.
     public init?(_ description: String) {
-        guard !description.isEmpty, description.utf8.count <= 18, description.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+        guard !description.isEmpty, description.utf8.count <= 18,
+            description.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
             let v = Int64(description), v > 0
         else { return nil }
         rawValue = v
@@ -115,7 +116,9 @@ public struct RecordPage: Sendable, Equatable {
 enum Cursor {
     static func encode(after id: Int64) -> String { "v1." + String(id, radix: 36) }
     static func decode(_ s: String) -> Int64? {
-        guard s.hasPrefix("v1."), s.utf8.count <= 20, let v = Int64(s.dropFirst(3), radix: 36), v > 0 else { return nil }
+        guard s.hasPrefix("v1."), s.utf8.count <= 20, let v = Int64(s.dropFirst(3), radix: 36), v > 0 else {
+            return nil
+        }
         return v
     }
 }
@@ -146,7 +149,8 @@ public final class RequestLog: Sendable {
     /// - or synchronously, before `append` returns, with `.failure(.queueFull)` or `.failure(.closed)`.
     /// Bodies longer than `Configuration.maxBodyBytes` are truncated and flagged.
     /// The completion must not block for long: it runs on the single writer thread.
-    public func append(_ record: RequestRecord, completion: @escaping @Sendable (Result<RecordID, StoreError>) -> Void) {
+    public func append(_ record: RequestRecord, completion: @escaping @Sendable (Result<RecordID, StoreError>) -> Void)
+    {
         var r = record
         let requestSize = r.requestBody.count
         let responseSize = r.responseBody.count
@@ -299,7 +303,8 @@ public final class RequestLog: Sendable {
         return RecordSummary(
             id: RecordID(rawValue: s.int64(0)), receivedAt: Timestamp(millisecondsSinceEpoch: s.int64(1)),
             durationMicros: s.int64(2), device: s.isNull(3) ? nil : s.text(3), status: s.int(4),
-            codes: codes.isEmpty ? [] : codes.split(separator: codeSeparator, omittingEmptySubsequences: false).map(String.init),
+            codes: codes.isEmpty
+                ? [] : codes.split(separator: codeSeparator, omittingEmptySubsequences: false).map(String.init),
             path: s.text(6) ?? "", engineVersion: s.text(7) ?? "", requestSize: s.int(8), responseSize: s.int(9),
             requestTruncated: s.bool(10), responseTruncated: s.bool(11))
     }

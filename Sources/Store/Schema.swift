@@ -89,7 +89,8 @@ enum Schema {
             appID = try db.scalarInt("PRAGMA application_id") ?? 0
             userTables =
                 try db.scalarInt(
-                    "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite~_%' ESCAPE '~'") ?? 0
+                    "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite~_%' ESCAPE '~'")
+                ?? 0
             hasMigrations =
                 (try db.scalarInt(
                     "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'") ?? 0) > 0

@@ -3,9 +3,9 @@ import Synchronization
 import Threads
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Watches the files under a running store, so that it never acknowledges writes that cannot last: the

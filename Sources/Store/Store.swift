@@ -3,11 +3,11 @@ import LayoutEngine
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Hinge's persistence: device profiles and the request log in one SQLite database.
@@ -119,7 +119,8 @@ public final class Store: DeviceCatalog, Sendable {
     public static func open(_ configuration: Configuration = Configuration()) throws(StoreError) -> Store {
         try validate(configuration)
         let inMemory = configuration.path == ":memory:" || configuration.path.contains("mode=memory")
-        let lockFD = configuration.exclusive && !inMemory ? try DatabaseLock.acquire(databasePath: configuration.path) : -1
+        let lockFD =
+            configuration.exclusive && !inMemory ? try DatabaseLock.acquire(databasePath: configuration.path) : -1
         do {
             return try open(configuration, inMemory: inMemory, lockFD: lockFD)
         } catch {
@@ -132,9 +133,15 @@ public final class Store: DeviceCatalog, Sendable {
         guard configuration.maxRecords >= 1 else { throw .invalidConfiguration("maxRecords must be at least 1") }
         guard configuration.queueCapacity >= 1 else { throw .invalidConfiguration("queueCapacity must be at least 1") }
         guard configuration.maxBodyBytes >= 0 else { throw .invalidConfiguration("maxBodyBytes must not be negative") }
-        guard configuration.readQueueCapacity >= 1 else { throw .invalidConfiguration("readQueueCapacity must be at least 1") }
-        guard configuration.maxLogBytes >= 1 << 20 else { throw .invalidConfiguration("maxLogBytes must be at least 1 MiB") }
-        guard configuration.storageCheckMillis >= 1 else { throw .invalidConfiguration("storageCheckMillis must be at least 1") }
+        guard configuration.readQueueCapacity >= 1 else {
+            throw .invalidConfiguration("readQueueCapacity must be at least 1")
+        }
+        guard configuration.maxLogBytes >= 1 << 20 else {
+            throw .invalidConfiguration("maxLogBytes must be at least 1 MiB")
+        }
+        guard configuration.storageCheckMillis >= 1 else {
+            throw .invalidConfiguration("storageCheckMillis must be at least 1")
+        }
         guard configuration.walCheckpointPages >= 1, configuration.walMaxPages >= configuration.walCheckpointPages,
             configuration.walMaxPages <= Int(Int32.max)
         else { throw .invalidConfiguration("walCheckpointPages must be at least 1 and at most walMaxPages") }
@@ -148,7 +155,8 @@ public final class Store: DeviceCatalog, Sendable {
     }
 
     /// Opens the writer connection, prepares the file, then starts the threads and assembles the store.
-    private static func open(_ configuration: Configuration, inMemory: Bool, lockFD: Int32) throws(StoreError) -> Store {
+    private static func open(_ configuration: Configuration, inMemory: Bool, lockFD: Int32) throws(StoreError) -> Store
+    {
         let connection = try Connection(
             path: configuration.path, readOnly: false, busyTimeoutMillis: configuration.busyTimeoutMillis)
         var prepared: Prepared
@@ -167,7 +175,8 @@ public final class Store: DeviceCatalog, Sendable {
             busyTimeoutMillis: configuration.busyTimeoutMillis)
         let checkpointer = inMemory ? nil : startCheckpointer(configuration, pool: pool, warnings: &prepared.warnings)
         let metrics = StoreMetrics()
-        metrics.logBytes.store((try? pool.write { (db) throws(StoreError) in try PageUsage.bytesInUse(db) }) ?? 0, ordering: .relaxed)
+        metrics.logBytes.store(
+            (try? pool.write { (db) throws(StoreError) in try PageUsage.bytesInUse(db) }) ?? 0, ordering: .relaxed)
         // The WAL exists by now (the migrations and the seeding read and wrote through it).
         let storage = inMemory ? nil : StorageWatch(path: configuration.path, onChange: configuration.onStorageChange)
         let writer = StoreWriter(
@@ -192,7 +201,8 @@ public final class Store: DeviceCatalog, Sendable {
             configuration: configuration, pool: pool, writer: writer, checkpointer: checkpointer, metrics: metrics,
             storage: storage, watchdog: watchdog, lockFD: lockFD,
             devices: DeviceProfileStore(initial: prepared.profiles, writer: writer),
-            requestLog: RequestLog(pool: pool, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes),
+            requestLog: RequestLog(
+                pool: pool, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes),
             warnings: prepared.warnings)
     }
 
@@ -204,7 +214,9 @@ public final class Store: DeviceCatalog, Sendable {
         let now = Timestamp.now()
         // SQLite opens a file it may not write read-only, silently: a server would start, say it is
         // ready, and fail at its first write.
-        if configuration.requireWritable && connection.isReadOnly { throw StoreError.readOnly(path: configuration.path) }
+        if configuration.requireWritable && connection.isReadOnly {
+            throw StoreError.readOnly(path: configuration.path)
+        }
         let version = try Schema.validate(connection, displayPath: configuration.path)
         // Only now, with the file known to be ours (or empty), may anything write to it.
         var warnings = inMemory ? [] : try setUpFile(connection, configuration, schemaVersion: version)
@@ -243,7 +255,8 @@ public final class Store: DeviceCatalog, Sendable {
     private static func startCheckpointer(_ configuration: Configuration, pool: DatabasePool, warnings: inout [String])
         -> Checkpointer?
     {
-        let c = Checkpointer(softPages: Int32(configuration.walCheckpointPages), hardPages: Int32(configuration.walMaxPages))
+        let c = Checkpointer(
+            softPages: Int32(configuration.walCheckpointPages), hardPages: Int32(configuration.walMaxPages))
         do {
             try c.start(path: configuration.path, busyTimeoutMillis: configuration.busyTimeoutMillis)
             _ = try? pool.write { (db) throws(StoreError) in c.install(on: db) }
@@ -300,7 +313,8 @@ public final class Store: DeviceCatalog, Sendable {
     /// False after a failed request-log commit until a later one succeeds, after `close`, and while the
     /// files under the store are unusable (as of the last check: cheap enough for every request).
     public var isHealthy: Bool {
-        !closed.load(ordering: .relaxed) && metrics.healthy.load(ordering: .acquiring) && !(storage?.isUnusable ?? false)
+        !closed.load(ordering: .relaxed) && metrics.healthy.load(ordering: .acquiring)
+            && !(storage?.isUnusable ?? false)
     }
 
     /// What `checkReadiness` found; the details name paths (for the log, not for clients).

@@ -125,8 +125,9 @@ final class StoreWriter: Sendable {
 
     /// Runs `body` on the writer thread and waits for its result: for callers that may block (tests, the
     /// CLI, `flush`). Event loops use the completion-based APIs instead.
-    func perform<T: Sendable>(_ body: @escaping @Sendable (Connection) -> Result<T, StoreError>) -> Result<T, StoreError>
-    {
+    func perform<T: Sendable>(_ body: @escaping @Sendable (Connection) -> Result<T, StoreError>) -> Result<
+        T, StoreError
+    > {
         let done = OneShot<Result<T, StoreError>>()
         guard submit({ db in done.fulfil(body(db)) }) else { return .failure(.closed) }
         return done.wait()

@@ -2,9 +2,9 @@ import CLinux
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A joinable OS thread running one closure, with a name (`top -H`, `perf report --comms`,

@@ -119,7 +119,8 @@ extension WireframeCanvas {
                 let body = line.drop { $0 == " " }
                 let indent = SVGText.width(String(line.prefix(line.count - body.count)), size: PictureLayout.legendSize)
                 text(
-                    x + indent * u, ly, String(body), size: PictureLayout.legendSize, fill: warn ? "#b45309" : "#374151",
+                    x + indent * u, ly, String(body), size: PictureLayout.legendSize,
+                    fill: warn ? "#b45309" : "#374151",
                     cls: section == "Key" ? "legend-key" : "legend-item")
             }
             ly += PictureLayout.legendLine * u

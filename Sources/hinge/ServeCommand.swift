@@ -23,7 +23,8 @@ enum ServeCommand: Subcommand {
         do {
             try server.start()
         } catch let e as SystemError where e.errno == EADDRINUSE {
-            printErr("hinge serve: cannot listen on \(options.host):\(options.port): the port is in use by another process")
+            printErr(
+                "hinge serve: cannot listen on \(options.host):\(options.port): the port is in use by another process")
             app.store?.close()
             return 1
         } catch {

@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import HTTPServer
 
@@ -16,10 +16,11 @@ import TestSupport
             return HTTPResponse(status: .ok, body: big)
         }
         // One loop: a request read after the handler ran is read after that response's first write.
-        let live = try LiveServer({
-            $0.threads = 1
-            $0.maxBufferedResponseBytes = 1024 * 1024
-        }, router: router)
+        let live = try LiveServer(
+            {
+                $0.threads = 1
+                $0.maxBufferedResponseBytes = 1024 * 1024
+            }, router: router)
         defer { live.stop() }
 
         let slow = try live.client()

@@ -1,6 +1,6 @@
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 @testable import HTTPServer
 
@@ -60,7 +60,9 @@ import TestSupport
         addr.sin_port = in_port_t(UInt16(live.port).bigEndian)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         let e = errno
         #expect(rc == -1)

@@ -128,26 +128,41 @@ let small = HTTPParser.Limits(maxRequestLineBytes: 64, maxHeaderBlockBytes: 128,
 
 let invalidCases: [InvalidCase] = [
     InvalidCase(
-        "Content-Length with Transfer-Encoding", head + "Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", 400, .contentLengthWithTransferEncoding),
+        "Content-Length with Transfer-Encoding", head + "Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", 400,
+        .contentLengthWithTransferEncoding),
     InvalidCase(
-        "Transfer-Encoding with Content-Length", head + "Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n", 400, .contentLengthWithTransferEncoding),
-    InvalidCase("Transfer-Encoding not chunked", head + "Transfer-Encoding: gzip\r\n\r\n", 400, .transferEncodingNotChunked),
-    InvalidCase("Transfer-Encoding not ending in chunked", head + "Transfer-Encoding: chunked, gzip\r\n\r\n", 400, .transferEncodingNotChunked),
+        "Transfer-Encoding with Content-Length", head + "Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n", 400,
+        .contentLengthWithTransferEncoding),
+    InvalidCase(
+        "Transfer-Encoding not chunked", head + "Transfer-Encoding: gzip\r\n\r\n", 400, .transferEncodingNotChunked),
+    InvalidCase(
+        "Transfer-Encoding not ending in chunked", head + "Transfer-Encoding: chunked, gzip\r\n\r\n", 400,
+        .transferEncodingNotChunked),
     InvalidCase(
         "Transfer-Encoding chunked twice", head + "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n",
         400, .malformedTransferEncoding),
-    InvalidCase("Transfer-Encoding unsupported coding", head + "Transfer-Encoding: gzip, chunked\r\n\r\n", 501, .unsupportedTransferCoding),
-    InvalidCase("Transfer-Encoding on HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400, .transferEncodingOnHTTP10),
+    InvalidCase(
+        "Transfer-Encoding unsupported coding", head + "Transfer-Encoding: gzip, chunked\r\n\r\n", 501,
+        .unsupportedTransferCoding),
+    InvalidCase(
+        "Transfer-Encoding on HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400,
+        .transferEncodingOnHTTP10),
     InvalidCase("Content-Length plus sign", head + "Content-Length: +4\r\n\r\nabcd", 400, .invalidContentLength),
     InvalidCase("Content-Length negative", head + "Content-Length: -1\r\n\r\n", 400, .invalidContentLength),
     InvalidCase("Content-Length hex", head + "Content-Length: 0x5\r\n\r\n", 400, .invalidContentLength),
     InvalidCase("Content-Length list", head + "Content-Length: 1, 2\r\n\r\n", 400, .invalidContentLength),
     InvalidCase("Content-Length same list", head + "Content-Length: 1, 1\r\n\r\n", 400, .invalidContentLength),
     InvalidCase("Content-Length empty", head + "Content-Length: \r\n\r\n", 400, .invalidContentLength),
-    InvalidCase("Content-Length two different headers", head + "Content-Length: 1\r\nContent-Length: 2\r\n\r\n", 400, .conflictingContentLength),
-    InvalidCase("Content-Length two equal headers", head + "Content-Length: 1\r\nContent-Length: 1\r\n\r\nx", 400, .duplicateContentLength),
-    InvalidCase("Content-Length overflow", head + "Content-Length: 99999999999999999999999\r\n\r\n", 400, .invalidContentLength),
-    InvalidCase("Content-Length Int overflow", head + "Content-Length: 9223372036854775808\r\n\r\n", 400, .invalidContentLength),
+    InvalidCase(
+        "Content-Length two different headers", head + "Content-Length: 1\r\nContent-Length: 2\r\n\r\n", 400,
+        .conflictingContentLength),
+    InvalidCase(
+        "Content-Length two equal headers", head + "Content-Length: 1\r\nContent-Length: 1\r\n\r\nx", 400,
+        .duplicateContentLength),
+    InvalidCase(
+        "Content-Length overflow", head + "Content-Length: 99999999999999999999999\r\n\r\n", 400, .invalidContentLength),
+    InvalidCase(
+        "Content-Length Int overflow", head + "Content-Length: 9223372036854775808\r\n\r\n", 400, .invalidContentLength),
     InvalidCase("missing Host on HTTP/1.1", "GET / HTTP/1.1\r\nAccept: */*\r\n\r\n", 400, .missingHost),
     InvalidCase("duplicate Host", "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, .duplicateHost),
     InvalidCase("duplicate Host on HTTP/1.0", "GET / HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n", 400, .duplicateHost),
@@ -158,7 +173,9 @@ let invalidCases: [InvalidCase] = [
     InvalidCase("NUL in value", "GET / HTTP/1.1\r\nHost: a\r\nX-A: b\u{0}c\r\n\r\n", 400, .nulInValue),
     InvalidCase("CR in value", "GET / HTTP/1.1\r\nHost: a\r\nX-A: b\rc\r\n\r\n", 400, .bareCarriageReturn),
     InvalidCase("LF in value", "GET / HTTP/1.1\r\nHost: a\r\nX-A: b\nc\r\n\r\n", 400, .bareLineFeed),
-    InvalidCase("control character in value", "GET / HTTP/1.1\r\nHost: a\r\nX-A: b\u{7}c\r\n\r\n", 400, .controlCharacterInValue),
+    InvalidCase(
+        "control character in value", "GET / HTTP/1.1\r\nHost: a\r\nX-A: b\u{7}c\r\n\r\n", 400, .controlCharacterInValue
+    ),
     InvalidCase("header line without colon", "GET / HTTP/1.1\r\nHost: a\r\nJustAName\r\n\r\n", 400, .missingColon),
     InvalidCase("header with empty name", "GET / HTTP/1.1\r\nHost: a\r\n: v\r\n\r\n", 400, .emptyFieldName),
     InvalidCase("bare LF line endings", "GET / HTTP/1.1\nHost: a\n\n\r\n\r\n", 400, .bareLineFeed),
@@ -169,18 +186,30 @@ let invalidCases: [InvalidCase] = [
     // Before the head ends, a version not starting with "HTTP/" looks like HTTP/0.9.
     InvalidCase("lowercase version", "GET / http/1.1\r\nHost: a\r\n\r\n", 400, .malformedVersion, early: .http09),
     InvalidCase("HTTP/0.9 request", "GET /\r\n\r\n", 400, .http09),
-    InvalidCase("binary garbage", bytes: [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03], 400, .malformedRequestLine),
+    InvalidCase(
+        "binary garbage", bytes: [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03], 400,
+        .malformedRequestLine),
     InvalidCase("NUL bytes", bytes: [0, 0, 0, 0, 13, 10, 13, 10], 400, .malformedRequestLine),
     InvalidCase("double space in request line", "GET  / HTTP/1.1\r\nHost: a\r\n\r\n", 400, .malformedRequestLine),
     InvalidCase("target not origin-form", "GET foo HTTP/1.1\r\nHost: a\r\n\r\n", 400, .malformedTarget),
     InvalidCase("fragment in target", "GET /a#b HTTP/1.1\r\nHost: a\r\n\r\n", 400, .malformedTarget),
     InvalidCase("asterisk for GET", "GET * HTTP/1.1\r\nHost: a\r\n\r\n", 400, .malformedTarget),
-    InvalidCase("unsupported expectation", "GET / HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\n\r\n", 417, .unsupportedExpectation),
-    InvalidCase("bad chunk size", head + "Transfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n", 400, .malformedChunkSize),
-    InvalidCase("chunk data without CRLF", head + "Transfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n", 400, .chunkWithoutCRLF),
-    InvalidCase("bare CR in a trailer", head + "Transfer-Encoding: chunked\r\n\r\n0\r\nT: v\r\u{f}\r\n\r\n", 400, .malformedTrailer),
-    InvalidCase("CR before CRLF in a trailer", head + "Transfer-Encoding: chunked\r\n\r\n0\r\nT: v\r\r\n\r\n", 400, .malformedTrailer),
-    InvalidCase("chunk size overflow", head + "Transfer-Encoding: chunked\r\n\r\nfffffffffffffffffff\r\n", 400, .malformedChunkSize),
+    InvalidCase(
+        "unsupported expectation", "GET / HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\n\r\n", 417, .unsupportedExpectation),
+    InvalidCase(
+        "bad chunk size", head + "Transfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n", 400, .malformedChunkSize),
+    InvalidCase(
+        "chunk data without CRLF", head + "Transfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n", 400,
+        .chunkWithoutCRLF),
+    InvalidCase(
+        "bare CR in a trailer", head + "Transfer-Encoding: chunked\r\n\r\n0\r\nT: v\r\u{f}\r\n\r\n", 400,
+        .malformedTrailer),
+    InvalidCase(
+        "CR before CRLF in a trailer", head + "Transfer-Encoding: chunked\r\n\r\n0\r\nT: v\r\r\n\r\n", 400,
+        .malformedTrailer),
+    InvalidCase(
+        "chunk size overflow", head + "Transfer-Encoding: chunked\r\n\r\nfffffffffffffffffff\r\n", 400,
+        .malformedChunkSize),
     InvalidCase("malformed field name", "GET / HTTP/1.1\r\nHost: a\r\nX(A: b\r\n\r\n", 400, .malformedFieldName),
     InvalidCase(
         "chunk-size line too long",
@@ -191,22 +220,28 @@ let invalidCases: [InvalidCase] = [
         head + "Transfer-Encoding: chunked\r\n\r\n0\r\nT: " + String(repeating: "v", count: 200) + "\r\n\r\n", 431,
         .trailerSectionTooLarge, limits: small),
     InvalidCase(
-        "request line too long", "GET /" + String(repeating: "a", count: 100) + " HTTP/1.1\r\nHost: a\r\n\r\n", 414, .requestLineTooLong,
+        "request line too long", "GET /" + String(repeating: "a", count: 100) + " HTTP/1.1\r\nHost: a\r\n\r\n", 414,
+        .requestLineTooLong,
         limits: small),
-    InvalidCase("request line too long, no end", "GET /" + String(repeating: "a", count: 100), 414, .requestLineTooLong, limits: small),
+    InvalidCase(
+        "request line too long, no end", "GET /" + String(repeating: "a", count: 100), 414, .requestLineTooLong,
+        limits: small),
     InvalidCase(
         "header block too large",
-        "GET / HTTP/1.1\r\nHost: a\r\nX-A: " + String(repeating: "b", count: 200) + "\r\n\r\n", 431, .headerBlockTooLarge, limits: small),
+        "GET / HTTP/1.1\r\nHost: a\r\nX-A: " + String(repeating: "b", count: 200) + "\r\n\r\n", 431,
+        .headerBlockTooLarge, limits: small),
     InvalidCase(
         "header block too large, no end", "GET / HTTP/1.1\r\nHost: a\r\nX-A: " + String(repeating: "b", count: 200),
         431, .headerBlockTooLarge, limits: small),
     InvalidCase(
-        "too many header fields", "GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n", 431, .tooManyHeaderFields,
+        "too many header fields", "GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n", 431,
+        .tooManyHeaderFields,
         limits: small),
     InvalidCase("body too large", head + "Content-Length: 17\r\n\r\n", 413, .bodyTooLarge, limits: small),
     InvalidCase(
         "chunked body too large",
-        head + "Transfer-Encoding: chunked\r\n\r\n10\r\n0123456789abcdef\r\n1\r\nx\r\n0\r\n\r\n", 413, .bodyTooLarge, limits: small),
+        head + "Transfer-Encoding: chunked\r\n\r\n10\r\n0123456789abcdef\r\n1\r\nx\r\n0\r\n\r\n", 413, .bodyTooLarge,
+        limits: small),
 ]
 
 @Suite struct ParserTests {
@@ -324,8 +359,10 @@ let invalidCases: [InvalidCase] = [
 
 @Suite struct EarlyRefusalTests {
     @Test(arguments: [
-        ("GET /healthz\r\n", HTTPParseError.Reason.http09,
-         "The request line has no HTTP version (HTTP/0.9 is not supported)."),
+        (
+            "GET /healthz\r\n", HTTPParseError.Reason.http09,
+            "The request line has no HTTP version (HTTP/0.9 is not supported)."
+        ),
         ("GET /healthz HTTP/1.1\n", .bareLineFeed, "The request line must end with CRLF."),
         ("GET /healthz HTTP/1.1\r\nHost: a\n", .bareLineFeed, "A header line ends with a bare LF."),
     ])

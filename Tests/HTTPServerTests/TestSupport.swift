@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import HTTPServer
 

@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import HTTPServer
 
@@ -32,10 +32,12 @@ import TestSupport
     @Test func refusesWhenEveryThreadIsBusyAndTheQueueIsFull() {
         let gate = Gate()
         let started = Gate()
-        let pool = WorkPool(threads: 1, capacity: 2, beforeEachJob: {
-            started.arrive()
-            gate.wait()
-        })
+        let pool = WorkPool(
+            threads: 1, capacity: 2,
+            beforeEachJob: {
+                started.arrive()
+                gate.wait()
+            })
         let ran = Atomic<Int>(0)
         #expect(pool.submit { ran.add(1, ordering: .relaxed) })
         started.waitForArrivals(1)  // the first job holds the only thread

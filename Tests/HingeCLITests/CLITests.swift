@@ -3,8 +3,8 @@ import JSON
 import LayoutEngine
 import Store
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import HingeCLI
 @testable import Service
@@ -64,7 +64,8 @@ private struct TempDir {
         #expect(o.file == "-")
         #expect(
             o.overrides
-                == SceneOverrides(device: "iphone-duo", posture: .halfOpened, orientation: .landscape, layoutDirection: .rtl))
+                == SceneOverrides(
+                    device: "iphone-duo", posture: .halfOpened, orientation: .landscape, layoutDirection: .rtl))
         #expect(o.format == .svg)
         #expect(o.db == "/tmp/x.sqlite")
     }
@@ -205,7 +206,12 @@ private struct TempDir {
         options.db = dir.file("other.sqlite")
         #expect(ResolveCommandRunner.run(options: options).exitCode == 1)  // only the built-ins there
 
-        let list = DevicesCommandRunner.run(options: { var o = DevicesCommandOptions(); o.db = db; return o }())
+        let list = DevicesCommandRunner.run(
+            options: {
+                var o = DevicesCommandOptions()
+                o.db = db
+                return o
+            }())
         #expect(text(list.stdout).contains("my-phone"))
         #expect(text(list.stdout).contains("custom"))
     }
@@ -235,7 +241,9 @@ private struct TempDir {
         #expect(try DevicesCommandOptions.parse(["--kind=foldable"], environment: env).kind == .foldable)
         #expect(throws: UsageError.self) { try DevicesCommandOptions.parse(["--kind", "watch"], environment: env) }
         #expect(throws: UsageError.self) { try DevicesCommandOptions.parse(["a", "b"], environment: env) }
-        #expect(throws: UsageError.self) { try DevicesCommandOptions.parse(["a", "--kind", "phone"], environment: env) }
+        #expect(throws: UsageError.self) {
+            try DevicesCommandOptions.parse(["a", "--kind", "phone"], environment: env)
+        }
     }
 
     @Test func table() throws {
@@ -250,7 +258,8 @@ private struct TempDir {
         #expect(duo?.hasSuffix("built-in") == true)
         // Columns line up: KIND starts at the same offset on every line, after a blank.
         let header = Array(lines[0])
-        let kindColumn = try #require((0..<header.count).first { String(header[$0..<min($0 + 4, header.count)]) == "KIND" })
+        let kindColumn = try #require(
+            (0..<header.count).first { String(header[$0..<min($0 + 4, header.count)]) == "KIND" })
         for line in lines.map(Array.init) {
             #expect(line[kindColumn - 1] == " " && line[kindColumn] != " ")
         }
@@ -286,9 +295,10 @@ private struct TempDir {
         #expect(o.since == Timestamp(iso8601: "2025-01-31T09:05:07Z"))
         #expect(o.until == Timestamp(iso8601: "2025-02-01T00:00:00Z"))
         #expect(o.limit == 20)
-        for bad in [["--limit", "0"], ["--limit", "x"], ["--since", "yesterday"], ["extra"], ["--nope"],
-            ["--since", "2025-02-01T00:00:00Z", "--until", "2025-01-01T00:00:00Z"]]
-        {
+        for bad in [
+            ["--limit", "0"], ["--limit", "x"], ["--since", "yesterday"], ["extra"], ["--nope"],
+            ["--since", "2025-02-01T00:00:00Z", "--until", "2025-01-01T00:00:00Z"],
+        ] {
             #expect(throws: UsageError.self) { try ReplayCommandOptions.parse(bad, environment: env) }
         }
     }
@@ -346,7 +356,9 @@ private struct TempDir {
     @Test func replayOfAnUntouchedLogIsUnchanged() throws {
         let store = try Store.open(.init(path: ":memory:"))
         defer { store.close() }
-        let bodies = (0..<1203).map { i in i % 3 == 0 ? duoScene : i % 3 == 1 ? phoneScene : Array("{\"device\": 1}".utf8) }
+        let bodies = (0..<1203).map { i in
+            i % 3 == 0 ? duoScene : i % 3 == 1 ? phoneScene : Array("{\"device\": 1}".utf8)
+        }
         let ids = try record(bodies, into: store)
         #expect(ids.count == 1203)
         var progress: [(Int, Int)] = []
@@ -362,11 +374,13 @@ private struct TempDir {
 
     @Test func changedTruncatedLimitAndWindow() throws {
         // Bodies up to the largest answer of the two scenes (plus room for the tampering) are kept whole; `long` is cut.
-        let cap = ([phoneScene, duoScene].map { Resolver.resolve(body: $0, catalog: builtIns).json.count }.max() ?? 0) + 100
+        let cap =
+            ([phoneScene, duoScene].map { Resolver.resolve(body: $0, catalog: builtIns).json.count }.max() ?? 0) + 100
         let store = try Store.open(.init(path: ":memory:", maxBodyBytes: cap))
         defer { store.close() }
         let long = Array(
-            (#"{"device": "iphone-16", "name": ""# + String(repeating: "x", count: cap) + #"", "presentations": []}"#).utf8)
+            (#"{"device": "iphone-16", "name": ""# + String(repeating: "x", count: cap) + #"", "presentations": []}"#)
+                .utf8)
         let ids = try record([phoneScene, long, duoScene, phoneScene], into: store, tamper: [2])
         #expect(ids.count == 4)
 

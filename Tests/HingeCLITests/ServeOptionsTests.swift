@@ -100,12 +100,19 @@ import Testing
 
     @Test func maxLogBytesFromTheFlagOrTheEnvironment() throws {
         #expect(try ServeOptions.parse([], environment: { _ in nil }).maxLogBytes == 1 << 30)
-        #expect(try ServeOptions.parse(["--max-log-bytes", "2097152"], environment: { _ in nil }).maxLogBytes == 2_097_152)
         #expect(
-            try ServeOptions.parse(["--max-log-bytes=3145728"], environment: { $0 == "HINGE_MAX_LOG_BYTES" ? "2097152" : nil })
-                .maxLogBytes == 3_145_728)
-        #expect(try ServeOptions.parse([], environment: { $0 == "HINGE_MAX_LOG_BYTES" ? "2097152" : nil }).maxLogBytes == 2_097_152)
-        #expect(throws: UsageError.self) { try ServeOptions.parse(["--max-log-bytes", "1000"], environment: { _ in nil }) }
+            try ServeOptions.parse(["--max-log-bytes", "2097152"], environment: { _ in nil }).maxLogBytes == 2_097_152)
+        #expect(
+            try ServeOptions.parse(
+                ["--max-log-bytes=3145728"], environment: { $0 == "HINGE_MAX_LOG_BYTES" ? "2097152" : nil }
+            )
+            .maxLogBytes == 3_145_728)
+        #expect(
+            try ServeOptions.parse([], environment: { $0 == "HINGE_MAX_LOG_BYTES" ? "2097152" : nil }).maxLogBytes
+                == 2_097_152)
+        #expect(throws: UsageError.self) {
+            try ServeOptions.parse(["--max-log-bytes", "1000"], environment: { _ in nil })
+        }
     }
 }
 

@@ -42,11 +42,13 @@ import Testing
     func everyLengthAndPosition(_ special: String) {
         for length in 0...40 {
             for position in 0...length {
-                let s = String(repeating: "a", count: position) + special
+                let s =
+                    String(repeating: "a", count: position) + special
                     + String(repeating: "b", count: length - position)
                 for escape in [false, true] {
                     #expect(
-                        Self.written(s, escapeLineTerminators: escape) == Self.reference(s, escapeLineTerminators: escape),
+                        Self.written(s, escapeLineTerminators: escape)
+                            == Self.reference(s, escapeLineTerminators: escape),
                         "\(s.debugDescription) escapeLineTerminators \(escape)")
                 }
             }
@@ -61,7 +63,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (0.0, "0"), (7, "7"), (42, "42"), (-999, "-999"), (9999, "9999"), (10_000, "10000"), (-123_456_789, "-123456789"),
+        (0.0, "0"), (7, "7"), (42, "42"), (-999, "-999"), (9999, "9999"), (10_000, "10000"),
+        (-123_456_789, "-123456789"),
         (9_999_999_999_999_998, "9999999999999998"), (0.5, "0.5"), (-0.0, "0"), (Double.nan, "null"),
     ])
     func numbers(_ value: Double, _ text: String) {

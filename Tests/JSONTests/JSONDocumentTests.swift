@@ -20,7 +20,8 @@ import Testing
     /// Lookups compare the length and the first 8 bytes first: keys that share them must still be told apart.
     @Test func keysSharingTheirFirstEightBytesAreDistinct() throws {
         let mapper = JSONMapper()
-        var r = try reader(#"{"presentations": 1, "presentedFrom": 2, "abcdefghi": 3, "abcdefghj": 4, "abcdefgh": 5}"#, mapper)
+        var r = try reader(
+            #"{"presentations": 1, "presentedFrom": 2, "abcdefghi": 3, "abcdefghj": 4, "abcdefgh": 5}"#, mapper)
         #expect(r.number("presentedFrom") == 2)
         #expect(r.number("presentations") == 1)
         #expect(r.number("abcdefghj") == 4)
@@ -74,7 +75,9 @@ import Testing
             #expect(fromText.root.value == value)
             // The writer sorts keys: the same keys, in another order.
             let byBytes: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            #expect(fromTree.root.members.map(\.key).sorted(by: byBytes) == fromText.root.members.map(\.key).sorted(by: byBytes))
+            #expect(
+                fromTree.root.members.map(\.key).sorted(by: byBytes)
+                    == fromText.root.members.map(\.key).sorted(by: byBytes))
         }
     }
 }

@@ -1,5 +1,6 @@
-@testable import JSON
 import TestSupport
+
+@testable import JSON
 
 /// Random JSON values for round-trip and determinism tests.
 struct RandomJSON {

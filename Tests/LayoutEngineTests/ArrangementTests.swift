@@ -36,11 +36,13 @@ struct ArrangementTests {
                 secondary: (0, 0, 478.1, 1024)),
             SplitCase(
                 name: "per-axis ratio: idealVertical", env: portrait,
-                arrangement: #""secondary":{"ratio":{"minHorizontal":0.3,"idealHorizontal":0.35,"maxHorizontal":0.45,"idealVertical":0.4}}"#,
+                arrangement:
+                    #""secondary":{"ratio":{"minHorizontal":0.3,"idealHorizontal":0.35,"maxHorizontal":0.45,"idealVertical":0.4}}"#,
                 axis: .vertical, primary: (0, 0, 1024, 819.6), secondary: (0, 819.6, 1024, 546.4)),
             SplitCase(
                 name: "per-axis ratio without a vertical ideal: default", env: portrait,
-                arrangement: #""secondary":{"ratio":{"idealHorizontal":0.35}}"#, axis: .vertical, primary: (0, 0, 1024, 683),
+                arrangement: #""secondary":{"ratio":{"idealHorizontal":0.35}}"#, axis: .vertical,
+                primary: (0, 0, 1024, 683),
                 secondary: (0, 683, 1024, 683)),
             SplitCase(
                 name: "ratio ideal clamped to min", env: landscape,
@@ -48,11 +50,13 @@ struct ArrangementTests {
                 primary: (0, 0, 956.2, 1024), secondary: (956.2, 0, 409.8, 1024)),
             SplitCase(
                 name: "size in points clamped to max", env: landscape,
-                arrangement: #""secondary":{"size":{"idealHorizontal":300,"maxHorizontal":250},"ratio":0.9}"#, axis: .horizontal,
+                arrangement: #""secondary":{"size":{"idealHorizontal":300,"maxHorizontal":250},"ratio":0.9}"#,
+                axis: .horizontal,
                 primary: (0, 0, 1116, 1024), secondary: (1116, 0, 250, 1024)),
             SplitCase(
                 name: "fixed size wins", env: landscape,
-                arrangement: #""secondary":{"fixedSize":{"horizontal":true},"contentSize":{"width":250,"height":100},"size":400}"#,
+                arrangement:
+                    #""secondary":{"fixedSize":{"horizontal":true},"contentSize":{"width":250,"height":100},"size":400}"#,
                 axis: .horizontal, primary: (0, 0, 1116, 1024), secondary: (1116, 0, 250, 1024)),
             SplitCase(
                 name: "a preference on the primary gives the secondary the rest", env: landscape,
@@ -62,21 +66,25 @@ struct ArrangementTests {
                 name: "minimum length", env: portrait, arrangement: #""secondary":{"ratio":0.01}"#, axis: .vertical,
                 primary: (0, 0, 1024, 1322), secondary: (0, 1322, 1024, 44)),
             SplitCase(
-                name: "split follows the fold", env: halfOpened, arrangement: #""secondary":{"ratio":0.2}"#, axis: .horizontal,
+                name: "split follows the fold", env: halfOpened, arrangement: #""secondary":{"ratio":0.2}"#,
+                axis: .horizontal,
                 primary: (0, 0, 390, 844), secondary: (390, 0, 390, 844), codes: [.splitFollowsFold]),
             SplitCase(
                 name: "split follows a hinge, leaving its band out", env: #""device":"test-hinged""#, arrangement: "",
                 axis: .horizontal, primary: (0, 0, 590, 900), secondary: (610, 0, 590, 900), codes: [.splitFollowsFold]),
             SplitCase(
-                name: "axes restriction hides the secondary (fold)", env: halfOpened, arrangement: #""axes":["vertical"]"#,
+                name: "axes restriction hides the secondary (fold)", env: halfOpened,
+                arrangement: #""axes":["vertical"]"#,
                 axis: nil, primary: (0, 0, 780, 844), secondary: nil, codes: [.secondaryHidden]),
             SplitCase(
                 name: "axes restriction hides the secondary (portrait)", env: portrait,
-                arrangement: #""axes":["horizontal"],"container":"list""#, axis: nil, primary: (0, 0, 1024, 1366), secondary: nil,
+                arrangement: #""axes":["horizontal"],"container":"list""#, axis: nil, primary: (0, 0, 1024, 1366),
+                secondary: nil,
                 codes: [.arrangementInScrollContainer, .secondaryHidden]),
         ])
     func split(_ c: SplitCase) throws {
-        let r = try resolve(#"{\#(c.env),"arrangement":{"style":"split"\#(c.arrangement.isEmpty ? "" : "," + c.arrangement)}}"#)
+        let r = try resolve(
+            #"{\#(c.env),"arrangement":{"style":"split"\#(c.arrangement.isEmpty ? "" : "," + c.arrangement)}}"#)
         let a = try #require(r.arrangement)
         #expect(a.axis == c.axis)
         #expect(close(a.primary.frame, c.primary), "primary \(String(describing: a.primary.frame))")
@@ -111,23 +119,28 @@ struct ArrangementTests {
                 name: "fold: primary trailing", env: halfOpened, arrangement: "", primary: (390, 0, 390, 844),
                 secondary: (0, 0, 390, 844), separated: true),
             OverlayCase(
-                name: "fold rtl: primary trailing = left", env: halfOpened + #","layoutDirection":"rtl""#, arrangement: "",
+                name: "fold rtl: primary trailing = left", env: halfOpened + #","layoutDirection":"rtl""#,
+                arrangement: "",
                 primary: (0, 0, 390, 844), secondary: (390, 0, 390, 844), separated: true),
             OverlayCase(
-                name: "primary overlayEdge leading", env: halfOpened, arrangement: #""primary":{"overlayEdge":"leading"}"#,
+                name: "primary overlayEdge leading", env: halfOpened,
+                arrangement: #""primary":{"overlayEdge":"leading"}"#,
                 primary: (0, 0, 390, 844), secondary: (390, 0, 390, 844), separated: true),
             OverlayCase(
-                name: "secondary overlayEdge trailing", env: halfOpened, arrangement: #""secondary":{"overlayEdge":"trailing"}"#,
+                name: "secondary overlayEdge trailing", env: halfOpened,
+                arrangement: #""secondary":{"overlayEdge":"trailing"}"#,
                 primary: (0, 0, 390, 844), secondary: (390, 0, 390, 844), separated: true),
             OverlayCase(
-                name: "horizontal fold: primary bottom", env: halfOpened + #","orientation":"landscape""#, arrangement: "",
+                name: "horizontal fold: primary bottom", env: halfOpened + #","orientation":"landscape""#,
+                arrangement: "",
                 primary: (0, 390, 844, 390), secondary: (0, 0, 844, 390), separated: true),
             OverlayCase(
                 name: "axes exclude the separation", env: halfOpened, arrangement: #""axes":["vertical"]"#,
                 primary: (0, 0, 780, 844), secondary: (0, 0, 780, 844), separated: false, codes: [.contentSpansFold]),
         ])
     func overlay(_ c: OverlayCase) throws {
-        let r = try resolve(#"{\#(c.env),"arrangement":{"style":"overlay"\#(c.arrangement.isEmpty ? "" : "," + c.arrangement)}}"#)
+        let r = try resolve(
+            #"{\#(c.env),"arrangement":{"style":"overlay"\#(c.arrangement.isEmpty ? "" : "," + c.arrangement)}}"#)
         let a = try #require(r.arrangement)
         #expect(a.axis == nil)
         #expect(a.separated == c.separated)

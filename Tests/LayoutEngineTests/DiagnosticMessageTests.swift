@@ -10,7 +10,9 @@ import Testing
 struct DiagnosticMessageTests {
     @Test("every message case renders the text its rule interpolates")
     func messagesRenderAsBefore() {
-        let pw = 812.5, w = 752.0, h = 331.25
+        let pw = 812.5
+        let w = 752.0
+        let h = 331.25
         let names = ["editor", "a \"quoted\" id"]
         var cases: [(DiagnosticMessage, String)] = [
             (.fixed("a fixed text"), "a fixed text"),
@@ -122,17 +124,23 @@ struct DiagnosticMessageTests {
         }
         for (message, expected) in cases {
             #expect(message.rendered == expected)
-            let d = Diagnostic(code: .unknownField, severity: .info, presentation: nil, path: .fixed("/x"), message: message)
+            let d = Diagnostic(
+                code: .unknownField, severity: .info, presentation: nil, path: .fixed("/x"), message: message)
             #expect(d.message == expected)
-            #expect(d == Diagnostic(code: .unknownField, severity: .info, presentation: nil, path: "/x", message: expected))
+            #expect(
+                d == Diagnostic(code: .unknownField, severity: .info, presentation: nil, path: "/x", message: expected))
         }
     }
 
     @Test("paths render as the rules build them")
     func pathsRenderAsBefore() {
         #expect(DiagnosticPath.presentation(index: 3, member: "", item: -1).rendered == "/presentations/3")
-        #expect(DiagnosticPath.presentation(index: 0, member: "placement", item: -1).rendered == "/presentations/0/placement")
-        #expect(DiagnosticPath.presentation(index: 12, member: "toolbar", item: 4).rendered == "/presentations/12/toolbar/4")
+        #expect(
+            DiagnosticPath.presentation(index: 0, member: "placement", item: -1).rendered
+                == "/presentations/0/placement")
+        #expect(
+            DiagnosticPath.presentation(index: 12, member: "toolbar", item: 4).rendered == "/presentations/12/toolbar/4"
+        )
         #expect(DiagnosticPath.pointer(JSONPointer(["a/b", "c~d"])).rendered == "/a~1b/c~0d")
         var d = Diagnostic(code: .postureIgnored, severity: .info, presentation: nil, path: "/posture", message: "m")
         d.path = "/other"

@@ -46,7 +46,8 @@ struct EnvironmentTests {
                 window: (0, 0, 390, 844), safe: (47, 0, 34, 0), sizeClass: (.compact, .regular)),
             // Without a device: the window is required, thresholds 600/500, requested insets are semantic.
             WindowCase(
-                scene: #"{"window":{"width":800,"height":450},"layoutDirection":"rtl","safeArea":{"leading":30,"top":5}}"#,
+                scene:
+                    #"{"window":{"width":800,"height":450},"layoutDirection":"rtl","safeArea":{"leading":30,"top":5}}"#,
                 display: nil, window: (0, 0, 800, 450), safe: (5, 30, 0, 0), sizeClass: (.regular, .compact)),
             // docs/rules.md#size-classes: the request's sizeClass wins.
             WindowCase(
@@ -113,23 +114,28 @@ struct EnvironmentTests {
                 scene: #"{"device":"test-foldable","posture":"halfOpened","orientation":"landscape"}"#,
                 fold: (.horizontal, (0, 390, 844, 0), .halfOpened, true),
                 regions: [((0, 0, 844, 390), .top, .regular), ((0, 390, 844, 390), .bottom, .regular)]),
-            FoldCase(scene: #"{"device":"test-foldable","posture":"closed"}"#, fold: nil, regions: [((0, 0, 390, 844), nil, .compact)]),
+            FoldCase(
+                scene: #"{"device":"test-foldable","posture":"closed"}"#, fold: nil,
+                regions: [((0, 0, 390, 844), nil, .compact)]),
             // A physical hinge separates even when flat; its band belongs to no region.
             FoldCase(
                 scene: #"{"device":"test-hinged"}"#, fold: (.vertical, (590, 0, 20, 900), .flat, true),
                 regions: [((0, 0, 590, 900), .leading, .compact), ((610, 0, 590, 900), .trailing, .compact)]),
             // A window that the fold line does not cross has no fold.
             FoldCase(
-                scene: #"{"device":"test-foldable","posture":"halfOpened","window":{"x":400,"width":380,"height":844}}"#,
+                scene:
+                    #"{"device":"test-foldable","posture":"halfOpened","window":{"x":400,"width":380,"height":844}}"#,
                 fold: nil, regions: [((0, 0, 380, 844), nil, .compact)]),
             // The fold moves into window coordinates.
             FoldCase(
-                scene: #"{"device":"test-foldable","posture":"halfOpened","window":{"x":100,"width":680,"height":600}}"#,
+                scene:
+                    #"{"device":"test-foldable","posture":"halfOpened","window":{"x":100,"width":680,"height":600}}"#,
                 fold: (.vertical, (290, 0, 0, 600), .halfOpened, true),
                 regions: [((0, 0, 290, 600), .leading, .compact), ((290, 0, 390, 600), .trailing, .compact)]),
             // Without a device, a fold in window coordinates.
             FoldCase(
-                scene: #"{"window":{"width":1000,"height":800},"posture":"halfOpened","fold":{"orientation":"horizontal","position":300}}"#,
+                scene:
+                    #"{"window":{"width":1000,"height":800},"posture":"halfOpened","fold":{"orientation":"horizontal","position":300}}"#,
                 fold: (.horizontal, (0, 300, 1000, 0), .halfOpened, true),
                 regions: [((0, 0, 1000, 300), .top, .regular), ((0, 300, 1000, 500), .bottom, .regular)]),
         ])

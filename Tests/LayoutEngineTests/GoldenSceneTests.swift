@@ -30,7 +30,11 @@ struct GoldenSceneTests {
             guard e.count == a.count else { return ["\(path): expected \(e.count) elements, got \(a.count)"] }
             return zip(e, a).enumerated().flatMap { mismatches($0.element.0, $0.element.1, at: path + "/\($0.offset)") }
         default:
-            return expected == actual ? [] : ["\(path): expected \(JSONWriter.string(expected)), got \(actual.map { JSONWriter.string($0) } ?? "nothing")"]
+            return expected == actual
+                ? []
+                : [
+                    "\(path): expected \(JSONWriter.string(expected)), got \(actual.map { JSONWriter.string($0) } ?? "nothing")"
+                ]
         }
     }
 
@@ -50,7 +54,9 @@ struct GoldenSceneTests {
         expected["_derivation"] = nil
         let codes = expected["diagnosticCodes"]
         expected["diagnosticCodes"] = nil
-        let s = try #require(Scene.decode(request, catalog: Fixtures.catalog).scene, "\(Scene.decode(request, catalog: Fixtures.catalog).errors)")
+        let s = try #require(
+            Scene.decode(request, catalog: Fixtures.catalog).scene,
+            "\(Scene.decode(request, catalog: Fixtures.catalog).errors)")
         let r = LayoutEngine.resolve(s)
         let json = r.json
         #expect(r.encoded == JSONWriter.encode(json), "direct encoder differs from the writer")

@@ -1,6 +1,6 @@
 import JSON
-import Testing
 import TestSupport
+import Testing
 
 @testable import LayoutEngine
 
@@ -56,7 +56,10 @@ struct SceneGenerator {
                 // A resizable window centred horizontally on the display (keeps the fold centred in it).
                 let w = round(range(0.5, 1) * W / 2) * 2
                 let h = round(range(0.4, 1) * H)
-                o["window"] = ["x": .number((W - w) / 2), "y": .number(round(range(0, H - h))), "width": .number(w), "height": .number(h)]
+                o["window"] = [
+                    "x": .number((W - w) / 2), "y": .number(round(range(0, H - h))), "width": .number(w),
+                    "height": .number(h),
+                ]
                 (W, H) = (w, h)
             }
         }
@@ -65,7 +68,9 @@ struct SceneGenerator {
         if chance(0.5) { o["layoutDirection"] = "rtl" }
         if chance(0.3) { o["dynamicTypeSize"] = .string(pick(DynamicTypeSize.allCases).rawValue) }
         if chance(0.15) {
-            o["sizeClass"] = ["horizontal": .string(pick(["compact", "regular"])), "vertical": .string(pick(["compact", "regular"]))]
+            o["sizeClass"] = [
+                "horizontal": .string(pick(["compact", "regular"])), "vertical": .string(pick(["compact", "regular"])),
+            ]
         }
         if chance(0.2) {
             o["constants"] = [
@@ -94,7 +99,9 @@ struct SceneGenerator {
     mutating func presentation(_ i: Int, W: Double, H: Double) -> JSONValue {
         var p: JSONObject = ["id": .string("p\(i)")]
         if i > 0, chance(0.3) { p["presentedFrom"] = .string("p\(int(i))") }
-        if chance(0.2) { p["intent"] = ["hasDecision": .bool(chance(0.5)), "abandonableWithoutCost": .bool(chance(0.5))] }
+        if chance(0.2) {
+            p["intent"] = ["hasDecision": .bool(chance(0.5)), "abandonableWithoutCost": .bool(chance(0.5))]
+        }
         switch int(4) {
         case 0:
             p["kind"] = "sheet"
@@ -109,7 +116,9 @@ struct SceneGenerator {
             if chance(0.3) { p["widthFollowsContentSize"] = true }
             if chance(0.3) { p["interactiveDismissDisabled"] = true }
             if chance(0.3) { p["hasUnsavedChanges"] = true }
-            if chance(0.3) { p["toolbar"] = [["title": "Done", "placement": "confirmationAction"], ["title": "More"]] }
+            if chance(0.3) {
+                p["toolbar"] = [["title": "Done", "placement": "confirmationAction"], ["title": "More"]]
+            }
         case 1:
             p["kind"] = "fullScreenCover"
         case 2:
@@ -117,12 +126,15 @@ struct SceneGenerator {
             let aw = round(range(0, 200))
             let ah = round(range(0, 200))
             p["anchor"] = [
-                "x": .number(round(range(-50, W + 50 - aw))), "y": .number(round(range(-50, H + 50 - ah))), "width": .number(aw),
+                "x": .number(round(range(-50, W + 50 - aw))), "y": .number(round(range(-50, H + 50 - ah))),
+                "width": .number(aw),
                 "height": .number(ah),
             ]
             p["arrowEdge"] = .string(pick(ArrowEdge.allCases).rawValue)
             p["compactAdaptation"] = .string(pick(CompactAdaptation.allCases).rawValue)
-            if chance(0.5) { p["contentSize"] = ["width": .number(round(range(0, 2000))), "height": .number(round(range(0, 2000)))] }
+            if chance(0.5) {
+                p["contentSize"] = ["width": .number(round(range(0, 2000))), "height": .number(round(range(0, 2000)))]
+            }
         default:
             p["kind"] = "adaptivePanel"
             p["alignment"] = .string(pick(["leading", "trailing"]))
@@ -138,8 +150,15 @@ struct SceneGenerator {
         var v = JSONObject()
         switch int(5) {
         case 0: v["ratio"] = .number(range(0, 1))
-        case 1: v["ratio"] = ["minHorizontal": .number(range(0, 0.4)), "idealHorizontal": .number(range(0, 1)), "idealVertical": .number(range(0, 1))]
-        case 2: v["size"] = ["idealHorizontal": .number(round(range(0, 3000))), "idealVertical": .number(round(range(0, 3000)))]
+        case 1:
+            v["ratio"] = [
+                "minHorizontal": .number(range(0, 0.4)), "idealHorizontal": .number(range(0, 1)),
+                "idealVertical": .number(range(0, 1)),
+            ]
+        case 2:
+            v["size"] = [
+                "idealHorizontal": .number(round(range(0, 3000))), "idealVertical": .number(round(range(0, 3000))),
+            ]
         case 3:
             v["fixedSize"] = ["horizontal": .bool(chance(0.5)), "vertical": .bool(chance(0.5))]
             v["contentSize"] = ["width": .number(round(range(0, 3000))), "height": .number(round(range(0, 3000)))]
@@ -181,7 +200,9 @@ func mirrored(_ value: JSONValue, width W: Double) -> JSONValue {
 
 /// A plain check for hot loops: `#expect` costs too much per call in a debug build of thousands of scenes.
 @inline(__always)
-func check(_ condition: Bool, _ message: @autoclosure () -> String = "", sourceLocation: SourceLocation = #_sourceLocation) {
+func check(
+    _ condition: Bool, _ message: @autoclosure () -> String = "", sourceLocation: SourceLocation = #_sourceLocation
+) {
     if !condition { Issue.record(Comment(rawValue: message()), sourceLocation: sourceLocation) }
 }
 
@@ -213,7 +234,8 @@ struct PropertyTests {
         for _ in 0..<Self.scenesPerSeed {
             let (value, W, H) = g.scene()
             guard let s = Self.decode(value) else {
-                Issue.record("generated scene does not decode: \(Scene.decode(value, catalog: Fixtures.catalog).errors)")
+                Issue.record(
+                    "generated scene does not decode: \(Scene.decode(value, catalog: Fixtures.catalog).errors)")
                 continue
             }
             let r = LayoutEngine.resolve(s)
@@ -221,7 +243,10 @@ struct PropertyTests {
             let fold = r.environment.separatingFold
             if fold != nil { separatedScenes += 1 }
             for p in r.placements where p.status == .presented {
-                guard let f = p.frame else { Issue.record("\(p.id) presented without a frame"); continue }
+                guard let f = p.frame else {
+                    Issue.record("\(p.id) presented without a frame")
+                    continue
+                }
                 check(Self.inside(f, W, H), "\(p.id) \(f) in \(W)×\(H)")
                 if let fold, p.style != .fullWindow {
                     check(!Self.crosses(f, fold), "\(p.id) \(String(describing: p.style)) \(f) crosses \(fold)")
@@ -250,7 +275,9 @@ struct PropertyTests {
             }
             let ra = LayoutEngine.resolve(a)
             let rb = LayoutEngine.resolve(b)
-            func mirror(_ r: Rect?) -> Rect? { r.map { Rect(x: W - $0.x - $0.width, y: $0.y, width: $0.width, height: $0.height) } }
+            func mirror(_ r: Rect?) -> Rect? {
+                r.map { Rect(x: W - $0.x - $0.width, y: $0.y, width: $0.width, height: $0.height) }
+            }
             func same(_ x: Rect?, _ y: Rect?) -> Bool {
                 switch (x, y) {
                 case (nil, nil): return true
@@ -261,7 +288,9 @@ struct PropertyTests {
                 }
             }
             for (p, q) in zip(ra.placements, rb.placements) {
-                check(same(mirror(p.frame), q.frame), "\(p.id): \(String(describing: p.frame)) vs \(String(describing: q.frame)) W=\(W)")
+                check(
+                    same(mirror(p.frame), q.frame),
+                    "\(p.id): \(String(describing: p.frame)) vs \(String(describing: q.frame)) W=\(W)")
                 var p2 = p
                 p2.frame = q.frame
                 check(p2 == q, "\(p.id) semantic values differ")

@@ -59,14 +59,18 @@ struct RandomProfilePropertyTests {
         let two = g.chance(0.4)
         let displays: [JSONValue] = two ? [display("outer"), display("inner")] : [display("main")]
         let o: JSONObject = [
-            "id": .string(id), "name": .string("Random \(id)"), "kind": .string(two ? "foldable" : g.pick(["phone", "tablet", "desktop"])),
+            "id": .string(id), "name": .string("Random \(id)"),
+            "kind": .string(two ? "foldable" : g.pick(["phone", "tablet", "desktop"])),
             "displays": .array(displays),
-            "regularWidthMin": .number(g.round(g.range(300, 900))), "regularHeightMin": .number(g.round(g.range(300, 900))),
+            "regularWidthMin": .number(g.round(g.range(300, 900))),
+            "regularHeightMin": .number(g.round(g.range(300, 900))),
         ]
         return (.object(o), broken)
     }
 
-    @Test("Random valid profiles resolve random scenes inside the window and off the fold; broken ones are refused", arguments: seeds)
+    @Test(
+        "Random valid profiles resolve random scenes inside the window and off the fold; broken ones are refused",
+        arguments: seeds)
     func randomProfiles(_ seed: UInt64) {
         var g = SceneGenerator(seed: seed)
         var valid = 0
@@ -116,7 +120,9 @@ struct RandomProfilePropertyTests {
                 }
                 if let a = r.arrangement, a.style == .split, let fold, a.secondary.visible {
                     for v in [a.primary, a.secondary] {
-                        if let f = v.frame { check(!PropertyTests.crosses(f, fold), "\(id): split view crosses the fold") }
+                        if let f = v.frame {
+                            check(!PropertyTests.crosses(f, fold), "\(id): split view crosses the fold")
+                        }
                     }
                 }
             }

@@ -25,11 +25,15 @@ struct ResponseTests {
     @Test("response-shape: every member present, null where it does not apply")
     func shape() throws {
         let json = try resolve(Self.mixed).json
-        #expect(Set(json.objectValue?.keys ?? []) == ["engineVersion", "environment", "arrangement", "placements", "diagnostics"])
+        #expect(
+            Set(json.objectValue?.keys ?? []) == [
+                "engineVersion", "environment", "arrangement", "placements", "diagnostics",
+            ])
         #expect(json["engineVersion"] == .string("1.0.0"))
         #expect(
             Set(json["environment"]?.objectValue?.keys ?? []) == [
-                "device", "display", "orientation", "posture", "layoutDirection", "dynamicTypeSize", "window", "safeArea",
+                "device", "display", "orientation", "posture", "layoutDirection", "dynamicTypeSize", "window",
+                "safeArea",
                 "sizeClass", "windowClass", "fold", "regions",
             ])
         let placements = try #require(json["placements"]?.arrayValue)
@@ -41,7 +45,8 @@ struct ResponseTests {
         for d in try #require(json["diagnostics"]?.arrayValue) {
             #expect(Set(d.objectValue?.keys ?? []) == ["code", "severity", "presentation", "path", "message"])
         }
-        #expect(Set(json["arrangement"]?.objectValue?.keys ?? []) == ["style", "axis", "separated", "primary", "secondary"])
+        #expect(
+            Set(json["arrangement"]?.objectValue?.keys ?? []) == ["style", "axis", "separated", "primary", "secondary"])
         #expect(try resolve(#"{"device":"test-phone"}"#).json["arrangement"] == .null)
     }
 

@@ -32,7 +32,8 @@ struct SheetTests {
         arguments: [
             // Rule 1 regionSheet: center → leading region (docs/rules.md#region-sheet), compact region → bottom sheet.
             StyleCase(
-                name: "regionSheet center → leading", env: halfOpened, sheet: #""placement":"center""#, style: .regionSheet,
+                name: "regionSheet center → leading", env: halfOpened, sheet: #""placement":"center""#,
+                style: .regionSheet,
                 frame: (0, 57, 390, 787), resolved: .leading, region: .leading, codes: [.placementMovedByFold]),
             StyleCase(
                 name: "regionSheet automatic → leading", env: halfOpened, sheet: "", style: .regionSheet,
@@ -48,12 +49,14 @@ struct SheetTests {
             // Horizontal fold: the bottom region 844×390 (y 390), regular width → a card inside it:
             // 540 × min(620, 390 − 40 = 350) at x = (844 − 540)/2 = 152, y = 390 + (390 − 350)/2 = 410.
             StyleCase(
-                name: "regionSheet horizontal fold → bottom region card", env: halfOpened + #","orientation":"landscape""#,
+                name: "regionSheet horizontal fold → bottom region card",
+                env: halfOpened + #","orientation":"landscape""#,
                 sheet: "", style: .regionSheet, frame: (152, 410, 540, 350), resolved: .center, region: .bottom),
             // Rule 2 fullWindow: landscape phone (vertically compact).
             StyleCase(
                 name: "fullWindow landscape phone", env: phone + #","orientation":"landscape""#,
-                sheet: #""detents":["medium","large"]"#, style: .fullWindow, frame: (0, 0, 844, 390), resolved: .fullWidth,
+                sheet: #""detents":["medium","large"]"#, style: .fullWindow, frame: (0, 0, 844, 390),
+                resolved: .fullWidth,
                 codes: [.detentsIgnored]),
             // Edge-attached: safe width 844 − 47 − 47 = 750 at x 47, height = large = 390 − 0 − 10 = 380.
             StyleCase(
@@ -63,7 +66,8 @@ struct SheetTests {
             // …or its content's width (400), centred in the safe area: 47 + (750 − 400)/2 = 222.
             StyleCase(
                 name: "fullWindow edge-attached follows content width", env: phone + #","orientation":"landscape""#,
-                sheet: #""edgeAttachedInCompactHeight":true,"widthFollowsContentSize":true,"contentSize":{"width":400,"height":100}"#,
+                sheet:
+                    #""edgeAttachedInCompactHeight":true,"widthFollowsContentSize":true,"contentSize":{"width":400,"height":100}"#,
                 style: .fullWindow, frame: (222, 10, 400, 380), resolved: .center),
             // Rule 3 bottomSheet.
             StyleCase(
@@ -87,7 +91,8 @@ struct SheetTests {
                 name: "card fitted", env: tablet, sheet: #""sizing":"fitted","contentSize":{"width":400,"height":300}"#,
                 style: .card, frame: (312, 533, 400, 300), resolved: .center),
             StyleCase(
-                name: "card fitted clamped", env: tablet, sheet: #""sizing":"fitted","contentSize":{"width":3000,"height":3000}"#,
+                name: "card fitted clamped", env: tablet,
+                sheet: #""sizing":"fitted","contentSize":{"width":3000,"height":3000}"#,
                 style: .card, frame: (20, 20, 984, 1326), resolved: .center),
             StyleCase(
                 name: "card leading", env: tablet, sheet: #""placement":"leading""#, style: .card,
@@ -128,12 +133,23 @@ struct SheetTests {
         arguments: [
             DetentCase(detents: #""detents":["large"]"#, heights: [787], selected: 787),
             DetentCase(detents: #""detents":["large","medium"]"#, heights: [393.5, 787], selected: 393.5),
-            DetentCase(detents: #""detents":[{"height":200},{"fraction":0.25}]"#, heights: [196.75, 200], selected: 196.75),
-            DetentCase(detents: #""detents":[{"height":900},"medium"]"#, heights: [393.5, 787], selected: 393.5, codes: [.detentClamped]),
-            DetentCase(detents: #""detents":["fitted","large"],"contentSize":{"width":390,"height":0}"#, heights: [1, 787], selected: 1),
-            DetentCase(detents: #""detents":["fitted"],"contentSize":{"width":390,"height":300}"#, heights: [300], selected: 300),
-            DetentCase(detents: #""detents":["fitted"],"contentSize":{"width":390,"height":1000}"#, heights: [787], selected: 787),
-            DetentCase(detents: #""detents":["large","medium"],"selectedDetent":"large""#, heights: [393.5, 787], selected: 787),
+            DetentCase(
+                detents: #""detents":[{"height":200},{"fraction":0.25}]"#, heights: [196.75, 200], selected: 196.75),
+            DetentCase(
+                detents: #""detents":[{"height":900},"medium"]"#, heights: [393.5, 787], selected: 393.5,
+                codes: [.detentClamped]),
+            DetentCase(
+                detents: #""detents":["fitted","large"],"contentSize":{"width":390,"height":0}"#, heights: [1, 787],
+                selected: 1),
+            DetentCase(
+                detents: #""detents":["fitted"],"contentSize":{"width":390,"height":300}"#, heights: [300],
+                selected: 300),
+            DetentCase(
+                detents: #""detents":["fitted"],"contentSize":{"width":390,"height":1000}"#, heights: [787],
+                selected: 787),
+            DetentCase(
+                detents: #""detents":["large","medium"],"selectedDetent":"large""#, heights: [393.5, 787], selected: 787
+            ),
         ])
     func detents(_ c: DetentCase) throws {
         let r = try resolve(sheetScene(Self.phone, c.detents))
@@ -157,7 +173,8 @@ struct SheetTests {
     @Test("constants: overrides change the rules (sheet.topGap, sheet.mediumFraction)")
     func constants() throws {
         let r = try resolve(
-            #"{"device":"test-phone","constants":{"sheet.topGap":12,"sheet.mediumFraction":0.4},"presentations":[{"id":"s","kind":"sheet","detents":["medium"]}]}"#)
+            #"{"device":"test-phone","constants":{"sheet.topGap":12,"sheet.mediumFraction":0.4},"presentations":[{"id":"s","kind":"sheet","detents":["medium"]}]}"#
+        )
         #expect(close(r.placement("s")?.frame?.height ?? 0, 0.4 * 785))
     }
 
@@ -175,18 +192,22 @@ struct SheetTests {
             InteractionCase(env: phone, sheet: "", dims: true, interactive: false),
             InteractionCase(env: phone, sheet: #""backgroundInteraction":"enabled""#, dims: false, interactive: true),
             InteractionCase(
-                env: phone, sheet: #""detents":["medium","large"],"backgroundInteraction":{"upThrough":"medium"}"#, dims: false,
+                env: phone, sheet: #""detents":["medium","large"],"backgroundInteraction":{"upThrough":"medium"}"#,
+                dims: false,
                 interactive: true),
             InteractionCase(
                 env: phone,
-                sheet: #""detents":["medium","large"],"selectedDetent":"large","backgroundInteraction":{"upThrough":"medium"}"#,
+                sheet:
+                    #""detents":["medium","large"],"selectedDetent":"large","backgroundInteraction":{"upThrough":"medium"}"#,
                 dims: true, interactive: false),
             // A card counts as at its largest detent.
             InteractionCase(
-                env: tablet, sheet: #""detents":["medium","large"],"backgroundInteraction":{"upThrough":"medium"}"#, dims: true,
+                env: tablet, sheet: #""detents":["medium","large"],"backgroundInteraction":{"upThrough":"medium"}"#,
+                dims: true,
                 interactive: false),
             InteractionCase(
-                env: tablet, sheet: #""detents":["medium","large"],"backgroundInteraction":{"upThrough":"large"}"#, dims: false,
+                env: tablet, sheet: #""detents":["medium","large"],"backgroundInteraction":{"upThrough":"large"}"#,
+                dims: false,
                 interactive: true),
         ])
     func backgroundInteraction(_ c: InteractionCase) throws {
@@ -202,7 +223,8 @@ struct SheetTests {
         #expect(r.placement("s")?.tapOutsideToDismiss == true)
         #expect(r.diagnostics.map(\.code) == [.unsavedChangesDismissible])
         #expect(r.diagnostics.first?.path == "/presentations/0/hasUnsavedChanges")
-        let guarded = try resolve(sheetScene(Self.phone, #""hasUnsavedChanges":true,"interactiveDismissDisabled":true"#))
+        let guarded = try resolve(
+            sheetScene(Self.phone, #""hasUnsavedChanges":true,"interactiveDismissDisabled":true"#))
         #expect(guarded.placement("s")?.swipeToDismiss == false)
         #expect(guarded.placement("s")?.tapOutsideToDismiss == false)
         #expect(guarded.diagnostics.isEmpty)
@@ -225,7 +247,8 @@ struct SheetTests {
 
     @Test("toolbar: orientation and its diagnostics")
     func toolbar() throws {
-        let items = #""toolbar":[{"title":"Close","placement":"cancellationAction","systemImage":"xmark"},{"title":"Share"}]"#
+        let items =
+            #""toolbar":[{"title":"Close","placement":"cancellationAction","systemImage":"xmark"},{"title":"Share"}]"#
         // Card docked trailing: vertical toolbar, the item without an icon is flagged.
         let trailing = try resolve(sheetScene(Self.tablet, #""placement":"trailing","# + items))
         #expect(trailing.placement("s")?.toolbarOrientation == .vertical)
@@ -239,7 +262,8 @@ struct SheetTests {
         #expect(center.placement("s")?.toolbarOrientation == .horizontal)
         #expect(center.diagnostics.isEmpty)
         // No exit in the bar.
-        let noExit = try resolve(sheetScene(Self.tablet, #""toolbar":[{"title":"Share","systemImage":"square.and.arrow.up"}]"#))
+        let noExit = try resolve(
+            sheetScene(Self.tablet, #""toolbar":[{"title":"Share","systemImage":"square.and.arrow.up"}]"#))
         #expect(noExit.diagnostics.map(\.code) == [.toolbarMissingExit])
         #expect(noExit.diagnostics.first?.path == "/presentations/0/toolbar")
     }
@@ -251,7 +275,10 @@ struct SheetTests {
             (#""accessibility5""#, #""detents":[{"height":300}]"#, true),
             (#""xxxLarge""#, #""detents":["fitted"],"contentSize":{"width":1,"height":200}"#, false),
             (#""accessibility1""#, #""detents":["fitted","large"],"contentSize":{"width":1,"height":200}"#, false),
-            (#""accessibility1""#, #""detents":["fitted"],"contentScrollable":true,"contentSize":{"width":1,"height":200}"#, false),
+            (
+                #""accessibility1""#,
+                #""detents":["fitted"],"contentScrollable":true,"contentSize":{"width":1,"height":200}"#, false
+            ),
         ])
     func dynamicType(_ size: String, _ sheet: String, _ risk: Bool) throws {
         let r = try resolve(sheetScene(Self.phone + #","dynamicTypeSize":"# + size, sheet))

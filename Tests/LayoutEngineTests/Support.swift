@@ -1,6 +1,6 @@
 import JSON
-import Testing
 import TestSupport
+import Testing
 
 @testable import LayoutEngine
 
@@ -22,7 +22,8 @@ enum Fixtures {
         id: "test-tablet", name: "Test tablet", kind: .tablet,
         displays: [
             Display(
-                id: "main", width: 1024, height: 1366, scale: 2, cornerRadius: 18, safeArea: Insets(top: 24, bottom: 20),
+                id: "main", width: 1024, height: 1366, scale: 2, cornerRadius: 18,
+                safeArea: Insets(top: 24, bottom: 20),
                 landscapeSafeArea: Insets(top: 24, bottom: 20),
                 portraitSizeClass: SizeClassPair(horizontal: .regular, vertical: .regular),
                 landscapeSizeClass: SizeClassPair(horizontal: .regular, vertical: .regular))
@@ -46,7 +47,8 @@ enum Fixtures {
         id: "test-hinged", name: "Test hinged", kind: .foldable,
         displays: [
             Display(
-                id: "main", width: 1200, height: 900, scale: 2, cornerRadius: 0, safeArea: .zero, landscapeSafeArea: .zero,
+                id: "main", width: 1200, height: 900, scale: 2, cornerRadius: 0, safeArea: .zero,
+                landscapeSafeArea: .zero,
                 fold: Fold(orientation: .vertical, position: 600, thickness: 20),
                 portraitSizeClass: SizeClassPair(horizontal: .regular, vertical: .regular),
                 landscapeSizeClass: SizeClassPair(horizontal: .regular, vertical: .regular))
@@ -59,7 +61,9 @@ struct TestFailure: Error, CustomStringConvertible {
 }
 
 func parse(_ text: String) throws -> JSONValue {
-    do { return try JSONParser.parse(text) } catch { throw TestFailure(description: "test JSON does not parse: \(error)") }
+    do { return try JSONParser.parse(text) } catch {
+        throw TestFailure(description: "test JSON does not parse: \(error)")
+    }
 }
 
 /// Decodes `text` with the fixture catalog, failing the test with every issue when it does not decode.
@@ -91,4 +95,3 @@ extension Resolution {
     }
     var codeSet: Set<DiagnosticCode> { Set(diagnostics.map(\.code)) }
 }
-

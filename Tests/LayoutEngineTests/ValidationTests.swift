@@ -22,7 +22,8 @@ struct ValidationTests {
         #expect(
             Set(e.map(\.path.description)) == [
                 "/device", "/constants/sheet.foo", "/constants/sheet.topGap", "/presentations/0/detents/0",
-                "/presentations/1/presentedFrom", "/presentations/2/anchor", "/presentations/2/id", "/presentations/3/id",
+                "/presentations/1/presentedFrom", "/presentations/2/anchor", "/presentations/2/id",
+                "/presentations/3/id",
                 "/presentations/4/kind", "/presentations/5/detents/0/fraction", "/presentations/5/detents/1",
                 "/presentations/5/sizing",
             ])
@@ -39,13 +40,31 @@ struct ValidationTests {
             (#"{"display":"outer","window":{"width":1,"height":1}}"#, "/display"),
             (#"{"presentations":[]}"#, "/window"),
             (#"{"device":"test-phone","fold":{"orientation":"vertical","position":10}}"#, "/fold"),
-            (#"{"window":{"width":100,"height":100},"fold":{"orientation":"vertical","position":100}}"#, "/fold/position"),
-            (#"{"device":"test-phone","presentations":[{"id":"s","kind":"sheet","detents":[]}]}"#, "/presentations/0/detents"),
-            (#"{"device":"test-phone","presentations":[{"id":"s","kind":"sheet","selectedDetent":"medium"}]}"#, "/presentations/0/selectedDetent"),
-            (#"{"device":"test-phone","presentations":[{"id":"s","kind":"sheet","backgroundInteraction":"sometimes"}]}"#, "/presentations/0/backgroundInteraction"),
-            (#"{"device":"test-phone","presentations":[{"id":"s","kind":"sheet","presentedFrom":"s"}]}"#, "/presentations/0/presentedFrom"),
+            (
+                #"{"window":{"width":100,"height":100},"fold":{"orientation":"vertical","position":100}}"#,
+                "/fold/position"
+            ),
+            (
+                #"{"device":"test-phone","presentations":[{"id":"s","kind":"sheet","detents":[]}]}"#,
+                "/presentations/0/detents"
+            ),
+            (
+                #"{"device":"test-phone","presentations":[{"id":"s","kind":"sheet","selectedDetent":"medium"}]}"#,
+                "/presentations/0/selectedDetent"
+            ),
+            (
+                #"{"device":"test-phone","presentations":[{"id":"s","kind":"sheet","backgroundInteraction":"sometimes"}]}"#,
+                "/presentations/0/backgroundInteraction"
+            ),
+            (
+                #"{"device":"test-phone","presentations":[{"id":"s","kind":"sheet","presentedFrom":"s"}]}"#,
+                "/presentations/0/presentedFrom"
+            ),
             (#"{"device":"test-phone","arrangement":{"axes":[]}}"#, "/arrangement/axes"),
-            (#"{"device":"test-phone","arrangement":{"secondary":{"fixedSize":{"vertical":true}}}}"#, "/arrangement/secondary/fixedSize"),
+            (
+                #"{"device":"test-phone","arrangement":{"secondary":{"fixedSize":{"vertical":true}}}}"#,
+                "/arrangement/secondary/fixedSize"
+            ),
             (#"{"device":"test-phone","arrangement":{"secondary":{"ratio":1.5}}}"#, "/arrangement/secondary/ratio"),
             (#"{"device":"test-phone","constants":{"sheet/x":1}}"#, "/constants/sheet~1x"),
             ("[]", ""),
@@ -69,17 +88,23 @@ struct ValidationTests {
         items.append(#"{"id":"late","kind":"sheet","presentedFrom":"later"}"#)
         items.append(#"{"id":"later","kind":"sheet"}"#)
         let e = try errors(#"{"device":"test-phone","presentations":[\#(items.joined(separator: ","))]}"#)
-        #expect(e.map(\.path.description) == ["/presentations/\(count)/id", "/presentations/\(count + 1)/presentedFrom"])
+        #expect(
+            e.map(\.path.description) == ["/presentations/\(count)/id", "/presentations/\(count + 1)/presentedFrom"])
         #expect(e.first?.message == "duplicate id \"p0\" (already used by /presentations/0)")
     }
 
     @Test("limits: presentation count and id length")
     func limits() throws {
-        let many = (0...SceneLimits.maxPresentations).map { #"{"id":"p\#($0)","kind":"adaptivePanel"}"# }.joined(separator: ",")
-        #expect(try errors(#"{"device":"test-phone","presentations":[\#(many)]}"#).map(\.path.description) == ["/presentations"])
+        let many = (0...SceneLimits.maxPresentations).map { #"{"id":"p\#($0)","kind":"adaptivePanel"}"# }.joined(
+            separator: ",")
+        #expect(
+            try errors(#"{"device":"test-phone","presentations":[\#(many)]}"#).map(\.path.description) == [
+                "/presentations"
+            ])
         let longID = String(repeating: "x", count: 129)
         #expect(
-            try errors(#"{"device":"test-phone","presentations":[{"id":"\#(longID)","kind":"sheet"}]}"#).map(\.path.description)
+            try errors(#"{"device":"test-phone","presentations":[{"id":"\#(longID)","kind":"sheet"}]}"#).map(
+                \.path.description)
                 == ["/presentations/0/id"])
         let maxID = String(repeating: "x", count: 128)
         #expect(try errors(#"{"device":"test-phone","presentations":[{"id":"\#(maxID)","kind":"sheet"}]}"#).isEmpty)
@@ -88,7 +113,8 @@ struct ValidationTests {
     @Test("unknown-fields: warnings with their path (unknown-field)")
     func unknownFields() throws {
         let r = try resolve(
-            #"{"device":"test-phone","colour":1,"presentations":[{"id":"s","kind":"sheet","detent":["large"],"toolbar":[{"title":"x","placement":"cancellationAction","icon":"y"}]},{"id":"p","kind":"adaptivePanel","detents":["large"]}],"arrangement":{"primary":{"ratios":1}}}"#)
+            #"{"device":"test-phone","colour":1,"presentations":[{"id":"s","kind":"sheet","detent":["large"],"toolbar":[{"title":"x","placement":"cancellationAction","icon":"y"}]},{"id":"p","kind":"adaptivePanel","detents":["large"]}],"arrangement":{"primary":{"ratios":1}}}"#
+        )
         let unknown = r.diagnostics.filter { $0.code == .unknownField }
         #expect(
             unknown.map(\.path) == [
@@ -97,7 +123,10 @@ struct ValidationTests {
             ])
         #expect(unknown.allSatisfy { $0.severity == .warning && $0.presentation == nil })
         // An invalid request still reports its unknown fields.
-        guard case .invalid(_, let fields) = Scene.decode(try parse(#"{"device":"nope","x":1}"#), catalog: Fixtures.catalog) else {
+        guard
+            case .invalid(_, let fields) = Scene.decode(
+                try parse(#"{"device":"nope","x":1}"#), catalog: Fixtures.catalog)
+        else {
             Issue.record("expected invalid")
             return
         }
@@ -117,15 +146,20 @@ struct ValidationTests {
 
     @Test("Overrides for the matrix endpoint and the CLI re-validate")
     func overrides() throws {
-        let value = try parse(#"{"device":"test-phone","presentations":[{"id":"s","kind":"sheet","placement":"trailing"}]}"#)
+        let value = try parse(
+            #"{"device":"test-phone","presentations":[{"id":"s","kind":"sheet","placement":"trailing"}]}"#)
         let folded = try #require(
-            Scene.decode(value, catalog: Fixtures.catalog, overrides: SceneOverrides(device: "test-foldable", posture: .halfOpened)).scene)
+            Scene.decode(
+                value, catalog: Fixtures.catalog,
+                overrides: SceneOverrides(device: "test-foldable", posture: .halfOpened)
+            ).scene)
         let r = LayoutEngine.resolve(folded)
         #expect(r.placement("s")?.style == .regionSheet)
         #expect(close(r.placement("s")?.frame, (390, 57, 390, 787)))
         // Scene.with on a decoded scene gives the same resolution.
         let base = try #require(Scene.decode(value, catalog: Fixtures.catalog).scene)
-        let patched = try #require(base.with(SceneOverrides(device: "test-foldable", posture: .halfOpened), catalog: Fixtures.catalog).scene)
+        let patched = try #require(
+            base.with(SceneOverrides(device: "test-foldable", posture: .halfOpened), catalog: Fixtures.catalog).scene)
         #expect(LayoutEngine.resolve(patched) == r)
         // A window that no longer fits is reported at /window.
         let windowed = try parse(#"{"device":"test-tablet","window":{"width":1000,"height":1000}}"#)
@@ -135,7 +169,9 @@ struct ValidationTests {
             SceneOverrides(device: "test-phone"), catalog: Fixtures.catalog)
         #expect(badWith.errors.map(\.path.description) == ["/window"])
         #expect(
-            try #require(Scene.decode(value, catalog: Fixtures.catalog).scene).with(SceneOverrides(device: "nope"), catalog: Fixtures.catalog)
-                .errors.map(\.path.description) == ["/device"])
+            try #require(Scene.decode(value, catalog: Fixtures.catalog).scene).with(
+                SceneOverrides(device: "nope"), catalog: Fixtures.catalog
+            )
+            .errors.map(\.path.description) == ["/device"])
     }
 }

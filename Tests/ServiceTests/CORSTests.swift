@@ -70,12 +70,17 @@ import Testing
         #expect(grant.headers["Allow"] == "DELETE, GET, HEAD, PUT, OPTIONS")
         #expect(grant.headers["Access-Control-Allow-Origin"] == "null")
         #expect(grant.headers["Access-Control-Allow-Methods"] == "DELETE, GET, HEAD, PUT")
-        #expect(grant.headers["Access-Control-Allow-Headers"] == "Content-Type, Authorization, If-Match, If-None-Match, Accept")
+        #expect(
+            grant.headers["Access-Control-Allow-Headers"]
+                == "Content-Type, Authorization, If-Match, If-None-Match, Accept")
         #expect(grant.headers["Access-Control-Max-Age"] == "600")
         #expect(grant.headers["Access-Control-Allow-Private-Network"] == "true")
         #expect(grant.headers["Vary"] == "Origin")
         // Not a preflight (no Access-Control-Request-Method), or another origin: Allow only.
-        for r in [request(.OPTIONS, origin: "null"), request(.OPTIONS, origin: "https://x.example", [("Access-Control-Request-Method", "PUT")])] {
+        for r in [
+            request(.OPTIONS, origin: "null"),
+            request(.OPTIONS, origin: "https://x.example", [("Access-Control-Request-Method", "PUT")]),
+        ] {
             let plain = policy.preflight(r, methods: ["POST"])
             #expect(plain.status == .noContent)
             #expect(plain.headers["Allow"] == "POST, OPTIONS")
@@ -83,7 +88,8 @@ import Testing
             #expect(plain.headers["Access-Control-Allow-Private-Network"] == nil)
         }
         // No private-network grant without the request for it.
-        let noPNA = policy.preflight(request(.OPTIONS, origin: "null", [("Access-Control-Request-Method", "POST")]), methods: ["POST"])
+        let noPNA = policy.preflight(
+            request(.OPTIONS, origin: "null", [("Access-Control-Request-Method", "POST")]), methods: ["POST"])
         #expect(noPNA.headers["Access-Control-Allow-Origin"] == "null")
         #expect(noPNA.headers["Access-Control-Allow-Private-Network"] == nil)
     }
@@ -104,11 +110,13 @@ import Testing
     @Test func preflightOnEveryRouteWithItsMethods() throws {
         let s = try LiveServer(corsOrigins: [Self.plugin])
         let cases: [(String, String)] = [
-            ("/v1/resolve", "POST"), ("/v1/devices/iphone-16", "DELETE, GET, HEAD, PUT"), ("/v1/requests", "DELETE, GET, HEAD"),
+            ("/v1/resolve", "POST"), ("/v1/devices/iphone-16", "DELETE, GET, HEAD, PUT"),
+            ("/v1/requests", "DELETE, GET, HEAD"),
             ("/healthz", "GET, HEAD"), ("/v1/requests/7/replay", "POST"),
         ]
         for (path, methods) in cases {
-            let r = try s.send("OPTIONS", path, headers: [("Origin", Self.plugin), ("Access-Control-Request-Method", "POST")])
+            let r = try s.send(
+                "OPTIONS", path, headers: [("Origin", Self.plugin), ("Access-Control-Request-Method", "POST")])
             #expect(r.status == 204, "\(path)")
             #expect(r.header("Access-Control-Allow-Origin") == Self.plugin)
             #expect(r.header("Access-Control-Allow-Methods") == methods, "\(path)")
@@ -143,7 +151,8 @@ import Testing
         let read = try s.get("/v1/devices/iphone-16", headers: evil)
         #expect(read.status == 200)
         #expect(read.header("Access-Control-Allow-Origin") == nil)
-        let preflight = try s.send("OPTIONS", "/v1/resolve", headers: evil + [("Access-Control-Request-Method", "POST")])
+        let preflight = try s.send(
+            "OPTIONS", "/v1/resolve", headers: evil + [("Access-Control-Request-Method", "POST")])
         #expect(preflight.header("Access-Control-Allow-Origin") == nil)
         let resolve = try s.post("/v1/resolve", settingsScene, headers: evil + [("Content-Type", "text/plain")])
         #expect(resolve.status == 403)
@@ -155,7 +164,10 @@ import Testing
         #expect(try s.delete("/v1/requests", headers: evil).status == 403)
         // The same write from the server's own origin, and from no browser at all, goes through.
         #expect(try s.post("/v1/resolve", settingsScene, headers: [("Origin", "http://127.0.0.1")]).status == 200)
-        #expect(try s.put("/v1/devices/own-phone", customProfile(id: "own-phone"), headers: [("Origin", "http://127.0.0.1")]).status == 201)
+        #expect(
+            try s.put(
+                "/v1/devices/own-phone", customProfile(id: "own-phone"), headers: [("Origin", "http://127.0.0.1")]
+            ).status == 201)
         #expect(try s.records().count == 1)
     }
 

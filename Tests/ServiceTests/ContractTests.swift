@@ -1,7 +1,7 @@
 import Glibc
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @testable import Service
 

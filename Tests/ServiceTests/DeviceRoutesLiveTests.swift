@@ -59,7 +59,8 @@ func customProfile(id: String = "my-phone", name: String = "My Phone", width: In
         let stale = try s.put("/v1/devices/my-phone", customProfile(width: 400), headers: [("If-Match", etag1)])
         #expect(stale.status == 412)
         #expect(stale.contentType == "application/problem+json")
-        #expect(try s.put("/v1/devices/my-phone", customProfile(width: 400), headers: [("If-Match", etag2)]).status == 200)
+        #expect(
+            try s.put("/v1/devices/my-phone", customProfile(width: 400), headers: [("If-Match", etag2)]).status == 200)
         // A body without an id takes the path's.
         #expect(try s.put("/v1/devices/other-phone", customProfile().replacingID()).status == 201)
         // Listed after the built-ins; resolvable by id.
@@ -72,7 +73,8 @@ func customProfile(id: String = "my-phone", name: String = "My Phone", width: In
 
     @Test func invalidProfileIs422WithEveryPath() throws {
         let s = try LiveServer()
-        let sc = #""sizeClasses":{"portrait":{"horizontal":"compact","vertical":"regular"},"landscape":{"horizontal":"compact","vertical":"compact"}}"#
+        let sc =
+            #""sizeClasses":{"portrait":{"horizontal":"compact","vertical":"regular"},"landscape":{"horizontal":"compact","vertical":"compact"}}"#
         let body = #"""
             {"name":"","kind":"watch","displays":[{"id":"a","width":100,"height":100,\#(sc)},{"id":"a","width":100,"height":100,\#(sc)},
              {"id":"b","width":-1,"height":100,"sizeClasses":{"portrait":{"horizontal":"compact","vertical":"regular"}}},
@@ -81,9 +83,10 @@ func customProfile(id: String = "my-phone", name: String = "My Phone", width: In
         let r = try s.put("/v1/devices/bad", body)
         #expect(r.status == 422)
         let paths = Set(try #require(r.json?["errors"]?.arrayValue).compactMap { $0["path"]?.stringValue })
-        for p in ["/name", "/kind", "/displays/1/id", "/displays/2/width", "/displays/2/sizeClasses/landscape",
-            "/displays/3/fold/position"]
-        {
+        for p in [
+            "/name", "/kind", "/displays/1/id", "/displays/2/width", "/displays/2/sizeClasses/landscape",
+            "/displays/3/fold/position",
+        ] {
             #expect(paths.contains(p), "missing \(p) in \(paths.sorted())")
         }
         #expect(try s.get("/v1/devices/bad").status == 404)
@@ -101,7 +104,9 @@ func customProfile(id: String = "my-phone", name: String = "My Phone", width: In
     @Test func putNotJSONIs400AndXMLIs415() throws {
         let s = try LiveServer()
         #expect(try s.put("/v1/devices/x", "{nope").status == 400)
-        #expect(try s.put("/v1/devices/x", customProfile(id: "x"), headers: [("Content-Type", "application/xml")]).status == 415)
+        #expect(
+            try s.put("/v1/devices/x", customProfile(id: "x"), headers: [("Content-Type", "application/xml")]).status
+                == 415)
     }
 
     @Test func builtInsAreReadOnly() throws {

@@ -1,6 +1,6 @@
 import JSON
-import Testing
 import TestSupport
+import Testing
 
 @testable import Service
 
@@ -16,7 +16,9 @@ import TestSupport
         for path in noStore { #expect(try s.get(path).header("Cache-Control") == "no-store", "\(path)") }
         #expect(try s.post("/v1/resolve", settingsScene).header("Cache-Control") == "no-store")
         #expect(try s.post("/v1/resolve", "{").header("Cache-Control") == "no-store")
-        #expect(try s.post("/v1/resolve/matrix", #"{"scene":{},"devices":["iphone-16"]}"#).header("Cache-Control") == "no-store")
+        #expect(
+            try s.post("/v1/resolve/matrix", #"{"scene":{},"devices":["iphone-16"]}"#).header("Cache-Control")
+                == "no-store")
         #expect(try s.send("POST", "/v1/requests/\(id)/replay").header("Cache-Control") == "no-store")
         #expect(try s.put("/v1/devices/my-phone", customProfile()).header("Cache-Control") == "no-store")
     }
@@ -54,7 +56,8 @@ import TestSupport
 
 @Suite struct RecordIdLiveTests {
     @Test(arguments: [
-        ("/v1/resolve", settingsScene), ("/v1/resolve/matrix", #"{"scene":{"presentations":[]},"devices":["iphone-16"]}"#),
+        ("/v1/resolve", settingsScene),
+        ("/v1/resolve/matrix", #"{"scene":{"presentations":[]},"devices":["iphone-16"]}"#),
         ("/v1/resolve", #"{"device":"no-such-device"}"#),
     ])
     func aRecordedResolutionNamesItsRecord(_ path: String, _ body: String) throws {
@@ -76,7 +79,8 @@ import TestSupport
         let r = try s.post("/v1/resolve", settingsScene)
         #expect(r.status == 200)
         #expect(r.header("Hinge-Record-Id") == nil)
-        #expect(try s.post("/v1/resolve/matrix", #"{"scene":{},"devices":["iphone-16"]}"#).header("Hinge-Record-Id") == nil)
+        #expect(
+            try s.post("/v1/resolve/matrix", #"{"scene":{},"devices":["iphone-16"]}"#).header("Hinge-Record-Id") == nil)
     }
 }
 
@@ -97,15 +101,18 @@ import TestSupport
     }
 
     @Test(arguments: [
-        ("GET", "/healthz"), ("GET", "/readyz"), ("GET", "/metrics"), ("GET", "/openapi.yaml"), ("GET", "/v1/constants"),
+        ("GET", "/healthz"), ("GET", "/readyz"), ("GET", "/metrics"), ("GET", "/openapi.yaml"),
+        ("GET", "/v1/constants"),
         ("GET", "/v1/devices"), ("GET", "/v1/devices/iphone-16"), ("PUT", "/v1/devices/x"), ("DELETE", "/v1/devices/x"),
         ("GET", "/v1/requests"), ("GET", "/v1/requests/1"), ("GET", "/v1/requests/1/svg"),
-        ("POST", "/v1/requests/1/replay"), ("DELETE", "/v1/requests"), ("POST", "/v1/resolve"), ("POST", "/v1/resolve/matrix"),
+        ("POST", "/v1/requests/1/replay"), ("DELETE", "/v1/requests"), ("POST", "/v1/resolve"),
+        ("POST", "/v1/resolve/matrix"),
         ("HEAD", "/healthz"),
     ])
     func everyRouteRefusesAnUnknownParameter(_ method: String, _ path: String) throws {
         let s = try LiveServer()
-        let r = try s.send(method, path + "?x%20y=1", body: method == "POST" || method == "PUT" ? Array("{}".utf8) : nil)
+        let r = try s.send(
+            method, path + "?x%20y=1", body: method == "POST" || method == "PUT" ? Array("{}".utf8) : nil)
         #expect(r.status == 400)
         if method != "HEAD" { #expect(r.json?["parameter"] == "x y") }
     }
@@ -122,7 +129,8 @@ import TestSupport
 @Suite struct UnknownMemberLiveTests {
     @Test func a422ListsUnknownFieldsWithDidYouMean() throws {
         let s = try LiveServer()
-        let r = try s.post("/v1/resolve", #"{"devices":"iphone-16","presentations":[{"id":"s","kind":"sheet","Detents":["large"]}]}"#)
+        let r = try s.post(
+            "/v1/resolve", #"{"devices":"iphone-16","presentations":[{"id":"s","kind":"sheet","Detents":["large"]}]}"#)
         #expect(r.status == 422)
         let json = try #require(r.json)
         #expect(json["errors"]?[0]?["path"] == "/window")
@@ -139,10 +147,11 @@ import TestSupport
         let r = try s.post("/v1/resolve", #"{"device":"iphone-16","postrue":"flat","zzz":1,"presentations":[]}"#)
         #expect(r.status == 200)
         let warnings = try #require(r.json?["diagnostics"]?.arrayValue).filter { $0["code"] == "unknown-field" }
-        #expect(warnings.map { $0["message"] } == [
-            #"unknown field "postrue" is ignored: did you mean "posture"?"#,
-            #"unknown field "zzz" is ignored: check its spelling and where it is nested"#,
-        ])
+        #expect(
+            warnings.map { $0["message"] } == [
+                #"unknown field "postrue" is ignored: did you mean "posture"?"#,
+                #"unknown field "zzz" is ignored: check its spelling and where it is nested"#,
+            ])
     }
 
     @Test func aMisspeltConstantIsSuggested() throws {
@@ -177,7 +186,8 @@ import TestSupport
         let r = try s.post("/v1/resolve/matrix", body)
         #expect(r.status == 200)
         let json = try #require(r.json)
-        #expect(json["warnings"]?.arrayValue?.map { $0["path"] } == ["/orientation", "/scene/colour", "/scene/postrue"])
+        #expect(
+            json["warnings"]?.arrayValue?.map { $0["path"] } == ["/orientation", "/scene/colour", "/scene/postrue"])
         #expect(json["warnings"]?[0]?["message"]?.stringValue?.hasSuffix(#"did you mean "orientations"?"#) == true)
         #expect(json["warnings"]?[2]?["message"]?.stringValue?.hasSuffix(#"did you mean "posture"?"#) == true)
         let results = try #require(json["results"]?.arrayValue)
@@ -211,7 +221,11 @@ import TestSupport
             pendingName = nil
             for prefix in ["- name: ", "- {name: "] where content.hasPrefix(prefix) {
                 let name = String(content.dropFirst(prefix.count).prefix { $0 != "," && $0 != "}" })
-                if content.contains("in: query") { out[operation, default: []].insert(name) } else { pendingName = name }
+                if content.contains("in: query") {
+                    out[operation, default: []].insert(name)
+                } else {
+                    pendingName = name
+                }
             }
         }
         return out
@@ -224,7 +238,8 @@ import TestSupport
         #expect(documented["GET /v1/requests"]?.count == 7)
         for (operation, names) in documented {
             let accepted = Set(QueryParameters.accepted[operation] ?? [])
-            #expect(names.subtracting(accepted).isEmpty, "\(operation) documents \(names.subtracting(accepted).sorted())")
+            #expect(
+                names.subtracting(accepted).isEmpty, "\(operation) documents \(names.subtracting(accepted).sorted())")
         }
     }
 }

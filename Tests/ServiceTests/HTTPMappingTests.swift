@@ -16,7 +16,9 @@ import Testing
         #expect(q.device == "iphone-16" && q.status == 422 && q.code == "chained-modal" && q.limit == 500)
         #expect(q.since?.iso8601 == "2025-01-31T09:05:07.000Z")
         #expect(q.until?.iso8601 == "2025-01-31T09:05:07.500Z")
-        for (name, value) in [("limit", "501"), ("limit", "0"), ("status", "abc"), ("since", "yesterday"), ("cursor", "v1.")] {
+        for (name, value) in [
+            ("limit", "501"), ("limit", "0"), ("status", "abc"), ("since", "yesterday"), ("cursor", "v1."),
+        ] {
             #expect(throws: RecordQueryMapping.InvalidParameter.self, "\(name)=\(value)") {
                 _ = try RecordQueryMapping.query(from: [(name, value)])
             }

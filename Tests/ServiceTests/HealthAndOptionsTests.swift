@@ -1,7 +1,7 @@
 import HTTPServer
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import Service
 
@@ -29,7 +29,8 @@ import TestSupport
 
     @Test(arguments: [(true, 200), (false, 503)])
     func readyzFollowsTheReadinessClosure(_ ready: Bool, _ expected: Int) throws {
-        let (status, body) = try get(ServiceApp(options: ServeOptions(), readiness: { ready ? .ready : .commitFailed("test") }), "/readyz")
+        let (status, body) = try get(
+            ServiceApp(options: ServeOptions(), readiness: { ready ? .ready : .commitFailed("test") }), "/readyz")
         #expect(status == expected)
         #expect(body.contains(expected == 200 ? "ready" : "\"status\":503"))
     }

@@ -2,8 +2,8 @@ import Glibc
 import HTTPServer
 import JSON
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @testable import Service
 

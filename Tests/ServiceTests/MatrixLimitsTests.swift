@@ -4,8 +4,8 @@ import JSON
 import LayoutEngine
 import Store
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import Service
 
@@ -69,7 +69,8 @@ import TestSupport
         let whole = Matrix.resolve(body: Array(body.utf8), catalog: catalog)
         #expect(whole.status == 200)
         let limit = whole.json.count / 3
-        let out = Matrix.resolve(body: Array(body.utf8), catalog: catalog, limits: Matrix.Limits(maxResponseBytes: limit))
+        let out = Matrix.resolve(
+            body: Array(body.utf8), catalog: catalog, limits: Matrix.Limits(maxResponseBytes: limit))
         #expect(out.status == 422)
         let problem = try #require(try? JSONParser.parse(out.json))
         #expect(problem["maxResponseBytes"] == .number(Double(limit)))
@@ -79,7 +80,8 @@ import TestSupport
     }
 
     @Test func theStreamedBodyIsTheWritersCanonicalEncoding() throws {
-        let body = #"{"scene":{"window":{"width":2000,"height":900},"presentations":[{"id":"p","kind":"popover"}]},"x":1}"#
+        let body =
+            #"{"scene":{"window":{"width":2000,"height":900},"presentations":[{"id":"p","kind":"popover"}]},"x":1}"#
         let out = Matrix.resolve(body: Array(body.utf8), catalog: catalog)
         #expect(out.status == 200)
         let value = try JSONParser.parse(out.json)
@@ -100,10 +102,12 @@ import TestSupport
     @Test func healthzAnswersWhileAHeavyMatrixRunsOnTheOnlyLoop() throws {
         let gate = Gate()
         let started = Gate()
-        let pool = WorkPool(threads: 1, capacity: 1, beforeEachJob: {
-            started.arrive()
-            gate.wait()
-        })
+        let pool = WorkPool(
+            threads: 1, capacity: 1,
+            beforeEachJob: {
+                started.arrive()
+                gate.wait()
+            })
         let s = try LiveServer(work: pool)  // one event loop
         let result = Mutex<HTTPReply?>(nil)
         let port = s.port
@@ -124,10 +128,12 @@ import TestSupport
     @Test func aFullPoolAnswers503WithRetryAfter() throws {
         let gate = Gate()
         let started = Gate()
-        let pool = WorkPool(threads: 1, capacity: 1, beforeEachJob: {
-            started.arrive()
-            gate.wait()
-        })
+        let pool = WorkPool(
+            threads: 1, capacity: 1,
+            beforeEachJob: {
+                started.arrive()
+                gate.wait()
+            })
         let s = try LiveServer(work: pool)
         let port = s.port
         let body = Array(Self.heavyMatrix.utf8)
@@ -154,7 +160,9 @@ import TestSupport
         #expect(o.maxMatrixWork == 10)
         #expect(o.maxBufferedBytes == 2048)
         #expect(ServeOptions().maxResponseBytes == 8 * 1024 * 1024)
-        #expect(throws: UsageError.self) { try ServeOptions.parse(["--max-matrix-work", "0"], environment: { _ in nil }) }
+        #expect(throws: UsageError.self) {
+            try ServeOptions.parse(["--max-matrix-work", "0"], environment: { _ in nil })
+        }
 
         let s = try LiveServer(maxMatrixWork: 10)
         let r = try s.post("/v1/resolve/matrix", #"{"scene":{},"devices":["iphone-16"]}"#)  // 4 × 1

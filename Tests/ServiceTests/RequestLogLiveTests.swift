@@ -2,8 +2,8 @@ import Dispatch
 import Glibc
 import JSON
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import Service
 @testable import Store
@@ -37,7 +37,8 @@ import TestSupport
 
     @Test func filtersByDeviceStatusCodeSinceAndUntil() throws {
         let s = try LiveServer()
-        let ok = try s.post("/v1/resolve", #"{"device":"iphone-16","presentations":[{"id":"s","kind":"sheet","placement":"leading"}]}"#)
+        let ok = try s.post(
+            "/v1/resolve", #"{"device":"iphone-16","presentations":[{"id":"s","kind":"sheet","placement":"leading"}]}"#)
         let code = try #require(ok.json?["diagnostics"]?[0]?["code"]?.stringValue)
         #expect(code == "placement-no-effect")
         _ = try s.post("/v1/resolve", Self.invalidScene)
@@ -70,7 +71,11 @@ import TestSupport
 
     @Test func cursorPagingVisitsEveryRecordOnce() throws {
         let s = try LiveServer()
-        for i in 0..<7 { #expect(try s.post("/v1/resolve", #"{"device":"iphone-16","presentations":[{"id":"p\#(i)","kind":"sheet"}]}"#).status == 200) }
+        for i in 0..<7 {
+            #expect(
+                try s.post("/v1/resolve", #"{"device":"iphone-16","presentations":[{"id":"p\#(i)","kind":"sheet"}]}"#)
+                    .status == 200)
+        }
         var seen: [String] = []
         var cursor: String? = nil
         var pages = 0
@@ -138,7 +143,8 @@ import TestSupport
         let r = try #require(try s.send("POST", "/v1/requests/\(id)/replay").json)
         #expect(r["unchanged"] == false)
         let diffs = try #require(r["differences"]?.arrayValue)
-        #expect(diffs.contains { $0["path"] == "/environment/window/width" && $0["before"] == 390 && $0["after"] == 400 })
+        #expect(
+            diffs.contains { $0["path"] == "/environment/window/width" && $0["before"] == 390 && $0["after"] == 400 })
     }
 
     @Test func deleteClearsTheLog() throws {
@@ -165,15 +171,19 @@ import TestSupport
     /// the only read thread held, a listing waits while the loop goes on answering; a read beyond the read
     /// queue's capacity is refused at once with 503 and `Retry-After`; the held listing completes after.
     @Test func readsWaitOffTheLoopAndAreRefusedWhenTheirQueueIsFull() throws {
-        let s = try LiveServer { $0.maxReaders = 1; $0.readQueueCapacity = 1 }
+        let s = try LiveServer {
+            $0.maxReaders = 1
+            $0.readQueueCapacity = 1
+        }
         #expect(try s.post("/v1/resolve", settingsScene).status == 200)
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }  // never leave the read thread held (close joins it)
-        #expect(s.store.readWorkers.submit {
-            entered.signal()
-            release.wait()
-        })
+        #expect(
+            s.store.readWorkers.submit {
+                entered.signal()
+                release.wait()
+            })
         #expect(entered.wait(timeout: .now() + 10) == .success)
         // Queued behind the held thread: this client waits, the loop does not.
         let queued = Mutex<HTTPReply?>(nil)

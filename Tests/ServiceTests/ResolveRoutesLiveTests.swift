@@ -3,7 +3,8 @@ import Testing
 
 @testable import Service
 
-let settingsScene = #"{"device":"iphone-16","presentations":[{"id":"settings","kind":"sheet","detents":["medium","large"]}]}"#
+let settingsScene =
+    #"{"device":"iphone-16","presentations":[{"id":"settings","kind":"sheet","detents":["medium","large"]}]}"#
 
 /// `POST /v1/resolve`, `POST /v1/resolve/matrix`, `GET /v1/constants` against a real server (docs/api.md#resolve,
 /// docs/api.md#matrix).
@@ -83,7 +84,10 @@ let settingsScene = #"{"device":"iphone-16","presentations":[{"id":"settings","k
         #expect(m.status == 415)
     }
 
-    @Test(arguments: ["application/x-www-form-urlencoded", "text/plain", "application/octet-stream", "application/json; charset=utf-8"])
+    @Test(arguments: [
+        "application/x-www-form-urlencoded", "text/plain", "application/octet-stream",
+        "application/json; charset=utf-8",
+    ])
     func anyOtherContentTypeIsAcceptedWhenTheBodyIsJSON(_ type: String) throws {
         let s = try LiveServer()
         let r = try s.post("/v1/resolve", settingsScene, headers: [("Content-Type", type)])
@@ -105,9 +109,13 @@ let settingsScene = #"{"device":"iphone-16","presentations":[{"id":"settings","k
         #expect(results.count == 8 + 4)
         var expected: [[String]] = []
         for p in ["flat", "halfOpened"] {
-            for o in ["portrait", "landscape"] { for l in ["ltr", "rtl"] { expected.append(["iphone-duo", p, o, l]) } }
+            for o in ["portrait", "landscape"] {
+                for l in ["ltr", "rtl"] { expected.append(["iphone-duo", p, o, l]) }
+            }
         }
-        for o in ["portrait", "landscape"] { for l in ["ltr", "rtl"] { expected.append(["iphone-16", "flat", o, l]) } }
+        for o in ["portrait", "landscape"] {
+            for l in ["ltr", "rtl"] { expected.append(["iphone-16", "flat", o, l]) }
+        }
         let got = results.map { r in
             ["device", "posture", "orientation", "layoutDirection"].map { r[$0]?.stringValue ?? "?" }
         }

@@ -3,8 +3,8 @@ import HTTPServer
 import JSON
 import LayoutEngine
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @testable import Service
 
@@ -103,27 +103,38 @@ let phoneProfile = "{" + customProfile().dropFirst(#"{"id":"my-phone","#.utf8.co
 
 @Suite struct StoreProblemTests {
     @Test func causesAreToldInAClientsTerms() {
-        let full = StoreError.sqlite(SQLiteFailure(extendedCode: 13, message: "database or disk is full", operation: "DELETE FROM requests"))
+        let full = StoreError.sqlite(
+            SQLiteFailure(extendedCode: 13, message: "database or disk is full", operation: "DELETE FROM requests"))
         #expect(StoreProblem.reason(full) == "the storage is full")
-        let io = StoreError.sqlite(SQLiteFailure(extendedCode: 10 | (4 << 8), message: "disk I/O error", operation: "COMMIT"))
+        let io = StoreError.sqlite(
+            SQLiteFailure(extendedCode: 10 | (4 << 8), message: "disk I/O error", operation: "COMMIT"))
         #expect(StoreProblem.reason(io) == "the storage reported an I/O error")
-        #expect(StoreProblem.reason(.storageUnusable("/x was deleted")) == "the database files were deleted, replaced or made unwritable")
+        #expect(
+            StoreProblem.reason(.storageUnusable("/x was deleted"))
+                == "the database files were deleted, replaced or made unwritable")
     }
 
     /// Under a full disk a clear says it could not clear, and why — not "could not be read".
     @Test func aClearThatFailsOnAFullDiskSaysSo() throws {
         let log = try LogPipe()
-        let full = StoreError.sqlite(SQLiteFailure(extendedCode: 13, message: "database or disk is full", operation: "DELETE FROM requests"))
+        let full = StoreError.sqlite(
+            SQLiteFailure(extendedCode: 13, message: "database or disk is full", operation: "DELETE FROM requests"))
         let context = ServiceContext(
             catalog: StaticDeviceCatalog([]), store: nil, record: false, apiKey: nil,
             errorLog: ErrorLog(fileDescriptor: log.writeFD))
-        let request = HTTPRequest(method: .DELETE, path: "/v1/requests", query: nil, version: .http1_1, headers: [:], body: [], keepAlive: true)
+        let request = HTTPRequest(
+            method: .DELETE, path: "/v1/requests", query: nil, version: .http1_1, headers: [:], body: [],
+            keepAlive: true)
         let response = RequestRoutes.storeProblem(full, request, context, operation: .clear)
         #expect(response.status == .serviceUnavailable)
         let body = try JSONParser.parse(response.body)
-        #expect(body["detail"]?.stringValue?.hasPrefix("The request log could not be cleared: the storage is full.") == true)
+        #expect(
+            body["detail"]?.stringValue?.hasPrefix("The request log could not be cleared: the storage is full.") == true
+        )
         let id = try #require(body["requestId"]?.stringValue)
-        #expect(log.text().contains("error: request \(id): DELETE /v1/requests: the request log could not be cleared: SQLite error 13"))
+        #expect(
+            log.text().contains(
+                "error: request \(id): DELETE /v1/requests: the request log could not be cleared: SQLite error 13"))
     }
 }
 
@@ -140,7 +151,8 @@ let phoneProfile = "{" + customProfile().dropFirst(#"{"id":"my-phone","#.utf8.co
         #expect(line.contains("database \(dir.file("hinge.sqlite"))"))
         #expect(line.contains("recording (max 500 records, max 2097152 bytes)"))
         options.noRecord = true
-        #expect(ServiceApp(options: options, store: app.store).startupLine(port: 1, threads: 1).contains("not recording"))
+        #expect(
+            ServiceApp(options: options, store: app.store).startupLine(port: 1, threads: 1).contains("not recording"))
         // The server's lock: a second server on the same database refuses to start.
         #expect(throws: StoreError.locked(path: options.db, lockPath: options.db + ".lock", owner: Int(getpid()))) {
             try ServiceApp.open(options: options)

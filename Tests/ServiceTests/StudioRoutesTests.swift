@@ -1,7 +1,7 @@
 import Glibc
 import HTTPServer
-import Testing
 import TestSupport
+import Testing
 
 @testable import Service
 
@@ -54,7 +54,9 @@ import TestSupport
         defer { closedir(dir) }
         var onDisk: Set<String> = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if !name.hasPrefix(".") { onDisk.insert(name) }
         }
         #expect(onDisk == Set(StudioAssets.sources.map(\.name)))
@@ -65,7 +67,10 @@ import TestSupport
 
     /// Text reaches the page only as text nodes and attribute values: no script parses markup or code.
     @Test func noScriptParsesMarkupOrCode() {
-        let forbidden = ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "DOMParser", "createContextualFragment"]
+        let forbidden = [
+            "innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "DOMParser",
+            "createContextualFragment",
+        ]
         for (name, bytes) in StudioAssets.sources where name.hasSuffix(".js") {
             let text = String(decoding: bytes, as: UTF8.self)
             for word in forbidden { #expect(!text.contains(word), "\(name) uses \(word)") }
@@ -78,7 +83,8 @@ import TestSupport
     @Test func everyReferenceIsRewrittenToAHashedAssetThatExists() throws {
         let assets = try Self.assets()
         #expect(assets.hashedNames.count == StudioAssets.sources.count - 1)
-        let texts = [String(decoding: assets.page.body, as: UTF8.self)]
+        let texts =
+            [String(decoding: assets.page.body, as: UTF8.self)]
             + assets.byHashedName.values.map { String(decoding: $0.body, as: UTF8.self) }
         var referenced: Set<String> = []
         for text in texts {
@@ -88,7 +94,10 @@ import TestSupport
             }
         }
         // The page reaches the entry module and the style sheet; the modules reach each other.
-        for source in ["app.js", "studio.css", "icon.svg", "api.js", "dom.js", "scene.js", "matrix.js", "requests.js", "devices.js"] {
+        for source in [
+            "app.js", "studio.css", "icon.svg", "api.js", "dom.js", "scene.js", "matrix.js", "requests.js",
+            "devices.js",
+        ] {
             let hashed = try #require(assets.hashedNames[source])
             #expect(referenced.contains(hashed), "\(source) is never referenced")
             #expect(hashed.count == source.count + 17, "\(hashed) is not NAME.<16 hex>.EXT")
@@ -103,7 +112,8 @@ import TestSupport
         #expect(before.hashedNames["b.js"] != after.hashedNames["b.js"])
         #expect(before.hashedNames["a.js"] != after.hashedNames["a.js"])
         #expect(before.page.body != after.page.body)
-        let aText = String(decoding: try #require(after.byHashedName[after.hashedNames["a.js"] ?? ""]).body, as: UTF8.self)
+        let aText = String(
+            decoding: try #require(after.byHashedName[after.hashedNames["a.js"] ?? ""]).body, as: UTF8.self)
         #expect(aText == "import { b } from \"./\(after.hashedNames["b.js"] ?? "?")\";")
     }
 
@@ -153,7 +163,8 @@ import TestSupport
                 #expect(reply.status == 200, "\(name)")
                 #expect(reply.header("Cache-Control") == "max-age=31536000, immutable", "\(name)")
                 let expected =
-                    name.hasSuffix(".js") ? "text/javascript; charset=utf-8"
+                    name.hasSuffix(".js")
+                    ? "text/javascript; charset=utf-8"
                     : name.hasSuffix(".css") ? "text/css; charset=utf-8" : "image/svg+xml"
                 #expect(reply.contentType == expected, "\(name)")
                 queue += Self.references(in: reply.text)
@@ -162,7 +173,9 @@ import TestSupport
         }
     }
 
-    @Test(arguments: ["/studio/app.js", "/studio/app.0000000000000000.js", "/studio/nothing.css", "/studio/%2e%2e%2fPackage.swift"])
+    @Test(arguments: [
+        "/studio/app.js", "/studio/app.0000000000000000.js", "/studio/nothing.css", "/studio/%2e%2e%2fPackage.swift",
+    ])
     func anUnknownAssetIs404(_ target: String) throws {
         try withServer { port in
             let reply = try HTTPClient.send(port: port, "GET", target)

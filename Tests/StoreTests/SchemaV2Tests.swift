@@ -1,15 +1,15 @@
 import CSQLite
 import Dispatch
-import Testing
 import TestSupport
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Testing
 
 @testable import Store
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Schema v2: no `request_codes`, no secondary indexes on `requests`; every filter of
 /// `GET /v1/requests` is a condition checked while walking `requests` newest first by rowid.
@@ -33,7 +33,9 @@ struct SchemaV2Tests {
             Row(device: "iphone-16", status: 422, codes: ["detents-ignored"], at: base + 1000),
             Row(device: "ipad-mini", status: 200, codes: ["detents"], at: base + 2000),
             Row(device: nil, status: 400, codes: [], at: base + 3000),
-            Row(device: "ipad-mini", status: 422, codes: ["prefer-sheet", "detents-ignored", "chained-modal"], at: base + 4000),
+            Row(
+                device: "ipad-mini", status: 422, codes: ["prefer-sheet", "detents-ignored", "chained-modal"],
+                at: base + 4000),
             Row(device: "iphone-16", status: 200, codes: ["x-detents"], at: base + 5000),
             Row(device: "", status: 200, codes: ["chained-modal", "chained-modal"], at: base + 6000),
             Row(device: "iphone-16-pro-max", status: 422, codes: ["detents", "prefer-sheet"], at: base + 7000),
@@ -83,7 +85,9 @@ struct SchemaV2Tests {
                 ids.append(id)
             }
         }
-        #expect(try db.scalarInt("SELECT count(*) FROM request_codes") == Int64(rows.map { Set($0.codes).count }.reduce(0, +)))
+        #expect(
+            try db.scalarInt("SELECT count(*) FROM request_codes")
+                == Int64(rows.map { Set($0.codes).count }.reduce(0, +)))
         return ids
     }
 
@@ -126,7 +130,9 @@ struct SchemaV2Tests {
                 for code in [nil, "detents", "detents-ignored", "chained-modal", "ignored", "x-detents", "détente", ""]
                     as [String?]
                 {
-                    for (since, until) in [(nil, nil), (t(1000), t(5000)), (t(4000), nil), (nil, t(2000)), (t(10_500), t(12_000))]
+                    for (since, until) in [
+                        (nil, nil), (t(1000), t(5000)), (t(4000), nil), (nil, t(2000)), (t(10_500), t(12_000)),
+                    ]
                         as [(Timestamp?, Timestamp?)]
                     {
                         out.append(RecordQuery(device: device, status: status, code: code, since: since, until: until))
@@ -153,11 +159,19 @@ struct SchemaV2Tests {
             #expect(detail.summary.device == row.device && detail.summary.status == row.status)
             #expect(detail.summary.codes == row.codes && detail.summary.receivedAt.millisecondsSinceEpoch == row.at)
             #expect(detail.summary.durationMicros == 100 + Int64(i) && detail.summary.engineVersion == "v1-engine")
-            #expect(detail.requestBody == SchemaV2Tests.requestBody(i) && detail.responseBody == SchemaV2Tests.responseBody(i))
+            #expect(
+                detail.requestBody == SchemaV2Tests.requestBody(i)
+                    && detail.responseBody == SchemaV2Tests.responseBody(i))
         }
         // The prefix/suffix cases, spelled out (not only against the reference filter below).
-        #expect(try log.list(RecordQuery(code: "detents", limit: 3)).items.map(\.id.rawValue) == [ids[37], ids[36], ids[33]])
-        #expect(try SchemaV2Tests.allPages(log, RecordQuery(code: "detents")).filter { $0 <= ids[9] } == [ids[9], ids[7], ids[2]])
+        #expect(
+            try log.list(RecordQuery(code: "detents", limit: 3)).items.map(\.id.rawValue) == [
+                ids[37], ids[36], ids[33],
+            ])
+        #expect(
+            try SchemaV2Tests.allPages(log, RecordQuery(code: "detents")).filter { $0 <= ids[9] } == [
+                ids[9], ids[7], ids[2],
+            ])
         #expect(try SchemaV2Tests.allPages(log, RecordQuery(code: "x-detents")) == [ids[5]])
         #expect(try SchemaV2Tests.allPages(log, RecordQuery(code: "detents-")).isEmpty)
         #expect(try SchemaV2Tests.allPages(log, RecordQuery(code: "ignored")).isEmpty)
@@ -175,7 +189,8 @@ struct SchemaV2Tests {
         let (versions, integrity, orphans, bodies) = try store.writer.perform { db in
             Result { () throws(StoreError) in
                 (
-                    try db.scalarInt("SELECT count(*) FROM schema_migrations"), try db.scalarText("PRAGMA integrity_check"),
+                    try db.scalarInt("SELECT count(*) FROM schema_migrations"),
+                    try db.scalarText("PRAGMA integrity_check"),
                     try db.scalarInt("SELECT count(*) FROM pragma_foreign_key_check"),
                     try db.scalarInt("SELECT count(*) FROM request_bodies")
                 )
@@ -203,7 +218,8 @@ struct SchemaV2Tests {
         let db = try rawConnection(path)
         defer { db.close() }
         #expect(
-            try db.scalarText("SELECT group_concat(version || ' ' || name, '; ') FROM schema_migrations ORDER BY version")
+            try db.scalarText(
+                "SELECT group_concat(version || ' ' || name, '; ') FROM schema_migrations ORDER BY version")
                 == "1 device profiles, request log; 2 request log without per-code rows and secondary indexes")
     }
 
@@ -237,16 +253,20 @@ struct SchemaV2Tests {
         // Over maxRecords + slack (1) after the next commit: the oldest go, with their bodies.
         let counter = CompletionCounter()
         counter.expect(1)
-        store.requestLog.append(record(device: "ipad-mini", status: 422, codes: ["detents"]), completion: counter.completion)
+        store.requestLog.append(
+            record(device: "ipad-mini", status: 422, codes: ["detents"]), completion: counter.completion)
         #expect(counter.wait())
         store.requestLog.flush()
         let newID = try #require(counter.successes.withLock { $0.first }).rawValue
         #expect(try store.requestLog.count() == 10)
         let kept = Array(ids.suffix(9)) + [newID]
         #expect(try SchemaV2Tests.allPages(store.requestLog, RecordQuery()) == kept.reversed())
-        let keptRows = Array(rows.suffix(9)) + [Row(device: "ipad-mini", status: 422, codes: ["detents"], at: 1_738_314_307_042)]
+        let keptRows =
+            Array(rows.suffix(9)) + [Row(device: "ipad-mini", status: 422, codes: ["detents"], at: 1_738_314_307_042)]
         for q in SchemaV2Tests.queries {
-            #expect(try SchemaV2Tests.allPages(store.requestLog, q) == SchemaV2Tests.expected(q, rows: keptRows, ids: kept), "\(q)")
+            #expect(
+                try SchemaV2Tests.allPages(store.requestLog, q) == SchemaV2Tests.expected(q, rows: keptRows, ids: kept),
+                "\(q)")
         }
         let bodies = try store.writer.perform { db in
             Result { () throws(StoreError) in try db.scalarInt("SELECT count(*) FROM request_bodies") }
@@ -282,7 +302,9 @@ struct SchemaV2Tests {
         }
         #expect(counter.wait())
         let ids = counter.successes.withLock { $0 }.map(\.rawValue).sorted()
-        func find(_ code: String) throws -> [Int64] { try SchemaV2Tests.allPages(store.requestLog, RecordQuery(code: code)) }
+        func find(_ code: String) throws -> [Int64] {
+            try SchemaV2Tests.allPages(store.requestLog, RecordQuery(code: code))
+        }
         #expect(try find("detents") == [ids[3], ids[1]])
         #expect(try find("detents-ignored") == [ids[0]])
         #expect(try find("chained-modal") == [ids[3]])
@@ -364,7 +386,9 @@ struct SchemaV2Tests {
                     while try s.step() { details.append(s.text(3) ?? "") }
                     return details
                 }
-                #expect(plan == [after == nil ? "SCAN requests" : "SEARCH requests USING INTEGER PRIMARY KEY (rowid<?)"], "\(sql)")
+                #expect(
+                    plan == [after == nil ? "SCAN requests" : "SEARCH requests USING INTEGER PRIMARY KEY (rowid<?)"],
+                    "\(sql)")
                 let opcodes = try db.withStatement("EXPLAIN " + sql) { (s) throws(StoreError) -> [String] in
                     try s.bind(values)
                     var ops: [String] = []
@@ -400,7 +424,9 @@ struct SchemaV2Tests {
         defer { closedir(d) }
         var out: [String] = []
         while let entry = readdir(d) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+            }
             if name == "." || name == ".." { continue }
             if name.hasSuffix(".swift") {
                 out.append(dir + "/" + name)

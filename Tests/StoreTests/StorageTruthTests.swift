@@ -1,11 +1,11 @@
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import Store
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A read-only bind mount of a directory over itself: paths under it become read-only for everyone, root
@@ -98,7 +98,8 @@ final class StorageChanges: Sendable {
         let dir = TemporaryDirectory()
         let changes = StorageChanges()
         let store = try Store.open(
-            Store.Configuration(path: dir.file("hinge.sqlite"), storageCheckMillis: 20, onStorageChange: changes.handler))
+            Store.Configuration(
+                path: dir.file("hinge.sqlite"), storageCheckMillis: 20, onStorageChange: changes.handler))
         defer { store.close() }
         #expect(unlink(dir.file("hinge.sqlite")) == 0)
         var waited = 0
@@ -227,7 +228,8 @@ final class StorageChanges: Sendable {
             let counter = CompletionCounter()
             counter.expect(20)
             for i in 0..<20 {
-                store.requestLog.append(record(at: Int64(round * 20 + i), body: body, response: body), completion: counter.completion)
+                store.requestLog.append(
+                    record(at: Int64(round * 20 + i), body: body, response: body), completion: counter.completion)
             }
             #expect(counter.wait())
             store.requestLog.flush()  // the prune after the batch's commit has run
@@ -257,7 +259,9 @@ final class StorageChanges: Sendable {
             let store = try Store.open(Store.Configuration(path: path))
             let counter = CompletionCounter()
             counter.expect(400)
-            for i in 0..<400 { store.requestLog.append(record(at: Int64(i), body: body), completion: counter.completion) }
+            for i in 0..<400 {
+                store.requestLog.append(record(at: Int64(i), body: body), completion: counter.completion)
+            }
             #expect(counter.wait())
             store.requestLog.flush()
             #expect(store.counters.logBytes > 3 << 20)

@@ -1,14 +1,14 @@
 import Dispatch
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import Store
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Request-log throughput: 4 producer threads append as fast as they can; the writer group-commits.
@@ -24,7 +24,8 @@ struct StoreBenchmark {
         let perProducer = 50_000
         // Body sizes: HINGE_STORE_BENCH_BODY bytes each (default 1000 request, 2000 response).
         let size = getenv("HINGE_STORE_BENCH_BODY").flatMap { Int(String(cString: $0)) }
-        let request = Array(#"{"device":"iphone-16","presentations":[{"id":"s","kind":"sheet"}]}"#.utf8)
+        let request =
+            Array(#"{"device":"iphone-16","presentations":[{"id":"s","kind":"sheet"}]}"#.utf8)
             + Array(repeating: UInt8(0x20), count: max(0, (size ?? 1000) - 70))
         let response = Array(repeating: UInt8(0x61), count: size ?? 2_000)
         let counter = CompletionCounter()
@@ -102,7 +103,9 @@ struct StoreBenchmark {
         let elapsed = Double(monoMicros() - begin) / 1e6
         let c = store.counters
         let sorted = latencies.withLock { $0.sorted() }
-        func pct(_ q: Double) -> Int { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))] }
+        func pct(_ q: Double) -> Int {
+            sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))]
+        }
         print(
             """
             [store-bench] paced rate=\(rate)/s body=\(request.count)+\(response.count)B appends=\(producers * perProducer) \
@@ -180,7 +183,9 @@ struct StoreBenchmarkCosts {
         let response = Array(repeating: UInt8(0x61), count: size ?? 3_644)
         let base = Timestamp.now().millisecondsSinceEpoch - Int64(records)
         let devices = ["iphone-se-3", "iphone-16", "iphone-16-pro-max", "ipad-mini", "ipad-pro-11"]
-        let codeSets: [[String]] = [[], [], ["detents-ignored"], ["prefer-sheet", "detents-ignored"], ["chained-modal"]]
+        let codeSets: [[String]] = [
+            [], [], ["detents-ignored"], ["prefer-sheet", "detents-ignored"], ["chained-modal"],
+        ]
         var appended = 0
         while appended < records {
             let n = min(1000, records - appended)
@@ -211,7 +216,8 @@ struct StoreBenchmarkCosts {
             (
                 "since/until before the first record",
                 RecordQuery(
-                    since: Timestamp(millisecondsSinceEpoch: base - 10), until: Timestamp(millisecondsSinceEpoch: base - 5))
+                    since: Timestamp(millisecondsSinceEpoch: base - 10),
+                    until: Timestamp(millisecondsSinceEpoch: base - 5))
             ),
             ("device+status+code", RecordQuery(device: "iphone-se-3", status: 422, code: "detents-ignored")),
         ]
@@ -224,7 +230,9 @@ struct StoreBenchmarkCosts {
                 times.append(Double(monoMicros() - t0) / 1000)
             }
             times.sort()
-            print("[store-bench] list \(name): \(found) items, median \(format2(times[3])) ms, min \(format2(times[0])) ms")
+            print(
+                "[store-bench] list \(name): \(found) items, median \(format2(times[3])) ms, min \(format2(times[0])) ms"
+            )
         }
         store.close()
     }
@@ -246,7 +254,9 @@ private func findThread(named name: String) -> String? {
     guard let dir = opendir("/proc/self/task") else { return nil }
     defer { closedir(dir) }
     while let entry = readdir(dir) {
-        let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        let tid = withUnsafeBytes(of: entry.pointee.d_name) {
+            String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+        }
         guard tid.first?.isNumber == true, let comm = readFile("/proc/self/task/" + tid + "/comm") else { continue }
         if comm.split(separator: 0x0A).first.map({ String(decoding: $0, as: UTF8.self) }) == name { return tid }
     }

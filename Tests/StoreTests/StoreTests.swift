@@ -4,8 +4,8 @@ import Dispatch
 import JSON
 import LayoutEngine
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import Store
 
@@ -29,7 +29,8 @@ struct OpeningTests {
         store.close()
         let db = try rawConnection(path)
         #expect(try db.scalarInt("SELECT max(version) FROM schema_migrations") == Int64(Schema.latestVersion))
-        #expect(try db.scalarText("SELECT name FROM schema_migrations WHERE version = 1") == "device profiles, request log")
+        #expect(
+            try db.scalarText("SELECT name FROM schema_migrations WHERE version = 1") == "device profiles, request log")
         #expect(try db.scalarInt("PRAGMA application_id") == Schema.applicationID)
         db.close()
         // Reopening an up-to-date database applies nothing and works.
@@ -110,7 +111,10 @@ struct DeviceProfileTests {
         defer { store.close() }
         let ids = store.allProfiles().map(\.id)
         #expect(
-            ids == ["iphone-se-3", "iphone-16", "iphone-16-pro-max", "ipad-mini", "ipad-pro-11", "ipad-pro-13", "iphone-duo"])
+            ids == [
+                "iphone-se-3", "iphone-16", "iphone-16-pro-max", "ipad-mini", "ipad-pro-11", "ipad-pro-13",
+                "iphone-duo",
+            ])
         for p in store.allProfiles() {
             #expect(p.builtIn)
             // docs/rules.md#device-profiles: validation holds for every built-in: a round trip through JSON gives the
@@ -159,7 +163,8 @@ struct DeviceProfileTests {
         defer { store.close() }
         let created = try store.devices.put(customProfile())
         #expect(created.created)
-        #expect(created.stored.etag.quoted.hasPrefix("\"") && created.stored.etag.quoted.hasSuffix("\"")
+        #expect(
+            created.stored.etag.quoted.hasPrefix("\"") && created.stored.etag.quoted.hasSuffix("\"")
                 && created.stored.etag.quoted.count == 18)
         #expect(store.devices.stored(id: "my-phone")?.etag == created.stored.etag)
         #expect(store.profile(id: "my-phone")?.name == "My Phone")
@@ -169,13 +174,15 @@ struct DeviceProfileTests {
         let same = try store.devices.put(customProfile())
         #expect(!same.created && same.stored.etag == created.stored.etag)
         #expect {
-            _ = try store.devices.put(customProfile(name: "Stale"), precondition: .matching([EntityTag(quoted: "\"0000000000000000\"")]))
+            _ = try store.devices.put(
+                customProfile(name: "Stale"), precondition: .matching([EntityTag(quoted: "\"0000000000000000\"")]))
         } throws: { error in
             guard case .preconditionFailed(let id, let current) = error as? StoreError else { return false }
             return id == "my-phone" && current == created.stored.etag
         }
         #expect(store.profile(id: "my-phone")?.name == "My Phone")
-        let replaced = try store.devices.put(customProfile(name: "Renamed"), precondition: .matching([created.stored.etag]))
+        let replaced = try store.devices.put(
+            customProfile(name: "Renamed"), precondition: .matching([created.stored.etag]))
         #expect(!replaced.created && replaced.stored.etag != created.stored.etag)
         #expect(store.profile(id: "my-phone")?.name == "Renamed")
         // No tag (what a weak If-Match leaves) never matches; `.anyCurrent` (`*`) matches any existing profile
@@ -208,7 +215,8 @@ struct DeviceProfileTests {
         defer { store.close() }
         let put = try store.devices.put(customProfile())
         #expect(throws: StoreError.preconditionFailed(id: "my-phone", current: put.stored.etag)) {
-            try store.devices.delete(id: "my-phone", precondition: .matching([EntityTag(quoted: "\"deadbeefdeadbeef\"")]))
+            try store.devices.delete(
+                id: "my-phone", precondition: .matching([EntityTag(quoted: "\"deadbeefdeadbeef\"")]))
         }
         try store.devices.delete(id: "my-phone", precondition: .matching([put.stored.etag]))
         #expect(store.profile(id: "my-phone") == nil)
@@ -260,7 +268,8 @@ struct DeviceProfileTests {
         try Store.open(.init(path: path)).close()
         let db = try rawConnection(path)
         try db.run("DELETE FROM device_profiles WHERE id = ?", .text("ipad-mini"))
-        try DeviceProfileStore.upsert(DeviceProfileStore.stored(customProfile("ipad-mini", name: "Mine")), into: db, now: .now())
+        try DeviceProfileStore.upsert(
+            DeviceProfileStore.stored(customProfile("ipad-mini", name: "Mine")), into: db, now: .now())
         try db.run("UPDATE meta SET value = ? WHERE key = ?", .text("0"), .text(DeviceProfileStore.catalogVersionKey))
         db.close()
         let store = try Store.open(.init(path: path))
@@ -279,14 +288,19 @@ struct RequestLogTests {
         let counter = CompletionCounter()
         counter.expect(6)
         let base: Int64 = 1_738_314_307_042
-        store.requestLog.append(record(device: "iphone-16", status: 200, codes: ["a", "b", "a"], at: base), completion: counter.completion)
-        store.requestLog.append(record(device: "ipad-mini", status: 200, codes: ["b"], at: base + 1000), completion: counter.completion)
-        store.requestLog.append(record(device: nil, status: 422, codes: [], at: base + 2000), completion: counter.completion)
-        store.requestLog.append(record(device: "iphone-16", status: 200, codes: ["c"], at: base + 3000), completion: counter.completion)
+        store.requestLog.append(
+            record(device: "iphone-16", status: 200, codes: ["a", "b", "a"], at: base), completion: counter.completion)
+        store.requestLog.append(
+            record(device: "ipad-mini", status: 200, codes: ["b"], at: base + 1000), completion: counter.completion)
+        store.requestLog.append(
+            record(device: nil, status: 422, codes: [], at: base + 2000), completion: counter.completion)
+        store.requestLog.append(
+            record(device: "iphone-16", status: 200, codes: ["c"], at: base + 3000), completion: counter.completion)
         store.requestLog.append(
             record(device: "iphone-16", status: 400, at: base + 4000, body: Array(repeating: 0x41, count: 100)),
             completion: counter.completion)
-        store.requestLog.append(record(device: "", status: 200, at: base + 5000, body: []), completion: counter.completion)
+        store.requestLog.append(
+            record(device: "", status: 200, at: base + 5000, body: []), completion: counter.completion)
         #expect(counter.wait())
         #expect(counter.failures.withLock { $0.isEmpty })
         let ids = counter.successes.withLock { $0 }
@@ -307,7 +321,8 @@ struct RequestLogTests {
         #expect(try store.requestLog.list(RecordQuery(code: "a")).items.count == 1)
         #expect(try store.requestLog.list(RecordQuery(code: "zzz")).items.isEmpty)
         let window = RecordQuery(
-            since: Timestamp(millisecondsSinceEpoch: base + 1000), until: Timestamp(millisecondsSinceEpoch: base + 3000))
+            since: Timestamp(millisecondsSinceEpoch: base + 1000), until: Timestamp(millisecondsSinceEpoch: base + 3000)
+        )
         #expect(try store.requestLog.list(window).items.count == 3)
         #expect(try store.requestLog.list(RecordQuery(device: "iphone-16", status: 200, code: "c")).items.count == 1)
 
@@ -327,7 +342,9 @@ struct RequestLogTests {
         defer { store.close() }
         let counter = CompletionCounter()
         counter.expect(23)
-        for i in 0..<23 { store.requestLog.append(record(status: i % 2 == 0 ? 200 : 422), completion: counter.completion) }
+        for i in 0..<23 {
+            store.requestLog.append(record(status: i % 2 == 0 ? 200 : 422), completion: counter.completion)
+        }
         #expect(counter.wait())
         var seen: [RecordID] = []
         var cursor: String?
@@ -398,7 +415,8 @@ struct RequestLogFaultTests {
         counter.expect(threads * perThread)
         DispatchQueue.concurrentPerform(iterations: threads) { t in
             for i in 0..<perThread {
-                store.requestLog.append(record(device: "t\(t)", status: 200, codes: ["i\(i % 7)"]), completion: counter.completion)
+                store.requestLog.append(
+                    record(device: "t\(t)", status: 200, codes: ["i\(i % 7)"]), completion: counter.completion)
             }
         }
         #expect(counter.wait(seconds: 60))
@@ -457,10 +475,11 @@ struct RequestLogFaultTests {
         #expect(failing.wait())
         let errors = failing.failures.withLock { $0 }
         #expect(errors.count == 5)
-        #expect(errors.allSatisfy { e in
-            if case .sqlite(let f) = e { return f.primaryCode == SQLITE_FULL && f.operation.contains("INSERT") }
-            return false
-        })
+        #expect(
+            errors.allSatisfy { e in
+                if case .sqlite(let f) = e { return f.primaryCode == SQLITE_FULL && f.operation.contains("INSERT") }
+                return false
+            })
         #expect(!store.isHealthy && !store.requestLog.isHealthy)
         #expect(store.counters.commitFailures >= 1 && store.counters.recordsFailed == 5)
         #expect(try store.requestLog.count() == 1)  // nothing half-written
@@ -522,7 +541,9 @@ struct SupportTests {
         #expect(Timestamp(iso8601: "2025-01-31")?.iso8601 == "2025-01-31T00:00:00.000Z")
         #expect(Timestamp(iso8601: "2025-01-31T10:05+01:00")?.iso8601 == "2025-01-31T09:05:00.000Z")
         #expect(Timestamp(iso8601: "2025-01-31T09:05:07.123456Z")?.iso8601 == "2025-01-31T09:05:07.123Z")
-        for bad in ["", "2025-02-30", "2025-13-01", "2025-01-31T09:05:07", "2025-01-31T25:00Z", "2025-01-31T09:05:07.Z", "x"] {
+        for bad in [
+            "", "2025-02-30", "2025-13-01", "2025-01-31T09:05:07", "2025-01-31T25:00Z", "2025-01-31T09:05:07.Z", "x",
+        ] {
             #expect(Timestamp(iso8601: bad) == nil, "\(bad)")
         }
     }
@@ -623,7 +644,9 @@ struct WALBoundTests {
         let burst = CompletionCounter()
         burst.expect(800)
         let release = try #require(holdWriter(store))
-        for i in 0..<800 { store.requestLog.append(record(at: Int64(i), response: response), completion: burst.completion) }
+        for i in 0..<800 {
+            store.requestLog.append(record(at: Int64(i), response: response), completion: burst.completion)
+        }
         release.signal()
         #expect(burst.wait())
         let afterBurst = fileSize(path + "-wal")
@@ -636,7 +659,8 @@ struct WALBoundTests {
             let counter = CompletionCounter()
             counter.expect(20)
             for i in 0..<20 {
-                store.requestLog.append(record(at: Int64(1000 + w * 20 + i), response: response), completion: counter.completion)
+                store.requestLog.append(
+                    record(at: Int64(1000 + w * 20 + i), response: response), completion: counter.completion)
             }
             #expect(counter.wait())
             settled = fileSize(path + "-wal")
@@ -663,10 +687,12 @@ struct ReadWorkersTests {
     static func holdThread(_ workers: ReadWorkers) -> DispatchSemaphore? {
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        guard workers.submit({
-            entered.signal()
-            release.wait()
-        }) else { return nil }
+        guard
+            workers.submit({
+                entered.signal()
+                release.wait()
+            })
+        else { return nil }
         return entered.wait(timeout: .now() + 10) == .success ? release : nil
     }
 
@@ -676,10 +702,11 @@ struct ReadWorkersTests {
         let names = Mutex<[String]>([])
         let done = DispatchSemaphore(value: 0)
         for _ in 0..<4 {
-            #expect(workers.submit {
-                names.withLock { $0.append(currentThreadName()) }
-                done.signal()
-            })
+            #expect(
+                workers.submit {
+                    names.withLock { $0.append(currentThreadName()) }
+                    done.signal()
+                })
         }
         for _ in 0..<4 { #expect(done.wait(timeout: .now() + 10) == .success) }
         #expect(names.withLock { $0 } == Array(repeating: "hinge-db-read", count: 4))
@@ -692,8 +719,16 @@ struct ReadWorkersTests {
         let release = try #require(ReadWorkersTests.holdThread(workers))
         let order = Mutex<[Int]>([])
         let done = DispatchSemaphore(value: 0)
-        #expect(workers.submit { order.withLock { $0.append(1) }; done.signal() })
-        #expect(workers.submit { order.withLock { $0.append(2) }; done.signal() })
+        #expect(
+            workers.submit {
+                order.withLock { $0.append(1) }
+                done.signal()
+            })
+        #expect(
+            workers.submit {
+                order.withLock { $0.append(2) }
+                done.signal()
+            })
         #expect(workers.waiting == 2)
         #expect(!workers.submit { order.withLock { $0.append(3) } })  // full: refused, never runs
         release.signal()
@@ -723,10 +758,11 @@ struct ReadWorkersTests {
         DispatchQueue.concurrentPerform(iterations: 8) { t in
             for i in 0..<500 {
                 let key = t * 1000 + i
-                #expect(workers.submit {
-                    runs.withLock { $0[key, default: 0] += 1 }
-                    threads.withLock { _ = $0.insert(UInt(bitPattern: Int(bitPattern: pthread_self()))) }
-                })
+                #expect(
+                    workers.submit {
+                        runs.withLock { $0[key, default: 0] += 1 }
+                        threads.withLock { _ = $0.insert(UInt(bitPattern: Int(bitPattern: pthread_self()))) }
+                    })
             }
         }
         workers.close()
@@ -742,10 +778,11 @@ struct ReadWorkersTests {
         #expect(store.readWorkers.capacity == 3)
         let done = DispatchSemaphore(value: 0)
         let count = Mutex<Int?>(nil)
-        #expect(store.readWorkers.submit {
-            count.withLock { $0 = (try? store.requestLog.list(RecordQuery()))?.items.count }
-            done.signal()
-        })
+        #expect(
+            store.readWorkers.submit {
+                count.withLock { $0 = (try? store.requestLog.list(RecordQuery()))?.items.count }
+                done.signal()
+            })
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(count.withLock { $0 } == 0)
         store.close()

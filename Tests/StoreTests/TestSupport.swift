@@ -2,15 +2,15 @@ import Dispatch
 import JSON
 import LayoutEngine
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import Store
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Counts completions and waits for an expected number with a deadline (no sleeps).
@@ -49,7 +49,8 @@ func customProfile(_ id: String = "my-phone", name: String = "My Phone", width: 
         id: id, name: name, kind: .phone,
         displays: [
             Display(
-                id: "main", width: width, height: 800, scale: 3, cornerRadius: 40, safeArea: Insets(top: 50, bottom: 30),
+                id: "main", width: width, height: 800, scale: 3, cornerRadius: 40,
+                safeArea: Insets(top: 50, bottom: 30),
                 landscapeSafeArea: Insets(leading: 50, bottom: 20, trailing: 50),
                 portraitSizeClass: SizeClassPair(horizontal: .compact, vertical: .regular),
                 landscapeSizeClass: SizeClassPair(horizontal: .compact, vertical: .compact))

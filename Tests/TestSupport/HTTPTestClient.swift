@@ -1,9 +1,9 @@
 // The HTTP client of the live tests: raw sockets to a server on loopback, so that tests see exactly the
 // bytes the server writes (and can send bytes no well-behaved client would).
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One HTTP response as the client saw it.

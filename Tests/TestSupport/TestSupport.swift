@@ -2,9 +2,9 @@
 // directories, whole-file reads and writes, a loopback socket, a seeded PRNG (the HTTP client of the live tests
 // is in HTTPTestClient.swift).
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a tiny deterministic PRNG so that random tests replay exactly.
@@ -87,9 +87,9 @@ public struct SocketError: Error, CustomStringConvertible {
 /// `receiveTimeoutSeconds` (so that a bug fails a test instead of hanging it). The caller closes it.
 public func connectLoopback(port: Int, receiveTimeoutSeconds: Int) throws(SocketError) -> Int32 {
     #if canImport(Glibc)
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
-    let fd = socket(AF_INET, SOCK_STREAM, 0)
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
     #endif
     guard fd >= 0 else { throw SocketError(operation: "socket", code: errno) }
     var tv = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)

@@ -1,6 +1,6 @@
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import Threads
 
 @Suite struct NamedThreadTests {
@@ -20,7 +20,9 @@ import Threads
 
     @Test func aLongNameIsCutToFifteenBytes() throws {
         let seen = Mutex<String?>(nil)
-        let t = try NamedThread(name: "hinge-a-very-long-thread-name") { seen.withLock { $0 = NamedThreadTests.ownName() } }
+        let t = try NamedThread(name: "hinge-a-very-long-thread-name") {
+            seen.withLock { $0 = NamedThreadTests.ownName() }
+        }
         t.join()
         #expect(seen.withLock { $0 } == "hinge-a-very-lo")
         #expect(NamedThread.maxNameBytes == 15)
