@@ -29,7 +29,8 @@ public final class JSONMapper {
     public private(set) var errors: [JSONIssue] = []
     /// Capped at `JSONUnknownFields.limit`; the rest are counted.
     public private(set) var unknownFields = JSONUnknownFields()
-    /// Every key asked of an object, by the object's location: the known members a typo is compared with.
+    /// Every key asked of an object and missing from it, by the object's location: with the members that were
+    /// read, the known members a typo is compared with.
     @exclusivity(unchecked) private var askedKeys: [(reader: Int32, key: StaticString)]
 
     /// The locations handed out: `parent < 0` is a location given by a pointer (`fixed[index]`).
@@ -91,23 +92,25 @@ public final class JSONMapper {
         unknownFields.append(JSONUnknownField(path: path, suggestion: suggestion))
     }
 
-    /// Notes that `key` was asked of the object at `reader` (a known member of it, present or not).
+    /// Notes that `key` was asked of the object at `reader` and is not in it.
     @inline(__always)
     func asked(_ key: StaticString, of reader: JSONLocation) { askedKeys.append((reader.id, key)) }
 
-    /// A known member of the object at `reader` that `name` is one edit away from.
-    func suggestion(for name: String, in reader: JSONLocation) -> String? {
+    /// A known member of the object at `reader` that `name` is one edit away from: one asked of it and missing
+    /// (`askedKeys`) or one that was read (`read`).
+    func suggestion(for name: String, in reader: JSONLocation, read: [String]) -> String? {
         NameSuggestion.suggestion(
-            for: name, among: askedKeys.lazy.filter { $0.reader == reader.id }.map { $0.key.description })
+            for: name, among: askedKeys.lazy.filter { $0.reader == reader.id }.map { $0.key.description } + read)
     }
 
-    /// Records an unknown member `name` of the object at `reader` (whose pointer is `base`).
-    func unknown(_ name: String, of reader: JSONLocation, base: JSONPointer) {
+    /// Records an unknown member `name` of the object at `reader` (whose pointer is `base`; `read`: the names of
+    /// its members that were read).
+    func unknown(_ name: String, of reader: JSONLocation, base: JSONPointer, read: [String] = []) {
         if unknownFields.listed.count >= JSONUnknownFields.limit {
             unknownFields.append(JSONUnknownField(path: .root))  // only counted: no pointer, no suggestion
             return
         }
-        unknown(base.appending(name), suggestion: suggestion(for: name, in: reader))
+        unknown(base.appending(name), suggestion: suggestion(for: name, in: reader, read: read))
     }
 
     /// A reader over `value` when it is an object; otherwise records "expected an object" and returns nil.
@@ -176,8 +179,12 @@ public struct ObjectReader {
 
     /// The index of member `key`'s value node, marking the member read; nil when absent or `null`.
     @inline(__always) private mutating func valueIndex(_ key: StaticString) -> Int? {
-        mapper.asked(key, of: location)
-        guard let found = document.member(of: start, key) else { return nil }
+        guard let found = document.member(of: start, key) else {
+            // A known key the object lacks: what a misspelt member may have meant. Keys that are present are
+            // found again at `finish` (they are the members read), so they need no note here.
+            mapper.asked(key, of: location)
+            return nil
+        }
         markRead(found.ordinal)
         return document.nodes[found.value].kind == .null ? nil : found.value
     }
@@ -334,9 +341,16 @@ public struct ObjectReader {
         let n = memberCount
         guard n > 0, n > 64 || readMask != (n == 64 ? UInt64.max : (1 << UInt64(n)) - 1) else { return }
         let base = path
+        // The known keys a typo is compared with: those asked and missing, and the members that were read.
+        var read: [String] = []
         var k = start + 1
         for m in 0..<n {
-            if !wasRead(m) { mapper.unknown(document.string(k), of: location, base: base) }
+            if wasRead(m) { read.append(document.string(k)) }
+            k = Int(document.nodes[k].c)
+        }
+        k = start + 1
+        for m in 0..<n {
+            if !wasRead(m) { mapper.unknown(document.string(k), of: location, base: base, read: read) }
             k = Int(document.nodes[k].c)
         }
     }
