@@ -45,7 +45,7 @@ let package = Package(
             path: "Benchmarks/hinge-bench"
         ),
         // Helpers shared by the test targets (temporary directories, files, a loopback socket and HTTP client, a PRNG).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Threads"], path: "Tests/TestSupport"),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import Threads
 
 /// Threads that run work too long for an event loop (a large matrix, a large scene), so that a loop
 /// keeps answering its other connections meanwhile. The job sends its response through its
@@ -11,8 +12,7 @@ import Glibc
 ///   instead of queueing without bound (each waiting job holds its request body).
 /// - `close()` runs the jobs already queued, then joins the threads; `submit` refuses after it.
 public final class WorkPool: @unchecked Sendable {
-    // @unchecked Sendable: `state` is only touched with `mutex` held; the mutex and condition are
-    // allocated once and only used through pthread calls.
+    // @unchecked Sendable: `state` is only touched with `lock` held.
     public typealias Job = @Sendable () -> Void
 
     public let threads: Int
@@ -20,8 +20,7 @@ public final class WorkPool: @unchecked Sendable {
     /// Runs on the worker thread before each job (tests use it as a gate).
     private let beforeEachJob: (@Sendable () -> Void)?
     private let name: String
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let lock = ConditionLock()
     private var state = State()
 
     private struct State {
@@ -41,31 +40,19 @@ public final class WorkPool: @unchecked Sendable {
         self.capacity = max(1, capacity)
         self.name = name
         self.beforeEachJob = beforeEachJob
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
     }
 
-    deinit {
-        close()
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
+    deinit { close() }
 
     /// Queues `job`. False, without running it, when `capacity` jobs already wait, after `close()`, or when
     /// no thread could be started.
     public func submit(_ job: @escaping Job) -> Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         guard !state.closing, state.waiting < capacity else { return false }
         state.jobs.append(job)
         if state.idle >= state.waiting {
-            pthread_cond_signal(condition)
+            lock.signal()
         } else if state.started.count < threads {
             do {
                 state.started.append(try OSThread(name: name) { [self] in self.work() })
@@ -81,19 +68,19 @@ public final class WorkPool: @unchecked Sendable {
 
     /// Jobs waiting for a thread, and jobs running.
     public var load: (waiting: Int, running: Int) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         return (state.waiting, state.running)
     }
 
     /// Runs what is queued, stops the threads. Idempotent.
     public func close() {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         state.closing = true
         let started = state.started
         state.started = []
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        lock.broadcast()
+        lock.unlock()
         for t in started { t.join() }  // a worker closing the pool detaches itself instead (NamedThread.join)
     }
 
@@ -102,19 +89,19 @@ public final class WorkPool: @unchecked Sendable {
         while let job = next() {
             beforeEachJob?()
             job()
-            pthread_mutex_lock(mutex)
+            lock.lock()
             state.running -= 1
-            pthread_mutex_unlock(mutex)
+            lock.unlock()
         }
     }
 
     /// The next job, waiting for one; nil once closing and nothing is left.
     private func next() -> Job? {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         while state.waiting == 0 && !state.closing {
             state.idle += 1
-            pthread_cond_wait(condition, mutex)
+            lock.wait()
             state.idle -= 1
         }
         if state.waiting == 0 { return nil }

@@ -1,4 +1,5 @@
 import CSQLite
+import Threads
 
 /// The connections of one database file: one writer and a small pool of read-only readers.
 ///

@@ -1,6 +1,8 @@
 // Helpers shared by the test targets (a plain library target, depended on by tests only): temporary
 // directories, whole-file reads and writes, a loopback socket, a seeded PRNG (the HTTP client of the live tests
 // is in HTTPTestClient.swift).
+import Threads
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -114,80 +116,44 @@ public func connectLoopback(port: Int, receiveTimeoutSeconds: Int) throws(Socket
 /// A gate for tests that stop a thread at a known point: `wait` blocks until `open`; `arrive` counts
 /// arrivals that `waitForArrivals` waits for. No sleeps.
 public final class Gate: @unchecked Sendable {
-    // @unchecked Sendable: the mutex and condition are allocated once and used only through pthread
-    // calls; `isOpen` and `count` are only touched with the mutex held.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    // @unchecked Sendable: `isOpen` and `count` are only touched with `lock` held.
+    private let lock = ConditionLock()
     private var isOpen = false
     private var count = 0
 
-    public init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
+    public init() {}
 
     public func open() {
-        pthread_mutex_lock(mutex)
-        isOpen = true
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        lock.withLock { isOpen = true }
+        lock.broadcast()
     }
 
     public func wait() {
-        pthread_mutex_lock(mutex)
-        while !isOpen { pthread_cond_wait(condition, mutex) }
-        pthread_mutex_unlock(mutex)
+        lock.withLock { while !isOpen { lock.wait() } }
     }
 
     public func arrive() {
-        pthread_mutex_lock(mutex)
-        count += 1
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        lock.withLock { count += 1 }
+        lock.broadcast()
     }
 
     /// Blocks until `arrive` was called `n` times in all.
     public func waitForArrivals(_ n: Int) {
-        pthread_mutex_lock(mutex)
-        while count < n { pthread_cond_wait(condition, mutex) }
-        pthread_mutex_unlock(mutex)
+        lock.withLock { while count < n { lock.wait() } }
     }
 }
 
 /// A plain thread for tests that need a client blocked in a call while the test goes on; `join` waits.
-public final class TestThread: @unchecked Sendable {
-    // @unchecked Sendable: `handle` is written once in `init`, before the object is shared.
-    private var handle = pthread_t()
-
-    private final class Box {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
+public final class TestThread: Sendable {
+    private let thread: NamedThread
 
     public init(_ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        let rc = pthread_create(
-            &handle, nil,
-            { raw in
-                Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-                return nil
-            }, box)
-        if rc != 0 {
-            Unmanaged<Box>.fromOpaque(box).release()
-            fatalError("pthread_create failed: \(rc)")  // a test-harness failure, not reachable from input
+        do {
+            thread = try NamedThread(name: "test", body)
+        } catch {
+            fatalError("\(error)")  // a test-harness failure, not reachable from input
         }
     }
 
-    public func join() { pthread_join(handle, nil) }
+    public func join() { thread.join() }
 }

@@ -1,5 +1,3 @@
-import Threads
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -12,11 +10,11 @@ import Threads
 ///
 /// `@unchecked Sendable` is sound: the mutex and condition are heap-allocated once (they must never move)
 /// and only ever touched through pthread calls, which are thread-safe by definition.
-final class ConditionLock: @unchecked Sendable {
+public final class ConditionLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    init() {
+    public init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -32,13 +30,13 @@ final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    public func lock() { pthread_mutex_lock(mutex) }
+    public func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Waits for a signal; the caller holds the lock and re-checks its predicate in a loop.
-    func wait() { pthread_cond_wait(condition, mutex) }
+    public func wait() { pthread_cond_wait(condition, mutex) }
     /// Waits at most `milliseconds` (a signal, a timeout or a spurious wakeup all return).
-    func wait(milliseconds: Int) {
+    public func wait(milliseconds: Int) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let total = Int(now.tv_nsec) + (milliseconds % 1000) * 1_000_000
@@ -47,24 +45,12 @@ final class ConditionLock: @unchecked Sendable {
         deadline.tv_nsec = total % 1_000_000_000
         _ = pthread_cond_timedwait(condition, mutex, &deadline)
     }
-    func signal() { pthread_cond_signal(condition) }
-    func broadcast() { pthread_cond_broadcast(condition) }
+    public func signal() { pthread_cond_signal(condition) }
+    public func broadcast() { pthread_cond_broadcast(condition) }
 
-    func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock()
         defer { unlock() }
         return try body()
-    }
-}
-
-extension NamedThread {
-    /// Starts one of the store's threads (writer, checkpoint, watch, reads: dedicated threads, not a dispatch
-    /// queue, because they block in SQLite by design); a failure to start is a `StoreError`.
-    static func start(_ name: String, _ body: @escaping @Sendable () -> Void) throws(StoreError) -> NamedThread {
-        do {
-            return try NamedThread(name: name, body)
-        } catch {
-            throw .invalidConfiguration("pthread_create failed with errno \(error.errno) for \(name)")
-        }
     }
 }
