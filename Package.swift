@@ -30,7 +30,8 @@ let package = Package(
         // The SVG wireframe of a resolution, drawn from the response JSON.
         .target(name: "Wireframe", dependencies: ["LayoutEngine", "JSON"]),
         .target(
-            name: "Service", dependencies: ["HTTPServer", "Store", "Wireframe", "LayoutEngine", "JSON", "CLinux"],
+            name: "Service",
+            dependencies: ["HTTPServer", "Store", "Wireframe", "LayoutEngine", "JSON", "CLinux", "Threads"],
             // openapi.yaml (the repository root's, through a symlink) is compiled into the binary for GET /openapi.yaml;
             // Hinge Studio's files for GET / and /studio/… (StudioRoutes).
             resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Studio")]
@@ -55,7 +56,8 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "WireframeTests", dependencies: ["Wireframe", "LayoutEngine", "JSON", "TestSupport"]),
         // HingeCLI: one live test checks that `hinge resolve --format svg` prints the server's bytes.
-        .testTarget(name: "ServiceTests", dependencies: ["Service", "Wireframe", "HingeCLI", "TestSupport"]),
+        .testTarget(
+            name: "ServiceTests", dependencies: ["Service", "Wireframe", "HingeCLI", "Threads", "TestSupport"]),
         .testTarget(
             name: "HingeCLITests",
             dependencies: ["HingeCLI", "Service", "Store", "LayoutEngine", "JSON", "TestSupport"]),

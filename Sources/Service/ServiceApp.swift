@@ -3,6 +3,7 @@ import HTTPServer
 import LayoutEngine
 import Store
 import Synchronization
+import Threads
 
 /// The version reported by `hinge --version` and in the `Server` header.
 public let hingeVersion = "0.1.0"

@@ -4,6 +4,7 @@ import JSON
 import Store
 import TestSupport
 import Testing
+import Threads
 
 @testable import Service
 

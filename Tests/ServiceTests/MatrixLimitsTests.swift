@@ -6,6 +6,7 @@ import Store
 import Synchronization
 import TestSupport
 import Testing
+import Threads
 
 @testable import Service
 

@@ -3,7 +3,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import HTTPServer
+@testable import Threads
 
 @Suite struct WorkPoolTests {
     @Test func runsEveryJobOnANamedWorkerThread() {

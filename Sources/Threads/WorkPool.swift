@@ -1,13 +1,12 @@
 import CLinux
 import Glibc
-import Threads
 
-/// Threads that run work too long for an event loop (a large matrix, a large scene), so that a loop
-/// keeps answering its other connections meanwhile. The job sends its response through its
-/// `HTTPResponder`, which hands it back to the connection's loop.
+/// A bounded pool of threads for work that must not run where it was asked for: requests too heavy for an
+/// event loop (the service's `hinge-work` threads, at nice 19 so that the loops win the CPU) and the
+/// request log's reads (Store's `hinge-db-read` threads, which block in SQLite).
 ///
-/// - At most `threads` threads, started on demand (a server that never gets heavy work starts none),
-///   named `hinge-work` and run at the lowest priority (nice 19): the event loops win the CPU.
+/// - At most `threads` threads, started on demand (a pool that never gets work starts none), named `name`
+///   and run at `nice` (0 leaves the priority as it is).
 /// - At most `capacity` jobs wait; `submit` refuses beyond it, at once, so that the caller answers 503
 ///   instead of queueing without bound (each waiting job holds its request body).
 /// - `close()` runs the jobs already queued, then joins the threads; `submit` refuses after it.
@@ -20,6 +19,7 @@ public final class WorkPool: @unchecked Sendable {
     /// Runs on the worker thread before each job (tests use it as a gate).
     private let beforeEachJob: (@Sendable () -> Void)?
     private let name: String
+    private let nice: Int32
     private let lock = ConditionLock()
     private var state = State()
 
@@ -28,17 +28,19 @@ public final class WorkPool: @unchecked Sendable {
         var head = 0  // jobs[head...] wait
         var idle = 0
         var running = 0
-        var started: [OSThread] = []
+        var started: [NamedThread] = []
         var closing = false
         var waiting: Int { jobs.count - head }
     }
 
     public init(
-        threads: Int, capacity: Int, name: String = "hinge-work", beforeEachJob: (@Sendable () -> Void)? = nil
+        threads: Int, capacity: Int, name: String = "hinge-work", nice: Int32 = 19,
+        beforeEachJob: (@Sendable () -> Void)? = nil
     ) {
         self.threads = max(1, threads)
         self.capacity = max(1, capacity)
         self.name = name
+        self.nice = nice
         self.beforeEachJob = beforeEachJob
     }
 
@@ -55,7 +57,7 @@ public final class WorkPool: @unchecked Sendable {
             lock.signal()
         } else if state.started.count < threads {
             do {
-                state.started.append(try OSThread(name: name) { [self] in self.work() })
+                state.started.append(try NamedThread(name: name) { [self] in self.work() })
             } catch {
                 if state.started.isEmpty {
                     state.jobs.removeLast()
@@ -85,7 +87,7 @@ public final class WorkPool: @unchecked Sendable {
     }
 
     private func work() {
-        _ = name.withCString { hinge_thread_setup($0, 19) }
+        if nice != 0 { _ = name.withCString { hinge_thread_setup($0, nice) } }
         while let job = next() {
             beforeEachJob?()
             job()
