@@ -4,7 +4,7 @@ import PackageDescription
 // Modules and their direction of dependency: see CONTRIBUTING.md#modules.
 //   hinge → {HingeCLI, Service, HTTPServer} ;
 //   HingeCLI → {Service, HTTPServer, Store, Wireframe, LayoutEngine, JSON} ;
-//   Service → {HTTPServer, Store, Wireframe, LayoutEngine} ; Wireframe → {LayoutEngine, JSON} ;
+//   Service → {HTTPServer, Store, Wireframe, LayoutEngine, JSON, CLinux, Threads} ; Wireframe → {LayoutEngine, JSON} ;
 //   LayoutEngine → JSON ; Store → {CSQLite, CLinux, Threads, LayoutEngine, JSON} ; HTTPServer → {CLinux, Threads} ;
 //   Threads → CLinux
 let package = Package(
