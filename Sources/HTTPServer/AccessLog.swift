@@ -22,19 +22,7 @@ struct AccessLog {
 
     mutating func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { p in
-            var off = 0
-            while off < p.count {
-                let n = Glibc.write(fileDescriptor, p.baseAddress! + off, p.count - off)
-                if n > 0 {
-                    off += n
-                } else if n < 0 && errno == EINTR {
-                    continue
-                } else {
-                    break  // a log that cannot be written must not stop the server
-                }
-            }
-        }
+        buffer.withUnsafeBytes { _ = writeFully($0, to: fileDescriptor) }  // a failed log write is dropped
         buffer.removeAll(keepingCapacity: true)
     }
 }

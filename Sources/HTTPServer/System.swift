@@ -68,3 +68,22 @@ extension Array where Element == UInt8 {
         s.withUTF8 { append(contentsOf: $0) }
     }
 }
+
+/// Writes all of `bytes` to `fd`, retrying short writes and `EINTR`. False when a write fails: callers that
+/// log give up quietly (a log that cannot be written must not stop the server), the CLI reports it.
+@discardableResult
+public func writeFully(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    var offset = 0
+    while offset < bytes.count {
+        let n = Glibc.write(fd, base + offset, bytes.count - offset)
+        if n > 0 {
+            offset += n
+        } else if n < 0 && errno == EINTR {
+            continue
+        } else {
+            return false
+        }
+    }
+    return true
+}

@@ -1,4 +1,5 @@
 import Glibc
+import HTTPServer
 import LayoutEngine
 import Store
 
@@ -31,19 +32,7 @@ public enum CLIFiles {
     /// Writes every byte to `fd` (retrying short writes and EINTR). False when the reader went away.
     @discardableResult
     public static func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return Glibc.write(fd, base + offset, buffer.count - offset)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += n
-        }
-        return true
+        bytes.withUnsafeBytes { writeFully($0, to: fd) }
     }
 
     /// True when `path` names an existing file (`:memory:` and in-memory URIs never exist).

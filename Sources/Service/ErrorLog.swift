@@ -59,19 +59,7 @@ final class ErrorLog: Sendable {
 
     private func emit(_ line: String) {
         var text = String(line.map { $0 == "\n" || $0 == "\r" ? " " : $0 }) + "\n"
-        text.withUTF8 { p in
-            var off = 0
-            while off < p.count {
-                let n = Glibc.write(fileDescriptor, p.baseAddress! + off, p.count - off)
-                if n > 0 {
-                    off += n
-                } else if n < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return  // a log that cannot be written must not stop the server
-                }
-            }
-        }
+        text.withUTF8 { _ = writeFully(UnsafeRawBufferPointer($0), to: fileDescriptor) }  // dropped if it fails
     }
 }
 
