@@ -509,8 +509,10 @@ def check_max_records(replicas, nginx, cluster, report, table):
     newest = sorted(load.acked)[-500:]
     kept = [rid for rid in newest if stored_marker(nginx.port, rid) == load.acked[rid]]
     print(f"  max-records: {len(load.acked)} acknowledged, {count} rows kept")
-    report.check(len(load.acked) >= 3000 and count <= 1000,
-                 f"--max-records 1000 across the fleet: {count} rows after {len(load.acked)} records")
+    # The documented bound: a prune runs once the count passes --max-records by 1/64 (here 15), down to it.
+    bound = 1000 + 1000 // 64
+    report.check(len(load.acked) >= 3000 and count <= bound,
+                 f"--max-records 1000 across the fleet: {count} rows (bound {bound}) after {len(load.acked)} records")
     report.check(len(kept) == len(newest), f"the newest 500 acknowledged records are kept ({len(kept)} found)")
 
 
