@@ -96,6 +96,7 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
     private let slots: [Slot]
     private let writer: StoreWriter
     private let engine: any StoreEngine
+    private let publishing = Mutex<Void>(())
 
     init(initial: [StoredProfile], writer: StoreWriter, engine: any StoreEngine) {
         let first = Snapshot(initial)
@@ -110,10 +111,16 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
     /// Shard 0's copy: the store's own reads, and the writer thread's (every copy holds the same profiles).
     private var current: Snapshot { slots[0].snapshot.withLock { $0 } }
 
-    /// Makes `next` the snapshot every reader sees (writer thread only: writes are serialised there).
+    /// Makes `next` the snapshot every reader sees. Publishers (the writer thread after a write, the
+    /// PostgreSQL listener after a reload) take turns, so that every slot ends with the same snapshot.
     private func publish(_ next: Snapshot) {
-        for slot in slots { slot.snapshot.withLock { $0 = next } }
+        publishing.withLock { _ in
+            for slot in slots { slot.snapshot.withLock { $0 = next } }
+        }
     }
+
+    /// Replaces every profile (the PostgreSQL listener, after a notification or a reconnection).
+    func replaceAll(_ profiles: [StoredProfile]) { publish(Snapshot(profiles)) }
 
     // MARK: Reads on shard 0 (callers off the event loops)
 

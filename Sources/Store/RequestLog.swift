@@ -64,6 +64,8 @@ public struct RecordSummary: Sendable, Equatable {
     public var responseSize: Int
     public var requestTruncated: Bool
     public var responseTruncated: Bool
+    /// The `--replica-id` of the server that recorded it.
+    public var replicaID: String
 }
 
 /// A stored record with its (possibly truncated) bodies.

@@ -27,6 +27,12 @@ final class SQLiteEngine: StoreEngine {
     private let refusingWrites = Atomic<Bool>(false)
 
     let displayName: String
+    var kind: String { "sqlite" }
+    /// `--replica-id`, stored with each record.
+    let replicaID: String
+
+    /// Nothing runs beside the writer but the threads `open` started (checkpoints, the files' watch).
+    func start(_ hooks: EngineHooks) throws(StoreError) {}
 
     /// What `open` hands to the `Store`: the engine, the stored profiles and the warnings.
     struct Opened {
@@ -87,7 +93,7 @@ final class SQLiteEngine: StoreEngine {
             pool: pool, metrics: metrics,
             bounds: LogBounds(maxRecords: configuration.maxRecords, maxLogBytes: configuration.maxLogBytes),
             checkpointer: checkpointer, storage: storage, watchdog: watchdog, lockFD: lockFD,
-            rowCount: prepared.rowCount, displayName: configuration.path)
+            rowCount: prepared.rowCount, displayName: configuration.path, replicaID: configuration.replicaID)
         do {
             try watchdog?.start()
         } catch {
@@ -99,8 +105,10 @@ final class SQLiteEngine: StoreEngine {
 
     private init(
         pool: DatabasePool, metrics: StoreMetrics, bounds: LogBounds, checkpointer: Checkpointer?,
-        storage: StorageWatch?, watchdog: StorageWatchdog?, lockFD: Int32, rowCount: Int, displayName: String
+        storage: StorageWatch?, watchdog: StorageWatchdog?, lockFD: Int32, rowCount: Int, displayName: String,
+        replicaID: String
     ) {
+        self.replicaID = replicaID
         self.pool = pool
         self.metrics = metrics
         self.bounds = bounds

@@ -12,7 +12,7 @@ extension SQLiteEngine {
         }
         try pool.write { (db) throws(StoreError) in
             try db.transaction { () throws(StoreError) in
-                try SQLiteRecords.insert(records, into: db, ids: &ids)
+                try SQLiteRecords.insert(records, replicaID: replicaID, into: db, ids: &ids)
             }
         }
     }
@@ -95,7 +95,7 @@ extension SQLiteEngine {
                 try s.bind([.int(id.rawValue)])
                 guard try s.step() else { return nil }
                 return RecordDetail(
-                    summary: SQLiteRecords.summary(s), requestBody: s.blob(12), responseBody: s.blob(13))
+                    summary: SQLiteRecords.summary(s), requestBody: s.blob(13), responseBody: s.blob(14))
             }
         }
     }
@@ -159,7 +159,7 @@ enum SQLiteRecords {
     static let summaryColumns =
         "requests.id, requests.received_at, requests.duration_us, requests.device, requests.status, requests.codes, "
         + "requests.path, requests.engine_version, requests.request_size, requests.response_size, "
-        + "requests.request_truncated, requests.response_truncated"
+        + "requests.request_truncated, requests.response_truncated, requests.replica_id"
 
     static func summary(_ s: Statement) -> RecordSummary {
         let codes = s.text(5) ?? ""
@@ -170,13 +170,13 @@ enum SQLiteRecords {
                 ? []
                 : codes.split(separator: RequestLog.codeSeparator, omittingEmptySubsequences: false).map(String.init),
             path: s.text(6) ?? "", engineVersion: s.text(7) ?? "", requestSize: s.int(8), responseSize: s.int(9),
-            requestTruncated: s.bool(10), responseTruncated: s.bool(11))
+            requestTruncated: s.bool(10), responseTruncated: s.bool(11), replicaID: s.text(12) ?? "")
     }
 
     static let insertRequestSQL =
         "INSERT INTO requests (received_at, duration_us, device, status, codes, path, engine_version, "
-        + "request_size, response_size, request_truncated, response_truncated) "
-        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        + "request_size, response_size, request_truncated, response_truncated, replica_id) "
+        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     static let insertBodiesSQL = "INSERT INTO request_bodies (request_id, request, response) VALUES (?, ?, ?)"
 
     /// Inserts a run of records (only `.record` items, cut by `StoreWriter.process`) on the writer thread,
@@ -185,7 +185,9 @@ enum SQLiteRecords {
     /// are looked up once per batch; a row's text columns are copied into one buffer reused for the whole
     /// batch (`RowText`) and, like the bodies, bound `SQLITE_STATIC` for the length of the step, then
     /// unbound (`SQLITE_TRANSIENT` makes SQLite malloc, copy and free each value).
-    static func insert(_ records: ArraySlice<StoreWriter.Item>, into db: Connection, ids: inout [Int64])
+    static func insert(
+        _ records: ArraySlice<StoreWriter.Item>, replicaID: String, into db: Connection, ids: inout [Int64]
+    )
         throws(StoreError)
     {
         try db.withStatement(insertRequestSQL) { (row) throws(StoreError) in
@@ -199,6 +201,7 @@ enum SQLiteRecords {
                     let codes = text.appendCodes(r.codes)
                     let path = text.append(r.path)
                     let engineVersion = text.append(r.engineVersion)
+                    let replica = text.append(replicaID)
                     try text.withBytes { (t) throws(StoreError) in
                         try row.bindInt(r.receivedAt.millisecondsSinceEpoch, at: 1)
                         try row.bindInt(r.durationMicros, at: 2)
@@ -211,6 +214,7 @@ enum SQLiteRecords {
                         try row.bindInt(Int64(p.responseSize), at: 9)
                         try row.bindInt(p.requestTruncated ? 1 : 0, at: 10)
                         try row.bindInt(p.responseTruncated ? 1 : 0, at: 11)
+                        try row.bindStaticText(t, replica, at: 12)
                         try row.stepAndUnbind()
                     }
                     let id = db.lastInsertRowID

@@ -74,6 +74,12 @@ enum Schema {
                 DROP INDEX requests_by_status;
                 DROP INDEX requests_by_received_at;
                 """),
+        // Which server recorded each record (`--replica-id`); records of older versions have ''.
+        Migration(
+            version: 3, name: "replica id of each record",
+            sql: """
+                ALTER TABLE requests ADD COLUMN replica_id TEXT NOT NULL DEFAULT '';
+                """),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -1,6 +1,12 @@
 import LayoutEngine
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Hinge's persistence: device profiles and the request log in one database, through an engine
 /// (`StoreEngine`: SQLite).
 /// Knows nothing of HTTP; see docs/store.md for how the routes map its errors.
@@ -13,9 +19,23 @@ import Synchronization
 /// ```
 public final class Store: DeviceCatalog, Sendable {
     public struct Configuration: Sendable {
-        /// Database file (`--db`). `:memory:` keeps everything in memory (reads then share the writer's
-        /// connection). Default `./hinge.sqlite`.
+        /// `--db`: a `postgres://` or `postgresql://` URL selects PostgreSQL (`PostgresEngine`); anything else
+        /// is a SQLite file (`SQLiteEngine`). `:memory:` keeps everything in memory (reads then share the
+        /// writer's connection). Default `./hinge.sqlite`.
         public var path: String
+        /// `--replica-id`: stored with each record (both engines). Default: the host name.
+        public var replicaID: String
+        /// PostgreSQL: the schema to use instead of the connection's default search path (tests isolate
+        /// themselves with a fresh schema each; the caller creates it). Default nil.
+        public var postgresSchema: String?
+        /// PostgreSQL: when the database does not answer at open, start anyway and keep trying in the
+        /// background (`hinge serve`); false throws (the CLI, tests). Default false.
+        public var retryConnection: Bool
+        /// PostgreSQL: the first delay between connection attempts, doubled up to 5 s (or this, if larger).
+        /// Default 250 ms.
+        public var reconnectMillis: Int
+        /// Where the engine reports connection attempts and losses (the service's error log). Default none.
+        public var log: (@Sendable (String) -> Void)?
         /// How long a connection waits for a lock held by another process before failing with
         /// `SQLITE_BUSY`. Default 5000 ms.
         public var busyTimeoutMillis: Int
@@ -45,10 +65,12 @@ public final class Store: DeviceCatalog, Sendable {
         /// (the routes answer 503 with `Retry-After`). Default 256.
         public var readQueueCapacity: Int
         /// Take the exclusive lock `<path>.lock` (a server: a second one on the same file refuses to start).
-        /// Readers such as the CLI leave it false and work beside a running server. Default false.
+        /// Readers such as the CLI leave it false and work beside a running server. Default false. SQLite
+        /// only: PostgreSQL replicas share their database by design.
         public var exclusive: Bool
         /// Refuse a database SQLite can only open read-only (`.readOnly`): a server must be able to write.
-        /// The CLI, which only reads, turns it off. Default true.
+        /// The CLI, which only reads, turns it off; with PostgreSQL it then also never creates Hinge's tables
+        /// (a database without them is refused). Default true.
         public var requireWritable: Bool
         /// How often a background thread checks the files under the store (`StorageWatch`); `/readyz` also
         /// checks on each call. Default 1000 ms.
@@ -63,9 +85,15 @@ public final class Store: DeviceCatalog, Sendable {
             queueCapacityBytes: Int = 64 << 20, walCheckpointPages: Int = 1024, walMaxPages: Int = 4096,
             readQueueCapacity: Int = 256, maxLogBytes: Int = 1 << 30, exclusive: Bool = false,
             storageCheckMillis: Int = 1000, onStorageChange: (@Sendable (String?) -> Void)? = nil,
-            requireWritable: Bool = true
+            requireWritable: Bool = true, replicaID: String = Store.defaultReplicaID(), postgresSchema: String? = nil,
+            retryConnection: Bool = false, reconnectMillis: Int = 250, log: (@Sendable (String) -> Void)? = nil
         ) {
             self.path = path
+            self.replicaID = replicaID
+            self.postgresSchema = postgresSchema
+            self.retryConnection = retryConnection
+            self.reconnectMillis = reconnectMillis
+            self.log = log
             self.busyTimeoutMillis = busyTimeoutMillis
             self.maxReaders = maxReaders
             self.maxRecords = maxRecords
@@ -106,10 +134,24 @@ public final class Store: DeviceCatalog, Sendable {
     public static func open(_ configuration: Configuration = Configuration()) throws(StoreError) -> Store {
         try validate(configuration)
         let metrics = StoreMetrics()
+        if PostgresURL.isPostgres(configuration.path) {
+            let opened = try PostgresEngine.open(configuration, metrics: metrics)
+            return try start(
+                configuration, engine: opened.engine, profiles: opened.profiles, warnings: opened.warnings,
+                metrics: metrics)
+        }
         let opened = try SQLiteEngine.open(configuration, metrics: metrics)
         return try start(
             configuration, engine: opened.engine, profiles: opened.profiles, warnings: opened.warnings,
             metrics: metrics)
+    }
+
+    /// The host name (`gethostname`), the default `--replica-id`; `hinge` when there is none.
+    public static func defaultReplicaID() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "hinge" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "hinge" : name
     }
 
     private static func validate(_ configuration: Configuration) throws(StoreError) {
@@ -121,6 +163,9 @@ public final class Store: DeviceCatalog, Sendable {
         }
         guard configuration.maxLogBytes >= 1 << 20 else {
             throw .invalidConfiguration("maxLogBytes must be at least 1 MiB")
+        }
+        guard configuration.reconnectMillis >= 1 else {
+            throw .invalidConfiguration("reconnectMillis must be at least 1")
         }
         guard configuration.storageCheckMillis >= 1 else {
             throw .invalidConfiguration("storageCheckMillis must be at least 1")
@@ -139,16 +184,28 @@ public final class Store: DeviceCatalog, Sendable {
             engine: engine, metrics: metrics,
             limits: StoreWriter.Limits(
                 queueCapacity: configuration.queueCapacity, queueCapacityBytes: configuration.queueCapacityBytes))
+        let devices = DeviceProfileStore(initial: profiles, writer: writer, engine: engine)
+        let hooks = EngineHooks(
+            replaceProfiles: { devices.replaceAll($0) },
+            reconnected: { [weak engine] in
+                // Health comes back once the writer's own connection answers (`PostgresEngine.probeWriter`).
+                let pg = engine as? PostgresEngine
+                writer.submit {
+                    if let pg, pg.probeWriter() {
+                        metrics.healthy.store(true, ordering: .releasing)
+                    }
+                }
+            })
         do {
             try writer.start()
+            try engine.start(hooks)
         } catch {
             writer.close()
             engine.close()
             throw error
         }
         return Store(
-            configuration: configuration, engine: engine, writer: writer, metrics: metrics,
-            devices: DeviceProfileStore(initial: profiles, writer: writer, engine: engine),
+            configuration: configuration, engine: engine, writer: writer, metrics: metrics, devices: devices,
             requestLog: RequestLog(
                 engine: engine, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes),
             warnings: warnings)
@@ -192,6 +249,8 @@ public final class Store: DeviceCatalog, Sendable {
         case ready
         case storageUnusable(String)
         case commitFailed(String)
+        /// PostgreSQL: the database does not answer (or its schema is not ready); the detail is for the log.
+        case databaseUnavailable(String)
         case closed
     }
 
@@ -210,6 +269,12 @@ public final class Store: DeviceCatalog, Sendable {
 
     /// The database as the start-up line names it (`--db`: a path, or a URL without its password).
     public var path: String { engine.displayName }
+
+    /// `sqlite` or `postgresql`.
+    public var engineKind: String { engine.kind }
+
+    /// `--replica-id`, stored with each record.
+    public var replicaID: String { configuration.replicaID }
 
     /// The counters of `/metrics`.
     public var counters: StoreCounters {

@@ -11,6 +11,13 @@ protocol StoreEngine: AnyObject, Sendable {
     /// The database as the start-up line and the log name it: a path, or a URL without its password.
     var displayName: String { get }
 
+    /// `sqlite` or `postgresql` (the start-up line, `/metrics`).
+    var kind: String { get }
+
+    /// Starts what the engine runs beside the writer (the PostgreSQL listener), with the store's hooks.
+    /// Called once by `Store.open` after the writer started.
+    func start(_ hooks: EngineHooks) throws(StoreError)
+
     // MARK: Writer thread
 
     /// Called before each batch the writer takes from its queue.
