@@ -5,7 +5,7 @@ import PackageDescription
 //   hinge → {HingeCLI, Service, HTTPServer} ;
 //   HingeCLI → {Service, HTTPServer, Store, Wireframe, LayoutEngine, JSON} ;
 //   Service → {HTTPServer, Store, Wireframe, LayoutEngine, JSON, CLinux, Threads} ; Wireframe → {LayoutEngine, JSON} ;
-//   LayoutEngine → JSON ; Store → {CSQLite, CLinux, Threads, LayoutEngine, JSON} ; HTTPServer → {CLinux, Threads} ;
+//   LayoutEngine → JSON ; Store → {CSQLite, CPostgreSQL, CLinux, Threads, LayoutEngine, JSON} ; HTTPServer → {CLinux, Threads} ;
 //   Threads → CLinux
 let package = Package(
     name: "Hinge",
@@ -22,10 +22,17 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // libpq, the PostgreSQL client library: the PostgreSQL engine of the store (--db postgres://…).
+        .systemLibrary(
+            name: "CPostgreSQL",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         .target(name: "CLinux"),
         // One named, joinable OS thread: the event loops' and the store's.
         .target(name: "Threads", dependencies: ["CLinux"]),
-        .target(name: "Store", dependencies: ["CSQLite", "CLinux", "Threads", "LayoutEngine", "JSON"]),
+        .target(
+            name: "Store", dependencies: ["CSQLite", "CPostgreSQL", "CLinux", "Threads", "LayoutEngine", "JSON"]),
         .target(name: "HTTPServer", dependencies: ["CLinux", "Threads"]),
         // The SVG wireframe of a resolution, drawn from the response JSON.
         .target(name: "Wireframe", dependencies: ["LayoutEngine", "JSON"]),

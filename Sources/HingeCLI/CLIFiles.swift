@@ -35,8 +35,10 @@ public enum CLIFiles {
         bytes.withUnsafeBytes { writeFully($0, to: fd) }
     }
 
-    /// True when `path` names an existing file (`:memory:` and in-memory URIs never exist).
+    /// True when `path` names an existing file (`:memory:` and in-memory URIs never exist), or is a PostgreSQL
+    /// URL (whether it answers and holds Hinge's tables is found out by opening it).
     public static func databaseExists(_ path: String) -> Bool {
+        if isPostgresURL(path) { return true }
         if path == ":memory:" || path.contains("mode=memory") { return false }
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFDIR
@@ -48,6 +50,7 @@ public enum CLIFiles {
         guard databaseExists(path) else { return nil }
         do {
             // The CLI only reads: a read-only copy of a database is fine (as far as SQLite can read it).
+            // With PostgreSQL, `requireWritable: false` also means: never create Hinge's tables.
             return try Store.open(Store.Configuration(path: path, maxReaders: 1, requireWritable: false))
         } catch {
             throw CLIError("cannot open the database: \(error)")
@@ -64,6 +67,12 @@ public enum CLIFiles {
             throw CLIError("no database at \(db) (the built-in profiles need no --db)")
         }
         return (StaticDeviceCatalog(BuiltInDevices.all), nil)
+    }
+
+    /// `postgres://…` or `postgresql://…`: the PostgreSQL engine.
+    public static func isPostgresURL(_ db: String) -> Bool {
+        let lower = db.lowercased()
+        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
     }
 
     static func errnoText() -> String { String(cString: strerror(errno)) }

@@ -25,7 +25,8 @@ public struct DevicesCommandOptions: Sendable, Equatable {
 
         OPTIONS:
           --kind K     list only phone | tablet | foldable | desktop
-          --db PATH    database with custom device profiles (HINGE_DB, default ./hinge.sqlite)
+          --db PATH    database with custom device profiles: a SQLite file or a postgres:// URL
+                       (HINGE_DB, default ./hinge.sqlite)
           -h, --help   show this help
 
         EXIT STATUS: 0 listed or shown; 1 no profile has this ID, or the database could not be read;

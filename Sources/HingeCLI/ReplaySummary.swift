@@ -23,7 +23,8 @@ public struct ReplayCommandOptions: Sendable, Equatable {
         its id and its first differing JSON pointers. On a terminal, progress is shown on standard error.
 
         OPTIONS:
-          --db PATH      the database to replay (HINGE_DB, default ./hinge.sqlite); it must exist
+          --db PATH      the database to replay: a SQLite file or a postgres:// URL (HINGE_DB, default
+                         ./hinge.sqlite); it must exist
           --since T      only records received at or after T (ISO 8601, e.g. 2025-01-31T09:05:07Z)
           --until T      only records received at or before T
           --limit N      replay at most the newest N records

@@ -13,7 +13,10 @@ extension ServeOptions {
         OPTIONS (each also an environment variable; the flag wins):
           --host ADDR          address to bind (HINGE_HOST, default 127.0.0.1)
           --port N             port, 0 for any free port (HINGE_PORT, default 8080)
-          --db PATH            SQLite database (HINGE_DB, default ./hinge.sqlite)
+          --db PATH|URL        SQLite database, or postgres://user@host:port/dbname (no password in it:
+                               PGPASSWORD, PGPASSFILE or ~/.pgpass) (HINGE_DB, default ./hinge.sqlite)
+          --replica-id NAME    this server's name, stored with each record and shown in /metrics
+                               (HINGE_REPLICA_ID, default: the host name)
           --threads N          event-loop threads (HINGE_THREADS, default: one per core)
           --max-body BYTES     largest request body (HINGE_MAX_BODY, default 1048576)
           --api-key KEY        key required as 'Authorization: Bearer KEY' for writes (HINGE_API_KEY)
@@ -52,6 +55,7 @@ extension ServeOptions {
                 case "--host": o.host = try value()
                 case "--port": o.port = try port(try value(), name)
                 case "--db": o.db = try value()
+                case "--replica-id": o.replicaID = try value()
                 case "--threads": o.threads = try int(try value(), name, 1...256)
                 case "--max-body": o.maxBody = try int(try value(), name, 0...(1 << 40))
                 case "--api-key": o.apiKey = try value()
@@ -80,6 +84,7 @@ extension ServeOptions {
         if let v = environment("HINGE_HOST") { o.host = v }
         if let v = environment("HINGE_PORT") { o.port = try port(v, "HINGE_PORT") }
         if let v = environment("HINGE_DB") { o.db = v }
+        if let v = environment("HINGE_REPLICA_ID"), !v.isEmpty { o.replicaID = v }
         if let v = environment("HINGE_THREADS") { o.threads = try int(v, "HINGE_THREADS", 1...256) }
         if let v = environment("HINGE_MAX_BODY") { o.maxBody = try int(v, "HINGE_MAX_BODY", 0...(1 << 40)) }
         if let v = environment("HINGE_API_KEY"), !v.isEmpty { o.apiKey = v }

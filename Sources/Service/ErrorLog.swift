@@ -101,6 +101,9 @@ enum StoreProblem {
             default: return "the database reported an error"
             }
         case .storageUnusable: return "the database files were deleted, replaced or made unwritable"
+        case .postgres(let f):
+            return f.connectionLost ? "the database does not answer" : "the database reported an error"
+        case .databaseUnavailable: return "the database does not answer"
         case .closed: return "the store is shutting down"
         case .queueFull: return "the request log's queue is full"
         case .corruptRow: return "a stored row is unreadable"

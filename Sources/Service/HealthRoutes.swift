@@ -30,6 +30,10 @@ enum HealthRoutes {
                 case .commitFailed:
                     detail =
                         "The store is not usable: the last request-log commit failed (see /metrics and the server log)."
+                case .databaseUnavailable:
+                    detail =
+                        "The store is not usable: the database does not answer or its schema is not ready; the "
+                        + "server reconnects with backoff (the server log has each attempt)."
                 case .closed:
                     detail = "The store is shutting down."
                 }

@@ -105,6 +105,9 @@ enum MetricsText {
             metric(
                 "hinge_store_healthy", "gauge", "1 when the last request-log commit succeeded.",
                 [("", store.isHealthy ? "1" : "0")])
+            metric(
+                "hinge_store_info", "gauge", "The store's engine and this server's --replica-id (always 1).",
+                [("{engine=\"\(store.engineKind)\",replica=\"\(escape(store.replicaID))\"}", "1")])
         }
         return out
     }

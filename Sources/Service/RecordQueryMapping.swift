@@ -55,7 +55,7 @@ enum RecordQueryMapping {
             "status": .number(Double(s.status)), "codes": .array(s.codes.map { .string($0) }), "path": .string(s.path),
             "engineVersion": .string(s.engineVersion), "requestSize": .number(Double(s.requestSize)),
             "responseSize": .number(Double(s.responseSize)), "requestTruncated": .bool(s.requestTruncated),
-            "responseTruncated": .bool(s.responseTruncated),
+            "responseTruncated": .bool(s.responseTruncated), "replica": .string(s.replicaID),
         ])
     }
 

@@ -1,4 +1,5 @@
 import HTTPServer
+import Store
 
 /// The configuration of `hinge serve`, as `ServiceApp` reads it. `HingeCLI` fills it from the command line
 /// and the environment (`ServeOptions.parse`): a flag wins over its variable, which wins over the default.
@@ -7,7 +8,8 @@ import HTTPServer
 /// |---|---|---|---|
 /// | `--host` | `HINGE_HOST` | `127.0.0.1` | address to bind |
 /// | `--port` | `HINGE_PORT` | `8080` | port (0: any free port) |
-/// | `--db` | `HINGE_DB` | `./hinge.sqlite` | SQLite database: device profiles and the request log |
+/// | `--db` | `HINGE_DB` | `./hinge.sqlite` | SQLite database, or a `postgres://user@host:port/dbname` URL (no password) |
+/// | `--replica-id` | `HINGE_REPLICA_ID` | host name | this server's name, stored with each record, in `/metrics` |
 /// | `--threads` | `HINGE_THREADS` | cores | event loops |
 /// | `--max-body` | `HINGE_MAX_BODY` | `1048576` | largest request body in bytes (413 beyond) |
 /// | `--api-key` | `HINGE_API_KEY` | none | bearer key for writes (`PUT`, `DELETE`) |
@@ -27,6 +29,8 @@ public struct ServeOptions: Sendable, Equatable {
     public var host = "127.0.0.1"
     public var port = 8080
     public var db = "./hinge.sqlite"
+    /// `--replica-id`: stored with each record, shown in `/metrics` and the start-up line.
+    public var replicaID = Store.defaultReplicaID()
     public var threads = Configuration.coreCount
     public var maxBody = 1024 * 1024
     public var apiKey: String? = nil

@@ -92,7 +92,7 @@ public struct ServiceApp: Sendable {
                     } else {
                         log.error("store: the database files are usable again: writes resume")
                     }
-                }))
+                }, replicaID: options.replicaID, retryConnection: true, log: { line in log.error(line) }))
         return ServiceApp(options: options, store: store, logFileDescriptor: logFileDescriptor)
     }
 
@@ -103,7 +103,8 @@ public struct ServiceApp: Sendable {
             ? "not recording"
             : "recording (max \(options.maxRecords) records, max \(options.maxLogBytes) bytes)"
         return "hinge \(hingeVersion) listening on http://\(options.host):\(port) (\(threads) threads); "
-            + "database \(store?.path ?? options.db), \(store == nil ? "not recording" : recording)"
+            + "database \(store?.path ?? options.db)\(store.map { " (\($0.engineKind))" } ?? ""), "
+            + "replica \(options.replicaID), \(store == nil ? "not recording" : recording)"
     }
 
     /// Server configuration from the options (every other limit keeps its documented default).

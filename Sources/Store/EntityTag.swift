@@ -29,6 +29,8 @@ public enum WritePrecondition: Sendable, Equatable {
     case unconditional
     /// Write only over an existing profile, whatever its tag (`If-Match: *`).
     case anyCurrent
+    /// Write only when there is no profile yet: create, never replace (`If-None-Match: *`).
+    case absent
     /// Write only when the current profile's tag is one of these (strong comparison). Empty: never.
     case matching([EntityTag])
 
@@ -37,6 +39,7 @@ public enum WritePrecondition: Sendable, Equatable {
         switch self {
         case .unconditional: return true
         case .anyCurrent: return current != nil
+        case .absent: return current == nil
         case .matching(let tags):
             guard let current else { return false }
             return tags.contains(current)

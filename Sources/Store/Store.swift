@@ -1,4 +1,3 @@
-import CSQLite
 import LayoutEngine
 import Synchronization
 
@@ -6,11 +5,10 @@ import Synchronization
     import Glibc
 #elseif canImport(Musl)
     import Musl
-#elseif canImport(Darwin)
-    import Darwin
 #endif
 
-/// Hinge's persistence: device profiles and the request log in one SQLite database.
+/// Hinge's persistence: device profiles and the request log in one database, through an engine
+/// (`StoreEngine`: SQLite).
 /// Knows nothing of HTTP; see docs/store.md for how the routes map its errors.
 ///
 /// ```swift
@@ -21,9 +19,23 @@ import Synchronization
 /// ```
 public final class Store: DeviceCatalog, Sendable {
     public struct Configuration: Sendable {
-        /// Database file (`--db`). `:memory:` keeps everything in memory (reads then share the writer's
-        /// connection). Default `./hinge.sqlite`.
+        /// `--db`: a `postgres://` or `postgresql://` URL selects PostgreSQL (`PostgresEngine`); anything else
+        /// is a SQLite file (`SQLiteEngine`). `:memory:` keeps everything in memory (reads then share the
+        /// writer's connection). Default `./hinge.sqlite`.
         public var path: String
+        /// `--replica-id`: stored with each record (both engines). Default: the host name.
+        public var replicaID: String
+        /// PostgreSQL: the schema to use instead of the connection's default search path (tests isolate
+        /// themselves with a fresh schema each; the caller creates it). Default nil.
+        public var postgresSchema: String?
+        /// PostgreSQL: when the database does not answer at open, start anyway and keep trying in the
+        /// background (`hinge serve`); false throws (the CLI, tests). Default false.
+        public var retryConnection: Bool
+        /// PostgreSQL: the first delay between connection attempts, doubled up to 5 s (or this, if larger).
+        /// Default 250 ms.
+        public var reconnectMillis: Int
+        /// Where the engine reports connection attempts and losses (the service's error log). Default none.
+        public var log: (@Sendable (String) -> Void)?
         /// How long a connection waits for a lock held by another process before failing with
         /// `SQLITE_BUSY`. Default 5000 ms.
         public var busyTimeoutMillis: Int
@@ -53,10 +65,12 @@ public final class Store: DeviceCatalog, Sendable {
         /// (the routes answer 503 with `Retry-After`). Default 256.
         public var readQueueCapacity: Int
         /// Take the exclusive lock `<path>.lock` (a server: a second one on the same file refuses to start).
-        /// Readers such as the CLI leave it false and work beside a running server. Default false.
+        /// Readers such as the CLI leave it false and work beside a running server. Default false. SQLite
+        /// only: PostgreSQL replicas share their database by design.
         public var exclusive: Bool
         /// Refuse a database SQLite can only open read-only (`.readOnly`): a server must be able to write.
-        /// The CLI, which only reads, turns it off. Default true.
+        /// The CLI, which only reads, turns it off; with PostgreSQL it then also never creates Hinge's tables
+        /// (a database without them is refused). Default true.
         public var requireWritable: Bool
         /// How often a background thread checks the files under the store (`StorageWatch`); `/readyz` also
         /// checks on each call. Default 1000 ms.
@@ -71,9 +85,15 @@ public final class Store: DeviceCatalog, Sendable {
             queueCapacityBytes: Int = 64 << 20, walCheckpointPages: Int = 1024, walMaxPages: Int = 4096,
             readQueueCapacity: Int = 256, maxLogBytes: Int = 1 << 30, exclusive: Bool = false,
             storageCheckMillis: Int = 1000, onStorageChange: (@Sendable (String?) -> Void)? = nil,
-            requireWritable: Bool = true
+            requireWritable: Bool = true, replicaID: String = Store.defaultReplicaID(), postgresSchema: String? = nil,
+            retryConnection: Bool = false, reconnectMillis: Int = 250, log: (@Sendable (String) -> Void)? = nil
         ) {
             self.path = path
+            self.replicaID = replicaID
+            self.postgresSchema = postgresSchema
+            self.retryConnection = retryConnection
+            self.reconnectMillis = reconnectMillis
+            self.log = log
             self.busyTimeoutMillis = busyTimeoutMillis
             self.maxReaders = maxReaders
             self.maxRecords = maxRecords
@@ -102,31 +122,36 @@ public final class Store: DeviceCatalog, Sendable {
     /// longer validates): the service logs them.
     public let warnings: [String]
 
-    private let pool: DatabasePool
+    /// The database work (`StoreEngine`); everything else here is shared by the engines.
+    let engine: any StoreEngine
     let writer: StoreWriter  // internal for tests (blocking the writer deterministically)
-    private let checkpointer: Checkpointer?
     private let metrics: StoreMetrics
     private let closed = Atomic<Bool>(false)
-    /// The files under the store and their watchdog thread (nil in memory).
-    private let storage: StorageWatch?
-    private let watchdog: StorageWatchdog?
-    /// The descriptor holding `<path>.lock` (-1 without `exclusive`); closed last.
-    private let lockFD: Int32
 
     /// Opens (creating if needed) and migrates the database, seeds the built-in devices, loads the device
     /// cache and starts the writer thread. Refuses — without writing anything — a file that is not a
     /// SQLite database, a SQLite database of another application, or a schema newer than this binary.
     public static func open(_ configuration: Configuration = Configuration()) throws(StoreError) -> Store {
         try validate(configuration)
-        let inMemory = configuration.path == ":memory:" || configuration.path.contains("mode=memory")
-        let lockFD =
-            configuration.exclusive && !inMemory ? try DatabaseLock.acquire(databasePath: configuration.path) : -1
-        do {
-            return try open(configuration, inMemory: inMemory, lockFD: lockFD)
-        } catch {
-            if lockFD >= 0 { Glibc.close(lockFD) }
-            throw error
+        let metrics = StoreMetrics()
+        if PostgresURL.isPostgres(configuration.path) {
+            let opened = try PostgresEngine.open(configuration, metrics: metrics)
+            return try start(
+                configuration, engine: opened.engine, profiles: opened.profiles, warnings: opened.warnings,
+                metrics: metrics)
         }
+        let opened = try SQLiteEngine.open(configuration, metrics: metrics)
+        return try start(
+            configuration, engine: opened.engine, profiles: opened.profiles, warnings: opened.warnings,
+            metrics: metrics)
+    }
+
+    /// The host name (`gethostname`), the default `--replica-id`; `hinge` when there is none.
+    public static func defaultReplicaID() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "hinge" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "hinge" : name
     }
 
     private static func validate(_ configuration: Configuration) throws(StoreError) {
@@ -139,6 +164,9 @@ public final class Store: DeviceCatalog, Sendable {
         guard configuration.maxLogBytes >= 1 << 20 else {
             throw .invalidConfiguration("maxLogBytes must be at least 1 MiB")
         }
+        guard configuration.reconnectMillis >= 1 else {
+            throw .invalidConfiguration("reconnectMillis must be at least 1")
+        }
         guard configuration.storageCheckMillis >= 1 else {
             throw .invalidConfiguration("storageCheckMillis must be at least 1")
         }
@@ -147,139 +175,49 @@ public final class Store: DeviceCatalog, Sendable {
         else { throw .invalidConfiguration("walCheckpointPages must be at least 1 and at most walMaxPages") }
     }
 
-    /// The database as `open` found and prepared it.
-    private struct Prepared {
-        var profiles: [StoredProfile]
-        var rowCount: Int
-        var warnings: [String]
-    }
-
-    /// Opens the writer connection, prepares the file, then starts the threads and assembles the store.
-    private static func open(_ configuration: Configuration, inMemory: Bool, lockFD: Int32) throws(StoreError) -> Store
-    {
-        let connection = try Connection(
-            path: configuration.path, readOnly: false, busyTimeoutMillis: configuration.busyTimeoutMillis)
-        var prepared: Prepared
-        do throws(StoreError) {
-            prepared = try prepare(connection, configuration, inMemory: inMemory)
-        } catch {
-            connection.close()
-            // A write refused by the file system (a read-only directory for the WAL, a read-only mount).
-            if case .sqlite(let f) = error, f.primaryCode == SQLITE_READONLY, !inMemory, configuration.requireWritable {
-                throw .readOnly(path: configuration.path)
-            }
-            throw error
-        }
-        let pool = DatabasePool(
-            writer: connection, path: configuration.path, inMemory: inMemory, maxReaders: configuration.maxReaders,
-            busyTimeoutMillis: configuration.busyTimeoutMillis)
-        let checkpointer = inMemory ? nil : startCheckpointer(configuration, pool: pool, warnings: &prepared.warnings)
-        let metrics = StoreMetrics()
-        metrics.logBytes.store(
-            (try? pool.write { (db) throws(StoreError) in try PageUsage.bytesInUse(db) }) ?? 0, ordering: .relaxed)
-        // The WAL exists by now (the migrations and the seeding read and wrote through it).
-        let storage = inMemory ? nil : StorageWatch(path: configuration.path, onChange: configuration.onStorageChange)
+    /// Starts the writer thread over an opened engine and assembles the store; closes the engine on failure.
+    private static func start(
+        _ configuration: Configuration, engine: any StoreEngine, profiles: [StoredProfile], warnings: [String],
+        metrics: StoreMetrics
+    ) throws(StoreError) -> Store {
         let writer = StoreWriter(
-            pool: pool, metrics: metrics,
+            engine: engine, metrics: metrics,
             limits: StoreWriter.Limits(
-                queueCapacity: configuration.queueCapacity,
-                queueCapacityBytes: configuration.queueCapacityBytes, maxRecords: configuration.maxRecords,
-                pruneSlack: max(1, min(1024, configuration.maxRecords / 64)), maxLogBytes: configuration.maxLogBytes,
-                byteSlack: min(16 << 20, configuration.maxLogBytes / 64)),
-            initialRowCount: prepared.rowCount, storage: storage)
-        let watchdog = storage.map { StorageWatchdog(watch: $0, intervalMillis: configuration.storageCheckMillis) }
+                queueCapacity: configuration.queueCapacity, queueCapacityBytes: configuration.queueCapacityBytes))
+        let devices = DeviceProfileStore(initial: profiles, writer: writer, engine: engine)
+        let hooks = EngineHooks(
+            replaceProfiles: { devices.replaceAll($0) },
+            reconnected: { [weak engine] in
+                // Health comes back once the writer's own connection answers (`PostgresEngine.probeWriter`).
+                let pg = engine as? PostgresEngine
+                writer.submit {
+                    if let pg, pg.probeWriter() {
+                        metrics.healthy.store(true, ordering: .releasing)
+                    }
+                }
+            })
         do {
             try writer.start()
-            try watchdog?.start()
+            try engine.start(hooks)
         } catch {
             writer.close()
-            Store.stopCheckpointer(checkpointer, pool: pool)
-            pool.close()
+            engine.close()
             throw error
         }
         return Store(
-            configuration: configuration, pool: pool, writer: writer, checkpointer: checkpointer, metrics: metrics,
-            storage: storage, watchdog: watchdog, lockFD: lockFD,
-            devices: DeviceProfileStore(initial: prepared.profiles, writer: writer),
+            configuration: configuration, engine: engine, writer: writer, metrics: metrics, devices: devices,
             requestLog: RequestLog(
-                pool: pool, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes),
-            warnings: prepared.warnings)
-    }
-
-    /// Checks that the file is Hinge's (or empty) and writable, and only then sets it up, migrates it, seeds
-    /// the built-in devices and loads the profiles.
-    private static func prepare(_ connection: Connection, _ configuration: Configuration, inMemory: Bool)
-        throws(StoreError) -> Prepared
-    {
-        let now = Timestamp.now()
-        // SQLite opens a file it may not write read-only, silently: a server would start, say it is
-        // ready, and fail at its first write.
-        if configuration.requireWritable && connection.isReadOnly {
-            throw StoreError.readOnly(path: configuration.path)
-        }
-        let version = try Schema.validate(connection, displayPath: configuration.path)
-        // Only now, with the file known to be ours (or empty), may anything write to it.
-        var warnings = inMemory ? [] : try setUpFile(connection, configuration, schemaVersion: version)
-        try connection.execute("PRAGMA synchronous = NORMAL")
-        // The writer's page cache (32 MiB) keeps the right edges of the request-log B-trees hot.
-        try connection.execute("PRAGMA cache_size = -32768")
-        try connection.execute("PRAGMA foreign_keys = ON")
-        try Schema.migrate(connection, from: version, now: now)
-        warnings += try DeviceProfileStore.seedBuiltIns(connection, now: now)
-        let loaded = try DeviceProfileStore.loadAll(connection)
-        let rowCount = Int(try connection.scalarInt("SELECT count(*) FROM requests") ?? 0)
-        return Prepared(profiles: loaded.profiles, rowCount: rowCount, warnings: warnings + loaded.warnings)
-    }
-
-    /// A file database's page size (new files), WAL mode and WAL size limit; returns the warnings.
-    private static func setUpFile(_ connection: Connection, _ configuration: Configuration, schemaVersion: Int)
-        throws(StoreError) -> [String]
-    {
-        var warnings: [String] = []
-        // A new file only (a no-op on an existing database). 16 KiB pages: a typical record's bodies
-        // are ~4.3 KiB (652 B scene + 3.6 KiB resolution), one row per 8 KiB page (47% of each page
-        // written empty, twice: WAL and checkpoint) but three per 16 KiB page (BENCHMARKS.md).
-        if schemaVersion == 0 { try connection.execute("PRAGMA page_size = 16384") }
-        let mode = try connection.scalarText("PRAGMA journal_mode = WAL")
-        if mode?.lowercased() != "wal" {
-            warnings.append("journal_mode is \(mode ?? "unknown"), not WAL: readers may wait for the writer")
-        }
-        // After a restart the WAL file is cut back to `walMaxPages` (otherwise it keeps the size of
-        // its largest burst until close).
-        let pageSize = Int(try connection.scalarInt("PRAGMA page_size") ?? 16384)
-        try connection.setPragma("journal_size_limit", to: configuration.walMaxPages * pageSize)
-        return warnings
-    }
-
-    /// Checkpoints off the writer thread (see `Checkpointer`); without it SQLite's auto-checkpoint stays.
-    private static func startCheckpointer(_ configuration: Configuration, pool: DatabasePool, warnings: inout [String])
-        -> Checkpointer?
-    {
-        let c = Checkpointer(
-            softPages: Int32(configuration.walCheckpointPages), hardPages: Int32(configuration.walMaxPages))
-        do {
-            try c.start(path: configuration.path, busyTimeoutMillis: configuration.busyTimeoutMillis)
-            _ = try? pool.write { (db) throws(StoreError) in c.install(on: db) }
-            return c
-        } catch {
-            c.stop()
-            warnings.append("background checkpoints unavailable (\(error)); checkpoints run in the writer")
-            return nil
-        }
+                engine: engine, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes),
+            warnings: warnings)
     }
 
     private init(
-        configuration: Configuration, pool: DatabasePool, writer: StoreWriter, checkpointer: Checkpointer?,
-        metrics: StoreMetrics, storage: StorageWatch?, watchdog: StorageWatchdog?, lockFD: Int32,
+        configuration: Configuration, engine: any StoreEngine, writer: StoreWriter, metrics: StoreMetrics,
         devices: DeviceProfileStore, requestLog: RequestLog, warnings: [String]
     ) {
-        self.storage = storage
-        self.watchdog = watchdog
-        self.lockFD = lockFD
         self.configuration = configuration
-        self.pool = pool
+        self.engine = engine
         self.writer = writer
-        self.checkpointer = checkpointer
         self.metrics = metrics
         self.devices = devices
         self.requestLog = requestLog
@@ -297,24 +235,13 @@ public final class Store: DeviceCatalog, Sendable {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         readWorkers.close()
         writer.close()
-        watchdog?.stop()
-        Store.stopCheckpointer(checkpointer, pool: pool)
-        pool.close()
-        if lockFD >= 0 { Glibc.close(lockFD) }
-    }
-
-    /// Removes the WAL hook from the writer connection, then stops the checkpoint thread.
-    private static func stopCheckpointer(_ checkpointer: Checkpointer?, pool: DatabasePool) {
-        guard let checkpointer else { return }
-        _ = try? pool.write { (db) throws(StoreError) in Checkpointer.uninstall(from: db) }
-        checkpointer.stop()
+        engine.close()
     }
 
     /// False after a failed request-log commit until a later one succeeds, after `close`, and while the
     /// files under the store are unusable (as of the last check: cheap enough for every request).
     public var isHealthy: Bool {
-        !closed.load(ordering: .relaxed) && metrics.healthy.load(ordering: .acquiring)
-            && !(storage?.isUnusable ?? false)
+        !closed.load(ordering: .relaxed) && metrics.healthy.load(ordering: .acquiring) && engine.isUsable
     }
 
     /// What `checkReadiness` found; the details name paths (for the log, not for clients).
@@ -322,13 +249,15 @@ public final class Store: DeviceCatalog, Sendable {
         case ready
         case storageUnusable(String)
         case commitFailed(String)
+        /// PostgreSQL: the database does not answer (or its schema is not ready); the detail is for the log.
+        case databaseUnavailable(String)
         case closed
     }
 
     /// `/readyz`: checks the files now (a few `stat` calls), then the state of the last commit.
     public func checkReadiness() -> ReadinessCheck {
         if closed.load(ordering: .relaxed) { return .closed }
-        if let problem = storage?.check() { return .storageUnusable(problem) }
+        if let problem = engine.readinessProblem() { return problem }
         if !metrics.healthy.load(ordering: .acquiring) {
             return .commitFailed(metrics.lastFailure.withLock { $0 }.map { "\($0)" } ?? "unknown failure")
         }
@@ -336,10 +265,16 @@ public final class Store: DeviceCatalog, Sendable {
     }
 
     /// The current problem of the files under the store (deleted, replaced, not writable), if any.
-    public var storageProblem: String? { storage?.problem }
+    public var storageProblem: String? { engine.storageProblem }
 
-    /// The database file (`--db`).
-    public var path: String { configuration.path }
+    /// The database as the start-up line names it (`--db`: a path, or a URL without its password).
+    public var path: String { engine.displayName }
+
+    /// `sqlite` or `postgresql`.
+    public var engineKind: String { engine.kind }
+
+    /// `--replica-id`, stored with each record.
+    public var replicaID: String { configuration.replicaID }
 
     /// The counters of `/metrics`.
     public var counters: StoreCounters {
@@ -367,11 +302,28 @@ public final class Store: DeviceCatalog, Sendable {
     /// Caps the database at its current size (`PRAGMA max_page_count`), so that commits needing a new
     /// page fail with `SQLITE_FULL` — a disk-full fault, for tests. `false` lifts the cap.
     func simulateDiskFull(_ full: Bool) throws(StoreError) {
-        try writer.perform { db in
+        try performOnSQLiteWriter { db in
             // Constant SQL texts: PRAGMA takes no bound parameters. 1 is clamped up to the current size.
             Result { () throws(StoreError) in
                 try db.execute(full ? "PRAGMA max_page_count = 1" : "PRAGMA max_page_count = 4294967294")
             }
         }.get()
+    }
+
+    /// Runs `body` on the writer thread with the SQLite writer connection (tests inspect or tamper with the
+    /// database through it); `.invalidConfiguration` on another engine.
+    func performOnSQLiteWriter<T: Sendable>(_ body: @escaping @Sendable (Connection) -> Result<T, StoreError>)
+        -> Result<T, StoreError>
+    {
+        guard let sqlite = engine as? SQLiteEngine else {
+            return .failure(.invalidConfiguration("not a SQLite store"))
+        }
+        return writer.perform {
+            do throws(StoreError) {
+                return try sqlite.withWriterConnection { (db) throws(StoreError) -> Result<T, StoreError> in body(db) }
+            } catch {
+                return .failure(error)
+            }
+        }
     }
 }

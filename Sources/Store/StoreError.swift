@@ -28,6 +28,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidQuery(parameter: String, detail: String)
     /// An invalid configuration value (for example `maxRecords` < 1).
     case invalidConfiguration(String)
+    /// A PostgreSQL call failed (the engine of a `postgres://` database): SQLSTATE, message, operation.
+    case postgres(PostgresFailure)
+    /// The PostgreSQL database does not answer (not reached yet, or lost and not reconnected yet), or its
+    /// schema is not ready: the detail says which (no password: URLs with one are refused).
+    case databaseUnavailable(String)
     /// The database file (or its directory) cannot be written: a read-only file or mount. Refused at open.
     case readOnly(path: String)
     /// Another process (a second `hinge serve`) holds the database's lock file.
@@ -69,6 +74,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .lockUnavailable(let path, let detail):
             return "cannot lock \(path) (\(detail)); refusing to start — check the directory's permissions"
         case .storageUnusable(let detail): return "the store refuses writes: \(detail)"
+        case .postgres(let f): return f.description
+        case .databaseUnavailable(let detail): return "the database is unavailable: \(detail)"
         }
     }
 }

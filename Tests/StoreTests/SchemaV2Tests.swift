@@ -185,8 +185,9 @@ struct SchemaV2Tests {
         for q in SchemaV2Tests.queries {
             #expect(try SchemaV2Tests.allPages(log, q) == SchemaV2Tests.expected(q, rows: rows, ids: ids), "\(q)")
         }
-        // The file is version 2, consistent, and new records continue the ids.
-        let (versions, integrity, orphans, bodies) = try store.writer.perform { db in
+        // The file is at the latest version (3 adds the replica column), consistent, and new records continue
+        // the ids.
+        let (versions, integrity, orphans, bodies) = try store.performOnSQLiteWriter { db in
             Result { () throws(StoreError) in
                 (
                     try db.scalarInt("SELECT count(*) FROM schema_migrations"),
@@ -196,7 +197,7 @@ struct SchemaV2Tests {
                 )
             }
         }.get()
-        #expect(versions == 2 && integrity == "ok" && orphans == 0 && bodies == Int64(rows.count))
+        #expect(versions == 3 && integrity == "ok" && orphans == 0 && bodies == Int64(rows.count))
         let counter = CompletionCounter()
         counter.expect(1)
         log.append(record(device: "ipad-mini", codes: ["detents"]), completion: counter.completion)
@@ -220,16 +221,17 @@ struct SchemaV2Tests {
         #expect(
             try db.scalarText(
                 "SELECT group_concat(version || ' ' || name, '; ') FROM schema_migrations ORDER BY version")
-                == "1 device profiles, request log; 2 request log without per-code rows and secondary indexes")
+                == "1 device profiles, request log; 2 request log without per-code rows and secondary indexes; "
+                + "3 replica id of each record")
     }
 
-    @Test func aFreshDatabaseReachesVersion2WithTheSameSchemaAsAMigratedOne() throws {
+    @Test func aFreshDatabaseReachesTheLatestVersionWithTheSameSchemaAsAMigratedOne() throws {
         let dir = TemporaryDirectory()
         let fresh = dir.file("fresh.sqlite")
         try Store.open(.init(path: fresh)).close()
         let db = try rawConnection(fresh)
-        #expect(try db.scalarInt("SELECT max(version) FROM schema_migrations") == 2)
-        #expect(Schema.latestVersion == 2)
+        #expect(try db.scalarInt("SELECT max(version) FROM schema_migrations") == 3)
+        #expect(Schema.latestVersion == 3)
         db.close()
         let objects = try SchemaV2Tests.schemaObjects(fresh)
         #expect(objects.isDisjoint(with: SchemaV2Tests.dropped))
@@ -268,7 +270,7 @@ struct SchemaV2Tests {
                 try SchemaV2Tests.allPages(store.requestLog, q) == SchemaV2Tests.expected(q, rows: keptRows, ids: kept),
                 "\(q)")
         }
-        let bodies = try store.writer.perform { db in
+        let bodies = try store.performOnSQLiteWriter { db in
             Result { () throws(StoreError) in try db.scalarInt("SELECT count(*) FROM request_bodies") }
         }.get()
         #expect(bodies == 10)
@@ -276,7 +278,7 @@ struct SchemaV2Tests {
         try store.requestLog.clear()
         #expect(try store.requestLog.count() == 0)
         #expect(try store.requestLog.list(RecordQuery(code: "detents")).items.isEmpty)
-        let remaining = try store.writer.perform { db in
+        let remaining = try store.performOnSQLiteWriter { db in
             Result { () throws(StoreError) in try db.scalarInt("SELECT count(*) FROM request_bodies") }
         }.get()
         #expect(remaining == 0)
@@ -379,7 +381,7 @@ struct SchemaV2Tests {
             RecordQuery(device: "ipad-mini", status: 200, code: "x", since: t, until: t),
         ] {
             for after in [nil, 42] as [Int64?] {
-                let (sql, values) = RequestLog.listSQL(q, after: after, limit: 50)
+                let (sql, values) = SQLiteRecords.listSQL(q, after: after, limit: 50)
                 let plan = try db.withStatement("EXPLAIN QUERY PLAN " + sql) { (s) throws(StoreError) -> [String] in
                     try s.bind(values)
                     var details: [String] = []
