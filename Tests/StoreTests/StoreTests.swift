@@ -615,6 +615,8 @@ struct SupportTests {
         for name in [
             "Connection.swift", "DatabasePool.swift", "DeviceProfileStore.swift", "RequestLog.swift", "Schema.swift",
             "Store.swift", "StoreWriter.swift", "SQLiteEngine.swift", "SQLiteRecords.swift", "SQLiteProfiles.swift",
+            "PostgresEngine.swift", "PostgresRecords.swift", "PostgresProfiles.swift", "PostgresSchema.swift",
+            "PostgresListener.swift", "PostgresConnection.swift",
         ] {
             let text = try #require(readFile(sources + name).map { String(decoding: $0, as: UTF8.self) })
             for line in text.split(separator: "\n") where keywords.contains(where: { line.contains($0) }) {
