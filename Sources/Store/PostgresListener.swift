@@ -88,7 +88,7 @@ final class PostgresListener: @unchecked Sendable {
             }
             if !connection.takeNotifications().isEmpty {
                 do {
-                    engine.publish(try PostgresProfiles.loadAll(connection).profiles)
+                    try engine.reload(connection)
                 } catch {
                     if !connection.isUsable {
                         connection.close()
@@ -120,7 +120,7 @@ final class PostgresListener: @unchecked Sendable {
             }
             // An identifier quoted by libpq: LISTEN takes no parameters.
             try db.exec("LISTEN " + channel)
-            engine.publish(try PostgresProfiles.loadAll(db).profiles)
+            try engine.reload(db)
             engine.setListenerProblem(nil)
             engine.reconnected()
             return .success(db)

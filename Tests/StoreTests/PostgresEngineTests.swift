@@ -26,6 +26,37 @@ struct PostgresEngineTests {
         #expect(eventually(within: 10) { b.devices.stored(id: "my-phone") == nil })
     }
 
+    /// A replica reads its own write as soon as the write answers, even while its listener keeps reloading
+    /// (another replica writing all along): a reload read before the write committed never replaces the
+    /// snapshot after it (`DeviceProfileStore.replaceAll(_:ifGeneration:)`).
+    @Test func aReplicaReadsItsOwnWritesWhileItsListenerReloads() throws {
+        let database = try TestDatabase(.postgres)
+        let a = try database.open { $0.replicaID = "a" }
+        defer { a.close() }
+        let b = try database.open { $0.replicaID = "b" }
+        defer { b.close() }
+        // A's listener holds what it read for 5 ms before publishing: A's writes land in that window.
+        (a.engine as? PostgresEngine)?.reloadPauseMicros.store(5_000, ordering: .relaxed)
+        let stop = Mutex(false)
+        let noise = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            var i = 0
+            while !stop.withLock({ $0 }) {
+                _ = try? b.devices.put(customProfile("noise", name: "noise \(i)"))
+                i += 1
+            }
+            noise.signal()
+        }
+        var misses = 0
+        for i in 0..<60 {
+            _ = try a.devices.put(customProfile("own", name: "own \(i)"))
+            if a.profile(id: "own")?.name != "own \(i)" { misses += 1 }
+        }
+        stop.withLock { $0 = true }
+        noise.wait()
+        #expect(misses == 0)
+    }
+
     /// The precondition is decided by the database: of many writes carrying the same ETag, on two replicas at
     /// once, exactly one is accepted, whatever the replicas' snapshots say.
     @Test func concurrentConditionalWritesWithTheSameETagAcceptExactlyOne() throws {
@@ -195,17 +226,28 @@ struct PostgresEngineTests {
         for _ in 0..<5 { store.requestLog.append(record(), completion: before.completion) }
         #expect(before.wait())
         #expect(try store.requestLog.list(RecordQuery()).items.count == 5)  // a read connection exists now
-        let admin = try TestDatabase.adminConnection()
-        defer { admin.close() }
-        let killed = try admin.exec(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1",
-            [.text("hinge " + store.replicaID)])
-        #expect(killed.int64(0, 0) >= 3)  // writer, listener, reader
+        // A record queued behind a job that holds the writer, so that it meets the killed connection (the
+        // listener's reconnection would otherwise let the writer reconnect first).
+        let release = try #require(holdWriter(store), "the writer thread did not take the job")
         let during = CompletionCounter()
         during.expect(1)
         store.requestLog.append(record(), completion: during.completion)
+        let admin = try TestDatabase.adminConnection()
+        defer { admin.close() }
+        let victims = try admin.exec(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = $1", [.text("hinge " + store.replicaID)])
+        let pids = "{" + (0..<victims.rows).map { String(victims.int64($0, 0)) }.joined(separator: ",") + "}"
+        #expect(victims.rows >= 3)  // writer, listener, reader
+        try admin.exec("SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid", [.text(pids)])
+        // pg_terminate_backend only signals: wait until the backends are gone.
+        #expect(
+            try eventually(within: 10) {
+                try admin.exec("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1::int[])", [.text(pids)])
+                    .int64(0, 0) == 0
+            })
+        release.signal()
         #expect(during.wait())
-        #expect(during.failures.withLock { $0.count } == 1)
+        #expect(during.failures.withLock { $0.count } == 1)  // answered without an id: nothing acknowledged
         #expect(throws: StoreError.self) { _ = try store.requestLog.list(RecordQuery()) }
         #expect(eventually(within: 10) { store.checkReadiness() == .ready && store.isHealthy })
         let after = CompletionCounter()
