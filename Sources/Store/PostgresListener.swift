@@ -47,7 +47,8 @@ final class PostgresListener: @unchecked Sendable {
 
     private func run() {
         var db: PGConnection?
-        var attempts = 0
+        // Not ready: `PostgresEngine.open` made the first attempt and logged it.
+        var attempts = engine.ready.load(ordering: .acquiring) ? 0 : 1
         var delay = engine.backoff.initialMillis
         while !isStopping {
             guard let connection = db else {
