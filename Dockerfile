@@ -6,7 +6,7 @@
 # ---- build: the official Swift 6.3 image
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-dev \
+    && apt-get install -y --no-install-recommends libsqlite3-dev libpq-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift openapi.yaml ./
@@ -19,7 +19,7 @@ RUN swift build -c release --static-swift-stdlib --product hinge \
 # ---- run: slim Debian with only what the binary links at run time
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-0 tzdata ca-certificates curl \
+    && apt-get install -y --no-install-recommends libsqlite3-0 libpq5 tzdata ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin hinge \
     && mkdir -p /data && chown hinge:hinge /data
@@ -29,7 +29,8 @@ WORKDIR /data
 VOLUME ["/data"]
 EXPOSE 8080
 # Defaults only: `docker run -e HINGE_PORT=9000 …` (or any HINGE_* variable of README's configuration
-# table) overrides them, and the health check follows HINGE_PORT.
+# table: HINGE_DB=postgres://user@host:5432/db with PGPASSWORD for PostgreSQL) overrides them, and the health
+# check follows HINGE_PORT.
 ENV HINGE_HOST=0.0.0.0 HINGE_PORT=8080 HINGE_DB=/data/hinge.sqlite
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
     CMD curl -fsS "http://127.0.0.1:${HINGE_PORT}/healthz" || exit 1

@@ -13,7 +13,7 @@
 # script runs as root, and the server programs then run as that user (`runuser -u postgres --`), since
 # PostgreSQL refuses to run as root. Authentication is `trust` for the cluster's own user `postgres`, on
 # loopback and the socket only: the cluster is for tests, never for data that matters. Everything it
-# prints besides the URL goes to stderr; the server's log is DIR/server.log.
+# prints besides the URL goes to stderr; the server's log is DIR/server.log (initdb's: DIR/initdb.log).
 set -euo pipefail
 
 bin=${POSTGRES_BIN:-/usr/lib/postgresql/15/bin}
@@ -58,7 +58,11 @@ start)
     echo "$port" >"$dir/port"
     [ "$(id -u)" -eq 0 ] && chown -R postgres: "$dir"
     # --no-sync: a throw-away cluster needs no fsync at creation.
-    as_owner "$bin/initdb" --no-sync -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >&2
+    if ! as_owner "$bin/initdb" --no-sync -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 \
+        >"$dir/initdb.log" 2>&1; then
+        cat "$dir/initdb.log" >&2
+        exit 1
+    fi
     start_server "$dir"
     as_owner "$bin/createdb" -h "$dir/socket" -p "$port" -U postgres hinge >&2
     url "$dir"

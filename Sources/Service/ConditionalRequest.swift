@@ -5,8 +5,12 @@ enum ConditionalRequest {
     /// The precondition of a write carrying `ifMatch` (the raw `If-Match` header, nil when absent): `*` matches
     /// any current representation; otherwise strong comparison, so a weak tag (`W/"…"`) never matches, and a
     /// header without a strong tag matches nothing.
-    static func writePrecondition(ifMatch: String?) -> WritePrecondition {
-        guard let ifMatch else { return .unconditional }
+    /// `If-None-Match: *` without `If-Match` (which RFC 9110 evaluates first) asks to create only: `.absent`.
+    static func writePrecondition(ifMatch: String?, ifNoneMatch: String? = nil) -> WritePrecondition {
+        guard let ifMatch else {
+            if let ifNoneMatch, entityTags(ifNoneMatch).contains(where: { $0.tag == "*" }) { return .absent }
+            return .unconditional
+        }
         let tags = entityTags(ifMatch)
         if tags.contains(where: { $0.tag == "*" }) { return .anyCurrent }
         return .matching(tags.filter { !$0.weak }.map { EntityTag(quoted: $0.tag) })

@@ -72,7 +72,8 @@ enum DeviceRoutes {
                 return reply.send(
                     Problem.invalid(mapper.errors, what: "device profile", unknownFields: mapper.unknownFields))
             }
-            let precondition = ConditionalRequest.writePrecondition(ifMatch: request.headers["If-Match"])
+            let precondition = ConditionalRequest.writePrecondition(
+                ifMatch: request.headers["If-Match"], ifNoneMatch: request.headers["If-None-Match"])
             devices.put(profile, precondition: precondition) { result in
                 switch result {
                 case .success(let put):
@@ -114,6 +115,12 @@ enum DeviceRoutes {
                 detail: "\"\(id)\" is a built-in profile and read-only: PUT a profile with another id.")
         case .notFound: return notFound(id)
         case .preconditionFailed(_, let current):
+            if let current, request?.headers["If-Match"] == nil {
+                return Problem.response(
+                    status: .preconditionFailed,
+                    detail: "If-None-Match: * asks to create, but the profile exists (\(current.quoted)): "
+                        + "GET it and replace it with If-Match.")
+            }
             return Problem.response(
                 status: .preconditionFailed,
                 detail: "If-Match does not match the profile's current ETag"

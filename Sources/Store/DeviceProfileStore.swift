@@ -96,7 +96,8 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
     private let slots: [Slot]
     private let writer: StoreWriter
     private let engine: any StoreEngine
-    private let publishing = Mutex<Void>(())
+    /// Taken by every publication; counts the writer's (`generation`).
+    private let publishing = Mutex<Int>(0)
 
     init(initial: [StoredProfile], writer: StoreWriter, engine: any StoreEngine) {
         let first = Snapshot(initial)
@@ -111,16 +112,32 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
     /// Shard 0's copy: the store's own reads, and the writer thread's (every copy holds the same profiles).
     private var current: Snapshot { slots[0].snapshot.withLock { $0 } }
 
-    /// Makes `next` the snapshot every reader sees. Publishers (the writer thread after a write, the
-    /// PostgreSQL listener after a reload) take turns, so that every slot ends with the same snapshot.
-    private func publish(_ next: Snapshot) {
-        publishing.withLock { _ in
+    /// Makes the current snapshot with `id` replaced (the writer thread's, after a write) the one every reader
+    /// sees, and counts it. The current snapshot is read under the lock, so a reload published just before
+    /// is kept.
+    private func publish(replacing id: String, with profile: StoredProfile?) {
+        publishing.withLock { generation in
+            let next = current.replacing(id, with: profile)
             for slot in slots { slot.snapshot.withLock { $0 = next } }
+            generation += 1
         }
     }
 
-    /// Replaces every profile (the PostgreSQL listener, after a notification or a reconnection).
-    func replaceAll(_ profiles: [StoredProfile]) { publish(Snapshot(profiles)) }
+    /// The count of the writer's publications: a reload that began before one may miss that write.
+    var generation: Int { publishing.withLock { $0 } }
+
+    /// Replaces every profile with what a reload read (the PostgreSQL listener, after a notification or a
+    /// reconnection) — unless the writer published since `generation`, when the reload may predate the
+    /// write: false, and the caller reads again. Without it, a reload begun before this replica's own write
+    /// committed could hide that write from the next read on this replica.
+    func replaceAll(_ profiles: [StoredProfile], ifGeneration expected: Int) -> Bool {
+        publishing.withLock { generation in
+            guard generation == expected else { return false }
+            let next = Snapshot(profiles)
+            for slot in slots { slot.snapshot.withLock { $0 = next } }
+            return true
+        }
+    }
 
     // MARK: Reads on shard 0 (callers off the event loops)
 
@@ -179,7 +196,7 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
         switch engine.putProfile(stored, precondition: precondition, current: before) {
         case .failure(let error): return .failure(error)
         case .success(let created):
-            publish(current.replacing(p.id, with: stored))
+            publish(replacing: p.id, with: stored)
             return .success(PutResult(created: created, stored: stored))
         }
     }
@@ -190,7 +207,7 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
         switch engine.deleteProfile(id: id, precondition: precondition, current: before) {
         case .failure(let error): return .failure(error)
         case .success:
-            publish(current.replacing(id, with: nil))
+            publish(replacing: id, with: nil)
             return .success(())
         }
     }

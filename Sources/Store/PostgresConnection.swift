@@ -219,16 +219,16 @@ final class PGConnection {
         return String(t).split(separator: "\n").joined(separator: " ")
     }
 
-    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R)
-        -> R
-    {
-        var storage = strings.map { strdup($0) }
+    private static func withCStrings(
+        _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> OpaquePointer?
+    ) -> OpaquePointer? {
+        let storage = strings.map { strdup($0) }
         defer { for p in storage { free(p) } }
-        var pointers: [UnsafePointer<CChar>?] = storage.map { UnsafePointer($0) }
-        pointers.append(nil)
-        storage.append(nil)
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+        // NULL-terminated, as PQconnectdbParams reads the arrays.
+        let pointers: [UnsafePointer<CChar>?] = storage.map { $0.map { UnsafePointer($0) } } + [nil]
+        return pointers.withUnsafeBufferPointer { b in b.baseAddress.flatMap(body) }
     }
+
 }
 
 /// A `PGresult` in binary format, cleared when released. Accessors read the column types libpq reports.

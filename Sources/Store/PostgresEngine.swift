@@ -1,5 +1,11 @@
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// The PostgreSQL engine (`--db postgres://…`): several replicas share one database (docs/store.md#engines).
 ///
 /// Connections: one writer connection used only by the writer thread (records, profile writes, pruning),
@@ -35,6 +41,9 @@ final class PostgresEngine: StoreEngine {
     let readers: PostgresReaders
     private let listener = Mutex<PostgresListener?>(nil)
     private let hooks = Mutex<EngineHooks?>(nil)
+    /// Testing hook: a pause between reading the profiles and publishing them, which widens the window in
+    /// which a write of this replica lands during a reload. 0 outside tests.
+    let reloadPauseMicros = Atomic<Int>(0)
     /// The writer thread's connection and its reconnect state.
     private let writer: WriterState
 
@@ -131,9 +140,20 @@ final class PostgresEngine: StoreEngine {
     func setWriterProblem(_ text: String?) { problems.withLock { $0.writer = text } }
     var currentProblem: String? { problems.withLock { $0.listener ?? $0.writer } }
 
-    /// The listener's news: the schema is ready (first connection after an unreachable start), the profiles
-    /// were reloaded, or the connection came back.
-    func publish(_ profiles: [StoredProfile]) { hooks.withLock { $0 }?.replaceProfiles(profiles) }
+    /// The listener's news: every profile read again on `db` (after a notification, a connection, the schema
+    /// turning ready), or the connection came back.
+    func reload(_ db: PGConnection) throws(StoreError) {
+        guard let hooks = hooks.withLock({ $0 }) else { return }
+        // A write published while the profiles were read may be missing from them: read again. Each round
+        // starts after the last publication, so it ends as soon as no write lands during a read.
+        for _ in 0..<100 {
+            let generation = hooks.generation()
+            let profiles = try PostgresProfiles.loadAll(db).profiles
+            let pause = reloadPauseMicros.load(ordering: .relaxed)
+            if pause > 0 { usleep(UInt32(pause)) }
+            if hooks.replaceProfiles(profiles, generation) { return }
+        }
+    }
     func reconnected() { hooks.withLock { $0 }?.reconnected() }
 
     // MARK: Writer thread
@@ -234,6 +254,9 @@ final class PostgresEngine: StoreEngine {
 /// What an engine tells the store while it runs (the PostgreSQL listener): new profiles for the snapshots,
 /// and a connection that came back.
 struct EngineHooks: Sendable {
-    var replaceProfiles: @Sendable ([StoredProfile]) -> Void
+    /// The count of the writer's snapshot publications (`DeviceProfileStore.generation`).
+    var generation: @Sendable () -> Int
+    /// Publishes reloaded profiles unless the writer published since the generation given; false then.
+    var replaceProfiles: @Sendable ([StoredProfile], Int) -> Bool
     var reconnected: @Sendable () -> Void
 }

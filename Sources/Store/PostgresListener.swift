@@ -47,7 +47,8 @@ final class PostgresListener: @unchecked Sendable {
 
     private func run() {
         var db: PGConnection?
-        var attempts = 0
+        // Not ready: `PostgresEngine.open` made the first attempt and logged it.
+        var attempts = engine.ready.load(ordering: .acquiring) ? 0 : 1
         var delay = engine.backoff.initialMillis
         while !isStopping {
             guard let connection = db else {
@@ -88,7 +89,7 @@ final class PostgresListener: @unchecked Sendable {
             }
             if !connection.takeNotifications().isEmpty {
                 do {
-                    engine.publish(try PostgresProfiles.loadAll(connection).profiles)
+                    try engine.reload(connection)
                 } catch {
                     if !connection.isUsable {
                         connection.close()
@@ -120,7 +121,7 @@ final class PostgresListener: @unchecked Sendable {
             }
             // An identifier quoted by libpq: LISTEN takes no parameters.
             try db.exec("LISTEN " + channel)
-            engine.publish(try PostgresProfiles.loadAll(db).profiles)
+            try engine.reload(db)
             engine.setListenerProblem(nil)
             engine.reconnected()
             return .success(db)

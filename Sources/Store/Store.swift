@@ -186,7 +186,8 @@ public final class Store: DeviceCatalog, Sendable {
                 queueCapacity: configuration.queueCapacity, queueCapacityBytes: configuration.queueCapacityBytes))
         let devices = DeviceProfileStore(initial: profiles, writer: writer, engine: engine)
         let hooks = EngineHooks(
-            replaceProfiles: { devices.replaceAll($0) },
+            generation: { devices.generation },
+            replaceProfiles: { devices.replaceAll($0, ifGeneration: $1) },
             reconnected: { [weak engine] in
                 // Health comes back once the writer's own connection answers (`PostgresEngine.probeWriter`).
                 let pg = engine as? PostgresEngine

@@ -50,7 +50,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) is not a SQLite database or is corrupt (\(detail)); refusing to start and leaving the file "
                 + "untouched — move it away or choose another --db"
         case .foreignDatabase(let path, let detail):
-            return "\(path) is a SQLite database that does not belong to Hinge (\(detail)); refusing to start and "
+            let kind = PostgresURL.isPostgres(path) ? "PostgreSQL database" : "SQLite database"
+            return "\(path) is a \(kind) that does not belong to Hinge (\(detail)); refusing to start and "
                 + "leaving it untouched — choose another --db"
         case .schemaTooNew(let path, let found, let supported):
             return "\(path) has schema version \(found) but this binary knows versions up to \(supported): it was "

@@ -1,5 +1,6 @@
 import HTTPServer
 import Service
+import Store
 import Testing
 
 @testable import HingeCLI
@@ -84,6 +85,18 @@ import Testing
             try parse([], ["HINGE_PORT": "abc"])
         }
         #expect(try parse(["--port", "9", "--"]).port == 9)
+    }
+
+    /// `--replica-id` wins over `HINGE_REPLICA_ID`, which wins over the host name; a PostgreSQL URL is a `--db`.
+    @Test func replicaIDAndPostgresURL() throws {
+        #expect(try parse([]).replicaID == Store.defaultReplicaID())
+        #expect(!Store.defaultReplicaID().isEmpty)
+        #expect(try parse([], ["HINGE_REPLICA_ID": "env-1"]).replicaID == "env-1")
+        #expect(try parse(["--replica-id", "flag-1"], ["HINGE_REPLICA_ID": "env-1"]).replicaID == "flag-1")
+        #expect(try parse(["--replica-id=eq"]).replicaID == "eq")
+        let url = "postgres://hinge@db.internal:5432/hinge"
+        #expect(try parse(["--db", url]).db == url)
+        #expect(try parse([], ["HINGE_DB": url]).db == url)
     }
 
     @Test func badEnvironmentIsAUsageError() {

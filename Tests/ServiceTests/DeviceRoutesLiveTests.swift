@@ -71,6 +71,23 @@ func customProfile(id: String = "my-phone", name: String = "My Phone", width: In
         #expect(r.json?["environment"]?["window"]?["width"] == 400)
     }
 
+    /// `If-None-Match: *` creates only: 201 the first time, 412 (naming the current tag) once the profile exists;
+    /// with `If-Match` present, `If-Match` decides.
+    @Test func ifNoneMatchStarCreatesOnly() throws {
+        let s = try LiveServer()
+        let created = try s.put("/v1/devices/my-phone", customProfile(), headers: [("If-None-Match", "*")])
+        #expect(created.status == 201)
+        let etag = try #require(created.header("ETag"))
+        let again = try s.put("/v1/devices/my-phone", customProfile(name: "Again"), headers: [("If-None-Match", "*")])
+        #expect(again.status == 412)
+        #expect(again.json?["detail"]?.stringValue?.contains(etag) == true)
+        #expect(try s.get("/v1/devices/my-phone").json?["name"] != "Again")
+        let both = try s.put(
+            "/v1/devices/my-phone", customProfile(name: "Both"), headers: [("If-Match", etag), ("If-None-Match", "*")])
+        #expect(both.status == 200)
+        #expect(try s.put("/v1/devices/iphone-16", customProfile(), headers: [("If-None-Match", "*")]).status == 403)
+    }
+
     @Test func invalidProfileIs422WithEveryPath() throws {
         let s = try LiveServer()
         let sc =

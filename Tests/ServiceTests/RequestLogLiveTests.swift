@@ -99,6 +99,7 @@ import Testing
         #expect(detail["response"] == ok.json)
         #expect(detail["requestTruncated"] == false && detail["responseTruncated"] == false)
         #expect(detail["engineVersion"] == ok.json?["engineVersion"])
+        #expect(detail["replica"] == .string(s.store.replicaID))
         let svg = try s.get("/v1/requests/\(okID)/svg")
         #expect(svg.status == 200)
         #expect(svg.contentType.hasPrefix("image/svg+xml"))
@@ -256,7 +257,7 @@ import Testing
     }
 
     @Test func metricsShowRoutesLatencyConnectionsAndTheStore() throws {
-        let s = try LiveServer()
+        let s = try LiveServer { $0.replicaID = "live-\"1\"" }
         for _ in 0..<3 { _ = try s.post("/v1/resolve", settingsScene) }
         _ = try s.post("/v1/resolve", "{")
         _ = try s.get("/v1/devices/nope")
@@ -276,6 +277,7 @@ import Testing
             "hinge_request_log_commit_failures_total 0",
             "hinge_request_log_records_written_total 4",
             "hinge_store_healthy 1",
+            #"hinge_store_info{engine="sqlite",replica="live-\"1\""} 1"#,
         ] {
             #expect(m.contains(line + "\n"), "missing \(line)")
         }

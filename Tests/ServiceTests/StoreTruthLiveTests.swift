@@ -145,10 +145,11 @@ let phoneProfile = "{" + customProfile().dropFirst(#"{"id":"my-phone","#.utf8.co
         options.db = dir.file("hinge.sqlite")
         options.maxRecords = 500
         options.maxLogBytes = 2 << 20
+        options.replicaID = "replica-7"
         let app = try ServiceApp.open(options: options)
         defer { app.store?.close() }
         let line = app.startupLine(port: 8080, threads: 2)
-        #expect(line.contains("database \(dir.file("hinge.sqlite"))"))
+        #expect(line.contains("database \(dir.file("hinge.sqlite")) (sqlite), replica replica-7, "))
         #expect(line.contains("recording (max 500 records, max 2097152 bytes)"))
         options.noRecord = true
         #expect(

@@ -144,8 +144,9 @@ struct DeviceProfileTests {
     }
 
     /// The snapshot is kept per shard (one per event loop): a write must reach every shard's copy.
-    @Test func writesReachTheSnapshotOfEveryThreadShard() throws {
-        let store = try Store.open(.init(path: ":memory:"))
+    @Test(arguments: EngineTarget.all) func writesReachTheSnapshotOfEveryThreadShard(_ engine: EngineTarget) throws {
+        let database = try TestDatabase(engine)
+        let store = try database.open()
         defer { store.close() }
         _ = try store.devices.put(customProfile())
         for shard in 0..<10 {
@@ -158,8 +159,9 @@ struct DeviceProfileTests {
         }
     }
 
-    @Test func putCreatesThenReplacesWithETagsAndIfMatch() throws {
-        let store = try Store.open(.init(path: ":memory:"))
+    @Test(arguments: EngineTarget.all) func putCreatesThenReplacesWithETagsAndIfMatch(_ engine: EngineTarget) throws {
+        let database = try TestDatabase(engine)
+        let store = try database.open()
         defer { store.close() }
         let created = try store.devices.put(customProfile())
         #expect(created.created)
@@ -199,8 +201,36 @@ struct DeviceProfileTests {
         #expect(store.profile(id: "sneaky")?.builtIn == false)
     }
 
-    @Test func builtInsAreReadOnly() throws {
-        let store = try Store.open(.init(path: ":memory:"))
+    /// `If-None-Match: *` semantics: create only; a second create of the same id fails with the current tag.
+    @Test(arguments: EngineTarget.all) func absentCreatesOnlyOnce(_ engine: EngineTarget) throws {
+        let database = try TestDatabase(engine)
+        let store = try database.open()
+        defer { store.close() }
+        let first = try store.devices.put(customProfile(), precondition: .absent)
+        #expect(first.created)
+        #expect(throws: StoreError.preconditionFailed(id: "my-phone", current: first.stored.etag)) {
+            _ = try store.devices.put(customProfile(name: "Second"), precondition: .absent)
+        }
+        #expect(store.profile(id: "my-phone")?.name == "My Phone")
+        #expect(throws: StoreError.builtInReadOnly(id: "ipad-mini")) {
+            _ = try store.devices.put(customProfile("ipad-mini"), precondition: .absent)
+        }
+    }
+
+    @Test(arguments: EngineTarget.all) func customProfilesSurviveAReopen(_ engine: EngineTarget) throws {
+        let database = try TestDatabase(engine)
+        let store = try database.open()
+        let put = try store.devices.put(customProfile(width: 420))
+        store.close()
+        let reopened = try database.open()
+        defer { reopened.close() }
+        #expect(reopened.devices.stored(id: "my-phone") == put.stored)
+        #expect(reopened.devices.count == BuiltInDevices.all.count + 1)
+    }
+
+    @Test(arguments: EngineTarget.all) func builtInsAreReadOnly(_ engine: EngineTarget) throws {
+        let database = try TestDatabase(engine)
+        let store = try database.open()
         defer { store.close() }
         #expect(throws: StoreError.builtInReadOnly(id: "iphone-16")) {
             _ = try store.devices.put(customProfile("iphone-16"))
@@ -210,8 +240,10 @@ struct DeviceProfileTests {
         #expect(store.profile(id: "iphone-16")?.name == "iPhone 16")
     }
 
-    @Test func deleteRemovesCustomProfilesAndHonoursIfMatch() throws {
-        let store = try Store.open(.init(path: ":memory:"))
+    @Test(arguments: EngineTarget.all) func deleteRemovesCustomProfilesAndHonoursIfMatch(_ engine: EngineTarget) throws
+    {
+        let database = try TestDatabase(engine)
+        let store = try database.open()
         defer { store.close() }
         let put = try store.devices.put(customProfile())
         #expect(throws: StoreError.preconditionFailed(id: "my-phone", current: put.stored.etag)) {
@@ -223,8 +255,9 @@ struct DeviceProfileTests {
         #expect(throws: StoreError.notFound(id: "my-phone")) { try store.devices.delete(id: "my-phone") }
     }
 
-    @Test func completionAPIsReportOnTheWriterThread() throws {
-        let store = try Store.open(.init(path: ":memory:"))
+    @Test(arguments: EngineTarget.all) func completionAPIsReportOnTheWriterThread(_ engine: EngineTarget) throws {
+        let database = try TestDatabase(engine)
+        let store = try database.open()
         defer { store.close() }
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<PutResult, StoreError>?>(nil)
@@ -281,9 +314,9 @@ struct DeviceProfileTests {
 
 @Suite("Request log")
 struct RequestLogTests {
-    @Test func appendThenListGetAndFilter() throws {
-        let dir = TemporaryDirectory()
-        let store = try Store.open(.init(path: dir.file("hinge.sqlite"), maxBodyBytes: 16))
+    @Test(arguments: EngineTarget.all) func appendThenListGetAndFilter(_ engine: EngineTarget) throws {
+        let database = try TestDatabase(engine)
+        let store = try database.open { $0.maxBodyBytes = 16 }
         defer { store.close() }
         let counter = CompletionCounter()
         counter.expect(6)
@@ -311,6 +344,7 @@ struct RequestLogTests {
         #expect(all.items.map(\.id) == ids.sorted(by: >))  // newest first
         let first = try #require(all.items.last)
         #expect(first.codes == ["a", "b", "a"] && first.device == "iphone-16")
+        #expect(all.items.allSatisfy { $0.replicaID == "test-replica" })
         #expect(first.receivedAt.iso8601 == "2025-01-31T09:05:07.042Z")
         #expect(all.items.first?.device == "")  // empty string is not NULL
         #expect(all.items[3].device == nil)
@@ -337,8 +371,10 @@ struct RequestLogTests {
         #expect(try store.requestLog.record(id: all.items[0].id)?.requestBody == [])
     }
 
-    @Test func cursorPagingVisitsEveryRecordOnceNewestFirst() throws {
-        let store = try Store.open(.init(path: ":memory:"))
+    @Test(arguments: EngineTarget.all) func cursorPagingVisitsEveryRecordOnceNewestFirst(_ engine: EngineTarget) throws
+    {
+        let database = try TestDatabase(engine)
+        let store = try database.open()
         defer { store.close() }
         let counter = CompletionCounter()
         counter.expect(23)
@@ -365,8 +401,9 @@ struct RequestLogTests {
         #expect(throws: StoreError.self) { _ = try store.requestLog.list(RecordQuery(cursor: "bogus")) }
     }
 
-    @Test func clearDeletesEverythingAndIdsAreNeverReused() throws {
-        let store = try Store.open(.init(path: ":memory:"))
+    @Test(arguments: EngineTarget.all) func clearDeletesEverythingAndIdsAreNeverReused(_ engine: EngineTarget) throws {
+        let database = try TestDatabase(engine)
+        let store = try database.open()
         defer { store.close() }
         let counter = CompletionCounter()
         counter.expect(5)
@@ -383,8 +420,9 @@ struct RequestLogTests {
         #expect(after.successes.withLock { $0 }.first! > maxBefore)
     }
 
-    @Test func pruningKeepsTheNewestMaxRecords() throws {
-        let store = try Store.open(.init(path: ":memory:", maxRecords: 10))
+    @Test(arguments: EngineTarget.all) func pruningKeepsTheNewestMaxRecords(_ engine: EngineTarget) throws {
+        let database = try TestDatabase(engine)
+        let store = try database.open { $0.maxRecords = 10 }
         defer { store.close() }
         let counter = CompletionCounter()
         counter.expect(200)
@@ -405,10 +443,9 @@ struct RequestLogTests {
 
 @Suite("Request log faults and concurrency")
 struct RequestLogFaultTests {
-    @Test func concurrentAppendsAreAllCommittedExactlyOnce() throws {
-        let dir = TemporaryDirectory()
-        let path = dir.file("hinge.sqlite")
-        let store = try Store.open(.init(path: path))
+    @Test(arguments: EngineTarget.all) func concurrentAppendsAreAllCommittedExactlyOnce(_ engine: EngineTarget) throws {
+        let database = try TestDatabase(engine)
+        let store = try database.open()
         let threads = 8
         let perThread = 1500
         let counter = CompletionCounter()
@@ -434,10 +471,9 @@ struct RequestLogFaultTests {
         store.close()
     }
 
-    @Test func closeDrainsAndCommitsEverythingPending() throws {
-        let dir = TemporaryDirectory()
-        let path = dir.file("hinge.sqlite")
-        let store = try Store.open(.init(path: path))
+    @Test(arguments: EngineTarget.all) func closeDrainsAndCommitsEverythingPending(_ engine: EngineTarget) throws {
+        let database = try TestDatabase(engine)
+        let store = try database.open()
         let n = 3000
         let counter = CompletionCounter()
         counter.expect(n)
@@ -452,7 +488,7 @@ struct RequestLogFaultTests {
         #expect(late.wait(seconds: 1))
         #expect(late.failures.withLock { $0 } == [.closed])
         #expect(!store.isHealthy)
-        let reopened = try Store.open(.init(path: path))
+        let reopened = try database.open()
         defer { reopened.close() }
         #expect(try reopened.requestLog.count() == n)
     }
@@ -494,8 +530,9 @@ struct RequestLogFaultTests {
         #expect(try store.requestLog.count() == 2)
     }
 
-    @Test func aFullQueueRefusesAtOnceWithoutBlocking() throws {
-        let store = try Store.open(.init(path: ":memory:", queueCapacity: 4))
+    @Test(arguments: EngineTarget.all) func aFullQueueRefusesAtOnceWithoutBlocking(_ engine: EngineTarget) throws {
+        let database = try TestDatabase(engine)
+        let store = try database.open { $0.queueCapacity = 4 }
         defer { store.close() }
         // Hold the writer thread in a job so that nothing drains, deterministically.
         let release = try #require(holdWriter(store), "the writer thread did not take the job")
@@ -510,8 +547,12 @@ struct RequestLogFaultTests {
         #expect(store.counters.maxBatchSize == 4)  // the four waited and went in one transaction
     }
 
-    @Test func theQueueIsAlsoBoundedInBytes() throws {
-        let store = try Store.open(.init(path: ":memory:", queueCapacity: 100, queueCapacityBytes: 10_000))
+    @Test(arguments: EngineTarget.all) func theQueueIsAlsoBoundedInBytes(_ engine: EngineTarget) throws {
+        let database = try TestDatabase(engine)
+        let store = try database.open {
+            $0.queueCapacity = 100
+            $0.queueCapacityBytes = 10_000
+        }
         defer { store.close() }
         let release = try #require(holdWriter(store), "the writer thread did not take the job")
         let counter = CompletionCounter()
@@ -574,6 +615,8 @@ struct SupportTests {
         for name in [
             "Connection.swift", "DatabasePool.swift", "DeviceProfileStore.swift", "RequestLog.swift", "Schema.swift",
             "Store.swift", "StoreWriter.swift", "SQLiteEngine.swift", "SQLiteRecords.swift", "SQLiteProfiles.swift",
+            "PostgresEngine.swift", "PostgresRecords.swift", "PostgresProfiles.swift", "PostgresSchema.swift",
+            "PostgresListener.swift", "PostgresConnection.swift",
         ] {
             let text = try #require(readFile(sources + name).map { String(decoding: $0, as: UTF8.self) })
             for line in text.split(separator: "\n") where keywords.contains(where: { line.contains($0) }) {
