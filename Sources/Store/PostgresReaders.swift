@@ -22,14 +22,30 @@ final class PostgresReaders: @unchecked Sendable {
         self.schema = schema
     }
 
-    /// Runs `body` on a read connection.
+    /// Runs `body` on a read connection. An idle connection may have been closed by the server since its
+    /// last use (a restart, a failover, an idle timeout): when `body` fails because the connection is lost,
+    /// it runs once more on a new connection (reads change nothing, so running one twice is safe).
     func read<T>(_ body: (PGConnection) throws(StoreError) -> T) throws(StoreError) -> T {
+        var lost = false
+        do {
+            return try readOnce(body, lost: &lost)
+        } catch {
+            guard lost else { throw error }
+            return try readOnce(body, lost: &lost)
+        }
+    }
+
+    /// Runs `body` on one connection; `lost` tells whether a failure left that connection unusable.
+    private func readOnce<T>(_ body: (PGConnection) throws(StoreError) -> T, lost: inout Bool) throws(StoreError)
+        -> T
+    {
         let db = try checkOut()
         do {
             let value = try body(db)
             checkIn(db)
             return value
         } catch {
+            lost = !db.isUsable
             checkIn(db)
             throw error
         }
