@@ -16,10 +16,11 @@ import Testing
 /// prints its figures. `HINGE_STORE_BENCH=1 swift test -c release -Xswiftc -enable-testing --filter StoreBenchmark`
 @Suite("Benchmark", .serialized, .enabled(if: getenv("HINGE_STORE_BENCH") != nil))
 struct StoreBenchmark {
-    @Test(arguments: [16_384, 1_000_000])
-    func appendThroughputWithFourProducers(queueCapacity: Int) throws {
-        let dir = TemporaryDirectory()
-        let store = try Store.open(.init(path: dir.file("bench.sqlite"), queueCapacity: queueCapacity))
+    /// Both engines (PostgreSQL with HINGE_TEST_POSTGRES_URL), each at both queue capacities.
+    @Test(arguments: EngineTarget.all, [16_384, 1_000_000])
+    func appendThroughputWithFourProducers(engine: EngineTarget, queueCapacity: Int) throws {
+        let database = try TestDatabase(engine)
+        let store = try database.open { $0.queueCapacity = queueCapacity }
         let producers = 4
         let perProducer = 50_000
         // Body sizes: HINGE_STORE_BENCH_BODY bytes each (default 1000 request, 2000 response).
@@ -54,7 +55,7 @@ struct StoreBenchmark {
         let total = seconds(start, end)
         print(
             """
-            [store-bench] capacity=\(queueCapacity) producers=\(producers) appends=\(producers * perProducer) \
+            [store-bench] engine=\(engine) capacity=\(queueCapacity) producers=\(producers) appends=\(producers * perProducer) \
             enqueue=\(String(format2(seconds(start, produced))))s total=\(String(format2(total)))s \
             committed=\(c.recordsWritten) (\(Int(Double(c.recordsWritten) / total))/s) rejected=\(c.recordsRejected) \
             commits=\(c.commits) avgBatch=\(c.commits > 0 ? c.recordsWritten / c.commits : 0) maxBatch=\(c.maxBatchSize) \
