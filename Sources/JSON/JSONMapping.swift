@@ -50,7 +50,7 @@ public final class JSONMapper {
         entries.reserveCapacity(64)
         entries.append(Entry(parent: -1, index: 0, key: ""))
         askedKeys = []
-        askedKeys.reserveCapacity(256)
+        askedKeys.reserveCapacity(64)
     }
 
     /// A location given by a ready pointer.
