@@ -13,6 +13,7 @@
 #   Benchmarks/load.sh                 # defaults: wrk -t2 -c64 -d10s, 3 rounds
 #   ROUNDS=5 WRK_DURATION=5s WRK_CONNECTIONS=64 Benchmarks/load.sh
 #   SCENE=Benchmarks/scenes/typical.json SKIP_IDLE=1 Benchmarks/load.sh
+#   HINGE_BIN=/path/to/older/hinge Benchmarks/load.sh   # measure another build instead of this checkout's
 #
 # To add a scenario, call `scenario NAME METHOD PATH [BODY_FILE]` in the round loop.
 set -euo pipefail
@@ -38,6 +39,7 @@ fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 tmp=$(mktemp -d)
+chmod 755 "$tmp"  # nginx's workers run as nobody: they must be able to read the fixed body under it
 pids=()
 cleanup() {
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -56,13 +58,18 @@ wait_port() {  # wait_port PORT: poll until something listens (deadline 20 s)
 }
 
 # --- hinge -----------------------------------------------------------------------------------------
-swift build -c release --product hinge >/dev/null
+# HINGE_BIN: a hinge binary to measure instead of this checkout's release build (e.g. an older build).
+HINGE_BIN=${HINGE_BIN:-}
+if [ -z "$HINGE_BIN" ]; then
+    swift build -c release --product hinge >/dev/null
+    HINGE_BIN=.build/release/hinge
+fi
 # start_hinge DB [OPTIONS...]: sets HINGE_PORT_BENCH and HINGE_PID.
 start_hinge() {
     local db=$1
     shift
     HINGE_PORT_BENCH=$(free_port)
-    .build/release/hinge serve --port "$HINGE_PORT_BENCH" --threads "$HINGE_THREADS" --db "$db" \
+    "$HINGE_BIN" serve --port "$HINGE_PORT_BENCH" --threads "$HINGE_THREADS" --db "$db" \
         --log-level warn "$@" 2>>"$tmp/hinge.log" &
     HINGE_PID=$!
     pids+=("$HINGE_PID")
@@ -110,14 +117,19 @@ out = json.dumps(body, separators=(",", ":"))
 assert len(out) == 300, len(out)
 open(sys.argv[1], "w").write(out)
 PY
-# The resolution as an nginx string literal: `"` and `\` escaped; `$` would start a variable (none in a
-# resolution of the typical scene; refused rather than served changed).
+# The resolution as nginx string literals: `"` and `\` escaped; `$` would start a variable (none in a
+# resolution of the typical scene; refused rather than served changed). nginx reads a directive's parameter
+# into a 4 KiB buffer, so the text is set in pieces of 1,500 bytes and `return` joins them.
 python3 - "$tmp/resolution.json" "$tmp/resolution.conf" <<'PY'
 import sys
 text = open(sys.argv[1], "rb").read().decode()
 if "$" in text:
     sys.exit("the resolution contains '$', which nginx's return directive would read as a variable")
-open(sys.argv[2], "w").write('return 200 "' + text.replace("\\", "\\\\").replace('"', '\\"') + '";\n')
+pieces = [text[i:i + 1500] for i in range(0, len(text), 1500)]
+with open(sys.argv[2], "w") as f:
+    for k, piece in enumerate(pieces):
+        f.write(f'set $resolution{k} "' + piece.replace("\\", "\\\\").replace('"', '\\"') + '";\n')
+    f.write('return 200 "' + "".join(f"${{resolution{k}}}" for k in range(len(pieces))) + '";\n')
 PY
 cat > "$tmp/nginx.conf" <<NGX
 worker_processes 2;
@@ -144,16 +156,22 @@ http {
 NGX
 "$NGINX" -p "$tmp/nginx" -c "$tmp/nginx.conf"
 wait_port "$NGINX_PORT"
-# The fair limit must answer the same bytes as hinge (the body, not just its size).
-python3 - "$NGINX_PORT" "$SCENE" "$tmp/resolution.json" <<'PY'
+# nginx must answer 200 with the expected bytes: the fixed JSON, and for the fair limit hinge's own answer.
+python3 - "$NGINX_PORT" "$SCENE" "$tmp/resolution.json" "$tmp/body.json" <<'PY'
 import http.client, sys
-port, scene, expected = int(sys.argv[1]), sys.argv[2], open(sys.argv[3], "rb").read()
+port, scene = int(sys.argv[1]), sys.argv[2]
+expected, fixed = open(sys.argv[3], "rb").read(), open(sys.argv[4], "rb").read()
 c = http.client.HTTPConnection("127.0.0.1", port)
 c.request("POST", "/v1/resolve", body=open(scene, "rb").read(), headers={"Content-Type": "application/json"})
 r = c.getresponse()
 body = r.read()
 if r.status != 200 or body != expected:
     sys.exit(f"nginx's fair-limit answer differs from hinge's: {r.status}, {len(body)} vs {len(expected)} bytes")
+c.request("GET", "/healthz")
+r = c.getresponse()
+body = r.read()
+if r.status != 200 or body != fixed:
+    sys.exit(f"nginx's GET /healthz answered {r.status} with {len(body)} bytes instead of the fixed JSON")
 PY
 
 # run_wrk NAME URL [METHOD BODY_FILE] -> prints "req/s p50_ms p99_ms non2xx socket_errors completed"
