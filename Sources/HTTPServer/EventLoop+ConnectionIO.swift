@@ -52,7 +52,8 @@ extension EventLoop {
                 metrics.parseErrors.add(1)
                 writeError(c, status: e.status, detail: e.detail)
             case .dispatch:
-                guard case .request(let request) = event else { break }
+                // Consumed: the request moves to the handler instead of being copied out of the event.
+                guard case .request(let request) = consume event else { break }
                 dispatch(c, request)
             }
         }
