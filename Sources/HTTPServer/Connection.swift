@@ -22,6 +22,8 @@ final class Connection {
 
     /// epoll interest currently registered.
     var interest: UInt32
+    /// Queued in the loop's `flushQueue` (its output is written at the end of the event batch).
+    var flushScheduled = false
 
     init(
         fd: Int32, id: UInt64, limits: HTTPParser.Limits, machineLimits: ConnectionStateMachine.Limits,

@@ -57,6 +57,8 @@ final class EventLoop: @unchecked Sendable {
     var acceptPausedUntil: UInt64 = 0
     var listenerRegistered = false
     var encoder: ResponseEncoder
+    /// Connections whose output is written at the end of the current event batch (`scheduleFlush`).
+    var flushQueue: [Connection] = []
     var accessLog: AccessLog
     let readBuffer: UnsafeMutableRawBufferPointer
     let tickNanoseconds: UInt64
@@ -163,6 +165,7 @@ final class EventLoop: @unchecked Sendable {
                     }
                 }
             }
+            flushScheduled()
             if now >= nextTick {
                 tick()
                 nextTick = now &+ tickNanoseconds

@@ -18,7 +18,11 @@ struct HeadParser {
     private struct FieldSummary {
         var headers = HTTPHeaders(capacity: 8)
         var hostCount = 0
-        var contentLengths: [Int] = []
+        /// The first valid `Content-Length`, how many there were, and whether any differed from the first
+        /// (kept inline: a request with a body allocates no list for them).
+        var contentLength: Int? = nil
+        var contentLengthCount = 0
+        var contentLengthsDiffer = false
         var contentLengthInvalid = false
         var transferEncodings: [String] = []
         var connectionClose = false
@@ -177,14 +181,19 @@ struct HeadParser {
 
     /// Adds the field to the headers and notes what the framing and connection rules need from it.
     private func note(name: Range<Int>, value: Range<Int>, in summary: inout FieldSummary) {
-        let valueText = string(value.lowerBound, value.upperBound)
-        summary.headers.add(string(name.lowerBound, name.upperBound), valueText)
+        let valueText = common(value) ?? string(value.lowerBound, value.upperBound)
+        summary.headers.add(common(name) ?? string(name.lowerBound, name.upperBound), valueText)
         switch name.count {
         case 4 where equalsLower(name.lowerBound, "host"):
             summary.hostCount += 1
         case 14 where equalsLower(name.lowerBound, "content-length"):
             if let n = parseContentLength(value.lowerBound, value.upperBound) {
-                summary.contentLengths.append(n)
+                if let first = summary.contentLength {
+                    if n != first { summary.contentLengthsDiffer = true }
+                } else {
+                    summary.contentLength = n
+                }
+                summary.contentLengthCount += 1
             } else {
                 summary.contentLengthInvalid = true
             }
@@ -218,7 +227,7 @@ struct HeadParser {
         }
         var framing = HTTPParser.BodyFraming.none
         if !f.transferEncodings.isEmpty {
-            if !f.contentLengths.isEmpty {
+            if f.contentLengthCount > 0 {
                 throw HTTPParseError(
                     .contentLengthWithTransferEncoding, "Content-Length and Transfer-Encoding may not be used together."
                 )
@@ -229,12 +238,12 @@ struct HeadParser {
             }
             try checkTransferCodings(f.transferEncodings)
             framing = .chunked
-        } else if f.contentLengths.count > 1 {
-            if f.contentLengths.allSatisfy({ $0 == f.contentLengths[0] }) {
+        } else if f.contentLengthCount > 1 {
+            if !f.contentLengthsDiffer {
                 throw HTTPParseError(.duplicateContentLength, "More than one Content-Length header.")
             }
             throw HTTPParseError(.conflictingContentLength, "Conflicting Content-Length headers.")
-        } else if let n = f.contentLengths.first, n > 0 {
+        } else if let n = f.contentLength, n > 0 {
             framing = .length(n)
         }
         var expectContinue = false
@@ -270,6 +279,31 @@ struct HeadParser {
 
     private func string(_ a: Int, _ b: Int) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: p[a..<b]), as: UTF8.self)
+    }
+
+    /// Header names and values that most requests carry, spelt exactly so: the same `String` literal each time,
+    /// without validating (or, past 15 bytes, allocating) a new one. Anything else, in any other case, is read
+    /// as sent.
+    private func common(_ range: Range<Int>) -> String? {
+        let at = range.lowerBound
+        switch range.count {
+        case 4: return equalsExactly(at, "Host") ? "Host" : nil
+        case 6: return equalsExactly(at, "Accept") ? "Accept" : nil
+        case 10:
+            if equalsExactly(at, "Connection") { return "Connection" }
+            if equalsExactly(at, "keep-alive") { return "keep-alive" }
+            return equalsExactly(at, "User-Agent") ? "User-Agent" : nil
+        case 12: return equalsExactly(at, "Content-Type") ? "Content-Type" : nil
+        case 14: return equalsExactly(at, "Content-Length") ? "Content-Length" : nil
+        case 16: return equalsExactly(at, "application/json") ? "application/json" : nil
+        default: return nil
+        }
+    }
+
+    @inline(__always) private func equalsExactly(_ at: Int, _ text: StaticString) -> Bool {
+        let t = text.utf8Start
+        for k in 0..<text.utf8CodeUnitCount where p[at + k] != t[k] { return false }
+        return true
     }
 
     private func equalsLower(_ at: Int, _ lower: StaticString) -> Bool {

@@ -270,12 +270,11 @@ public struct HTTPParser: Sendable {
 
     private mutating func finishRequest() -> Event {
         // `pending` is set by the `.head` case before every state that leads here.
-        guard var request = pending else { return fail(.internalError, "The parser lost the request head.") }
+        // Moved out (`take`), not copied and then released: every header string would be retained and released.
+        guard var request = pending.take() else { return fail(.internalError, "The parser lost the request head.") }
         state = .head
         scanFrom = start
-        pending = nil
-        request.body = body
-        body = []
+        swap(&request.body, &body)
         compact()
         return .request(request)
     }

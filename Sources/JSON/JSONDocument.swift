@@ -141,7 +141,8 @@ public final class JSONDocument: @unchecked Sendable {
     /// Whether node `index` is a string with the same bytes as `s`.
     func isString(_ index: Int, equalTo s: String) -> Bool {
         let n = nodes[index]
-        guard n.kind == .string || n.kind == .escapedString else { return false }
+        // The length (stored in the string, no pass over it) rejects most candidates without touching bytes.
+        guard n.kind == .string || n.kind == .escapedString, s.utf8.count == Int(n.b) else { return false }
         var s = s
         return s.withUTF8 { utf8 in
             guard utf8.count == Int(n.b) else { return false }

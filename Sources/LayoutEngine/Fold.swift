@@ -1,7 +1,7 @@
 /// Which side of a separating fold a region lies on (docs/rules.md#regions).
 public enum RegionSide: String, Sendable, CaseIterable { case leading, trailing, top, bottom }
 
-public enum FoldStateName: String, Sendable { case flat, halfOpened }
+public enum FoldStateName: String, Sendable, CaseIterable { case flat, halfOpened }
 
 /// `environment.fold` (docs/rules.md#fold): the fold as it crosses this window.
 public struct FoldState: Sendable, Equatable {

@@ -34,11 +34,12 @@ extension ByteSink {
 
     @inline(__always) fileprivate mutating func bool(_ b: Bool) { append(b ? "true" : "false") }
     @inline(__always) fileprivate mutating func null() { append("null") }
-    @inline(__always) fileprivate mutating func name<R: RawRepresentable>(_ v: R) where R.RawValue == String {
-        writeCleanString(v.rawValue)
+    @inline(__always) fileprivate mutating func name<R: QuotedNames>(_ v: R) {
+        let table = R.quotedNames
+        if table.usable { append(table.name(unsafeBitCast(v, to: UInt8.self))) } else { writeCleanString(v.rawValue) }
     }
-    @inline(__always) fileprivate mutating func name<R: RawRepresentable>(_ v: R?) where R.RawValue == String {
-        if let v { writeCleanString(v.rawValue) } else { null() }
+    @inline(__always) fileprivate mutating func name<R: QuotedNames>(_ v: R?) {
+        if let v { name(v) } else { null() }
     }
     @inline(__always) fileprivate mutating func bool(_ b: Bool?) {
         if let b { bool(b) } else { null() }
@@ -88,18 +89,20 @@ extension ByteSink {
         append("{\"arrangement\":")
         if let a = r.arrangement { arrangement(a) } else { null() }
         append(",\"diagnostics\":[")
-        for (i, d) in r.diagnostics.enumerated() {
+        // By index, here and below: `enumerated()` hands out (offset, element) pairs whose destruction goes
+        // through the runtime's generic witnesses, about 150 instructions per element.
+        for i in r.diagnostics.indices {
             if i > 0 { append(",") }
-            diagnostic(d)
+            diagnostic(r.diagnostics[i])
         }
         append("],\"engineVersion\":")
         writeCleanString(Resolution.engineVersion)
         append(",\"environment\":")
         environment(r.environment)
         append(",\"placements\":[")
-        for (i, p) in r.placements.enumerated() {
+        for i in r.placements.indices {
             if i > 0 { append(",") }
-            placement(p)
+            placement(r.placements[i])
         }
         append("]}")
     }
@@ -150,7 +153,8 @@ extension ByteSink {
         append(",\"posture\":")
         name(e.posture)
         append(",\"regions\":[")
-        for (i, r) in e.regions.enumerated() {
+        for i in e.regions.indices {
+            let r = e.regions[i]
             if i > 0 { append(",") }
             append("{\"frame\":")
             rect(r.frame)
@@ -205,7 +209,8 @@ extension ByteSink {
         append(",\"detents\":")
         if let ds = p.detents {
             append("[")
-            for (i, d) in ds.enumerated() {
+            for i in ds.indices {
+                let d = ds[i]
                 if i > 0 { append(",") }
                 append("{\"detent\":")
                 detent(d.detent)
@@ -282,3 +287,72 @@ extension ByteSink {
         append("}")
     }
 }
+
+/// An enumeration the encoder writes by copying its case's quoted name from a table made once from the raw
+/// values (`QuotedNames.table`), instead of producing the `rawValue` string and copying its bytes.
+protocol QuotedNames: RawRepresentable, CaseIterable where RawValue == String {
+    static var quotedNames: QuotedNameTable { get }
+}
+
+/// The quoted raw values of an enumeration's cases (`"name"`, quotes included), one buffer for them all,
+/// indexed by the case's one-byte tag. Made once per type and never freed. When the cases are not one byte
+/// whose values are their positions in `allCases` (the layout of a Swift enumeration without payloads, up to
+/// 256 cases, checked when the table is made), `usable` is false and the encoder writes `rawValue`.
+final class QuotedNameTable: @unchecked Sendable {
+    // @unchecked Sendable: written only in init.
+    let usable: Bool
+    private let bytes: UnsafeMutablePointer<UInt8>
+    /// `starts[i]`…`starts[i + 1]`: case `i`'s bytes.
+    private let starts: UnsafeMutablePointer<Int>
+
+    init<E: RawRepresentable & CaseIterable>(_ type: E.Type) where E.RawValue == String {
+        let cases = Array(E.allCases)
+        let total = cases.reduce(0) { $0 + $1.rawValue.utf8.count + 2 }
+        bytes = .allocate(capacity: max(total, 1))
+        starts = .allocate(capacity: cases.count + 1)
+        var at = 0
+        var usable = MemoryLayout<E>.size == 1 && !cases.isEmpty
+        for (i, c) in cases.enumerated() {
+            starts[i] = at
+            bytes[at] = UInt8(ascii: "\"")
+            for b in c.rawValue.utf8 {
+                at += 1
+                bytes[at] = b
+            }
+            bytes[at + 1] = UInt8(ascii: "\"")
+            at += 2
+            if usable && Int(unsafeBitCast(c, to: UInt8.self)) != i { usable = false }
+        }
+        starts[cases.count] = at
+        self.usable = usable
+    }
+
+    /// The quoted name of the case whose tag is `tag`.
+    @inline(__always) func name(_ tag: UInt8) -> UnsafeBufferPointer<UInt8> {
+        let i = Int(tag)
+        return UnsafeBufferPointer(start: bytes + starts[i], count: starts[i + 1] - starts[i])
+    }
+}
+
+extension SizeClass: QuotedNames { static let quotedNames = QuotedNameTable(SizeClass.self) }
+extension DiagnosticCode: QuotedNames { static let quotedNames = QuotedNameTable(DiagnosticCode.self) }
+extension Severity: QuotedNames { static let quotedNames = QuotedNameTable(Severity.self) }
+extension DynamicTypeSize: QuotedNames { static let quotedNames = QuotedNameTable(DynamicTypeSize.self) }
+extension Axis: QuotedNames { static let quotedNames = QuotedNameTable(Axis.self) }
+extension FoldStateName: QuotedNames { static let quotedNames = QuotedNameTable(FoldStateName.self) }
+extension LayoutDirection: QuotedNames { static let quotedNames = QuotedNameTable(LayoutDirection.self) }
+extension Orientation: QuotedNames { static let quotedNames = QuotedNameTable(Orientation.self) }
+extension Posture: QuotedNames { static let quotedNames = QuotedNameTable(Posture.self) }
+extension RegionSide: QuotedNames { static let quotedNames = QuotedNameTable(RegionSide.self) }
+extension Presentation.Kind: QuotedNames { static let quotedNames = QuotedNameTable(Presentation.Kind.self) }
+extension ArrowEdge: QuotedNames { static let quotedNames = QuotedNameTable(ArrowEdge.self) }
+extension SheetPlacement: QuotedNames { static let quotedNames = QuotedNameTable(SheetPlacement.self) }
+extension ResolvedSheetPlacement: QuotedNames {
+    static let quotedNames = QuotedNameTable(ResolvedSheetPlacement.self)
+}
+extension PlacementStatus: QuotedNames { static let quotedNames = QuotedNameTable(PlacementStatus.self) }
+extension PresentationStyle: QuotedNames { static let quotedNames = QuotedNameTable(PresentationStyle.self) }
+extension Edge: QuotedNames { static let quotedNames = QuotedNameTable(Edge.self) }
+extension ArrangementStyle: QuotedNames { static let quotedNames = QuotedNameTable(ArrangementStyle.self) }
+extension MaterialWidthClass: QuotedNames { static let quotedNames = QuotedNameTable(MaterialWidthClass.self) }
+extension MaterialHeightClass: QuotedNames { static let quotedNames = QuotedNameTable(MaterialHeightClass.self) }

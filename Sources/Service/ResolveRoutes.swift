@@ -65,9 +65,13 @@ enum ResolveRoutes {
                 problem: Problem.responseTooLarge(written: out.json.count, done: 1, of: 1, limit: limit),
                 device: out.device)
         }
-        var response = HTTPResponse.json(out.json, status: HTTPStatus(out.status))
+        // Without recording, a resolution's headers are the ones `Reply.send` would arrive at (`Cache-Control:
+        // no-store` after the type): one shared list instead of a copy per request. A recorded response gets
+        // `Hinge-Record-Id` first, then `Cache-Control` from `Reply.send`.
+        let headers = context.recorder.log == nil ? jsonNoStore : jsonOnly
+        var response = HTTPResponse(status: HTTPStatus(out.status), headers: headers, body: out.json)
         if out.isProblem {
-            response.headers.set("Content-Type", "application/problem+json")
+            response.headers = ["Content-Type": "application/problem+json"]
         } else if let resolution = out.resolution, wantsSVG(request) {
             // The scene supplies the toolbar items the response does not repeat.
             let scene = try? JSONParser.parse(request.body)
@@ -84,6 +88,9 @@ enum ResolveRoutes {
             path: "/v1/resolve", receivedAt: receivedAt, request: request, output: out, reply: reply, response: response
         )
     }
+
+    private static let jsonNoStore: HTTPHeaders = ["Content-Type": "application/json", "Cache-Control": "no-store"]
+    private static let jsonOnly: HTTPHeaders = ["Content-Type": "application/json"]
 
     private static func sendMatrix(
         _ out: ResolveOutput, _ request: HTTPRequest, _ reply: Reply, receivedAt: Timestamp, context: ServiceContext

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# User-space instructions per typical resolve of the whole server (HTTP parsing, routing, the engine,
+# sending), without noise: `hinge serve --threads 1 --no-record` under callgrind answers 1,000 and then
+# 3,000 `POST /v1/resolve` of the scene on keep-alive connections of 500 requests; the difference ÷ 2,000
+# is one request (start-up and shutdown cancel out).
+#
+#   Benchmarks/callgrind-server.sh [HINGE_BINARY]    # default .build/release/hinge; needs valgrind
+#   OUT=/tmp/cg Benchmarks/callgrind-server.sh       # keep the callgrind files (callgrind_annotate them)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=$(realpath "${1:-.build/release/hinge}")
+SCENE=$(realpath "${SCENE:-Benchmarks/scenes/typical.json}")
+command -v valgrind >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
+tmp=$(mktemp -d)
+OUT=${OUT:-$tmp}
+mkdir -p "$OUT"
+trap 'rm -rf "$tmp"' EXIT
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+count() {  # count N -> instructions collected while serving N requests
+    local n=$1 pid
+    valgrind --tool=callgrind --callgrind-out-file="$OUT/server-$n.out" "$BIN" serve --port "$port" --threads 1 \
+        --db "$tmp/db-$n.sqlite" --log-level warn --no-record 2>"$tmp/valgrind-$n.log" &
+    pid=$!
+    python3 - "$port" "$n" "$SCENE" <<'PY'
+import socket, sys, time
+port, n, scene = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+body = open(scene, "rb").read()
+request = (b"POST /v1/resolve HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
+           b"Content-Length: %d\r\n\r\n" % (port, len(body))) + body
+for _ in range(600):  # valgrind starts slowly
+    try:
+        socket.create_connection(("127.0.0.1", port)).close()
+        break
+    except OSError:
+        time.sleep(0.1)
+s = None
+for i in range(n):
+    if i % 500 == 0:
+        if s:
+            s.close()
+        s = socket.create_connection(("127.0.0.1", port))
+        buf = b""
+    s.sendall(request)
+    while True:
+        end = buf.find(b"\r\n\r\n")
+        if end >= 0:
+            head = buf[:end].decode()
+            length = int(next(l.split(":")[1] for l in head.split("\r\n") if l.lower().startswith("content-length")))
+            if not head.startswith("HTTP/1.1 200"):
+                sys.exit("not 200: " + head.split("\r\n")[0])
+            if len(buf) >= end + 4 + length:
+                buf = buf[end + 4 + length:]
+                break
+        data = s.recv(65536)
+        if not data:
+            sys.exit("connection closed")
+        buf += data
+PY
+    kill -TERM "$pid"
+    wait "$pid" || true
+    grep -o "Collected : [0-9]*" "$tmp/valgrind-$n.log" | awk '{print $3}'
+}
+a=$(count 1000)
+b=$(count 3000)
+echo "$BIN: $(((b - a) / 2000)) instructions per typical resolve (user space, --no-record)"
