@@ -101,7 +101,8 @@ public struct ServiceApp: Sendable {
         let recording =
             options.noRecord
             ? "not recording"
-            : "recording (max \(options.maxRecords) records, max \(options.maxLogBytes) bytes)"
+            : "recording (max \(options.maxRecords) records, max \(options.maxLogBytes) bytes, "
+                + "\(store?.configuration.bodyCodec.startupDescription ?? "bodies uncompressed"))"
         return "hinge \(hingeVersion) listening on http://\(options.host):\(port) (\(threads) threads); "
             + "database \(store?.path ?? options.db), \(store == nil ? "not recording" : recording)"
     }

@@ -134,28 +134,34 @@ public final class RequestLog: Sendable {
     private let writer: StoreWriter
     private let metrics: StoreMetrics
     private let maxBodyBytes: Int
+    /// How new bodies are stored (`Store.Configuration.bodyCodec` if its library is loaded, else `.stored`).
+    public let bodyCodec: BodyCodec
     static let codeSeparator: Character = "\u{1F}"
 
-    init(pool: DatabasePool, writer: StoreWriter, metrics: StoreMetrics, maxBodyBytes: Int) {
+    init(pool: DatabasePool, writer: StoreWriter, metrics: StoreMetrics, maxBodyBytes: Int, bodyCodec: BodyCodec) {
         self.pool = pool
         self.writer = writer
         self.metrics = metrics
         self.maxBodyBytes = maxBodyBytes
+        self.bodyCodec = bodyCodec
     }
 
     /// Enqueues `record` and returns at once. `completion` is called exactly once:
     /// - on the writer thread, after the batch holding the record committed (`.success(id)`) or failed
     ///   (`.failure(.sqlite(…))`, e.g. disk full: the log turns unhealthy until a later commit succeeds);
     /// - or synchronously, before `append` returns, with `.failure(.queueFull)` or `.failure(.closed)`.
-    /// Bodies longer than `Configuration.maxBodyBytes` are truncated and flagged.
+    /// Bodies longer than `Configuration.maxBodyBytes` are truncated and flagged, then framed by `bodyCodec`
+    /// here, on the caller's thread (the event loops compress in parallel; the one writer thread only writes).
     /// The completion must not block for long: it runs on the single writer thread.
     public func append(_ record: RequestRecord, completion: @escaping @Sendable (Result<RecordID, StoreError>) -> Void)
     {
         var r = record
         let requestSize = r.requestBody.count
         let responseSize = r.responseBody.count
-        if requestSize > maxBodyBytes { r.requestBody = Array(r.requestBody.prefix(maxBodyBytes)) }
-        if responseSize > maxBodyBytes { r.responseBody = Array(r.responseBody.prefix(maxBodyBytes)) }
+        r.requestBody = bodyCodec.encode(
+            requestSize > maxBodyBytes ? Array(r.requestBody.prefix(maxBodyBytes)) : r.requestBody)
+        r.responseBody = bodyCodec.encode(
+            responseSize > maxBodyBytes ? Array(r.responseBody.prefix(maxBodyBytes)) : r.responseBody)
         writer.append(
             StoreWriter.PendingRecord(
                 record: r, requestSize: requestSize, responseSize: responseSize,
@@ -247,17 +253,29 @@ public final class RequestLog: Sendable {
         return (sql, values)
     }
 
-    /// One record with its bodies; nil when there is none (route: 404).
+    /// One record with its bodies, decoded (`BodyCodec`); nil when there is none (route: 404). A body that
+    /// cannot be decoded (a damaged frame, or a compressor this process could not load) is `.corruptRow`.
     public func record(id: RecordID) throws(StoreError) -> RecordDetail? {
-        try pool.read { (db) throws(StoreError) -> RecordDetail? in
+        let stored = try pool.read { (db) throws(StoreError) -> (RecordSummary, [UInt8], [UInt8], Int64)? in
             try db.withStatement(
-                "SELECT " + RequestLog.summaryColumns + ", b.request, b.response FROM requests "
+                "SELECT " + RequestLog.summaryColumns + ", b.request, b.response, b.body_format FROM requests "
                     + "LEFT JOIN request_bodies b ON b.request_id = requests.id WHERE requests.id = ?"
-            ) { (s) throws(StoreError) -> RecordDetail? in
+            ) { (s) throws(StoreError) -> (RecordSummary, [UInt8], [UInt8], Int64)? in
                 try s.bind([.int(id.rawValue)])
                 guard try s.step() else { return nil }
-                return RecordDetail(summary: RequestLog.summary(s), requestBody: s.blob(12), responseBody: s.blob(13))
+                return (RequestLog.summary(s), s.blob(12), s.blob(13), s.int64(14))
             }
+        }
+        // Decoded after the read connection went back to the pool.
+        guard let (summary, request, response, formatValue) = stored else { return nil }
+        guard let format = BodyFormat(rawValue: formatValue) else {
+            throw .corruptRow(table: "request_bodies", id: id.description, detail: "body_format \(formatValue)")
+        }
+        switch (BodyCodec.decode(request, format: format), BodyCodec.decode(response, format: format)) {
+        case (.success(let requestBody), .success(let responseBody)):
+            return RecordDetail(summary: summary, requestBody: requestBody, responseBody: responseBody)
+        case (.failure(let failure), _), (_, .failure(let failure)):
+            throw .corruptRow(table: "request_bodies", id: id.description, detail: failure.description)
         }
     }
 
@@ -313,7 +331,9 @@ public final class RequestLog: Sendable {
         "INSERT INTO requests (received_at, duration_us, device, status, codes, path, engine_version, "
         + "request_size, response_size, request_truncated, response_truncated) "
         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    static let insertBodiesSQL = "INSERT INTO request_bodies (request_id, request, response) VALUES (?, ?, ?)"
+    /// The bodies of a new record are always `BodyCodec` frames (`BodyFormat.framed`).
+    static let insertBodiesSQL =
+        "INSERT INTO request_bodies (request_id, request, response, body_format) VALUES (?, ?, ?, 1)"
 
     /// Inserts a run of records (only `.record` items, cut by `StoreWriter.process`) on the writer thread,
     /// inside the batch transaction, appending their ids to `ids`. The hot path of the log, so it allocates

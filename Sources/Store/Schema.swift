@@ -74,6 +74,14 @@ enum Schema {
                 DROP INDEX requests_by_status;
                 DROP INDEX requests_by_received_at;
                 """),
+        // Bodies compressed (`BodyCodec`): a record's two blobs are `BodyCodec` frames when `body_format` is 1;
+        // the records already stored keep their bodies as received (0). Adding a column with a constant default
+        // rewrites no row.
+        Migration(
+            version: 3, name: "request bodies as codec frames",
+            sql: """
+                ALTER TABLE request_bodies ADD COLUMN body_format INTEGER NOT NULL DEFAULT 0;
+                """),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -64,6 +64,9 @@ public final class Store: DeviceCatalog, Sendable {
         /// Called (on the checking thread) when the files under the store turn unusable (the problem, naming
         /// the file) or usable again (nil): the service logs it.
         public var onStorageChange: (@Sendable (String?) -> Void)?
+        /// How request and response bodies are compressed (`BodyCodec`); a codec whose system library is not
+        /// loaded stores them uncompressed (`Store.bodyCodec` says which is in use). Default zstd level 1.
+        public var bodyCodec: BodyCodec
 
         public init(
             path: String = "./hinge.sqlite", busyTimeoutMillis: Int = 5000, maxReaders: Int = 4,
@@ -71,7 +74,7 @@ public final class Store: DeviceCatalog, Sendable {
             queueCapacityBytes: Int = 64 << 20, walCheckpointPages: Int = 1024, walMaxPages: Int = 4096,
             readQueueCapacity: Int = 256, maxLogBytes: Int = 1 << 30, exclusive: Bool = false,
             storageCheckMillis: Int = 1000, onStorageChange: (@Sendable (String?) -> Void)? = nil,
-            requireWritable: Bool = true
+            requireWritable: Bool = true, bodyCodec: BodyCodec = .preferred
         ) {
             self.path = path
             self.busyTimeoutMillis = busyTimeoutMillis
@@ -88,6 +91,7 @@ public final class Store: DeviceCatalog, Sendable {
             self.storageCheckMillis = storageCheckMillis
             self.onStorageChange = onStorageChange
             self.requireWritable = requireWritable
+            self.bodyCodec = bodyCodec
         }
     }
 
@@ -202,7 +206,8 @@ public final class Store: DeviceCatalog, Sendable {
             storage: storage, watchdog: watchdog, lockFD: lockFD,
             devices: DeviceProfileStore(initial: prepared.profiles, writer: writer),
             requestLog: RequestLog(
-                pool: pool, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes),
+                pool: pool, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes,
+                bodyCodec: configuration.bodyCodec.active),
             warnings: prepared.warnings)
     }
 
@@ -340,6 +345,10 @@ public final class Store: DeviceCatalog, Sendable {
 
     /// The database file (`--db`).
     public var path: String { configuration.path }
+
+    /// How new request-log bodies are stored: `configuration.bodyCodec`, or `.stored` when its library is
+    /// not loaded.
+    public var bodyCodec: BodyCodec { requestLog.bodyCodec }
 
     /// The counters of `/metrics`.
     public var counters: StoreCounters {
