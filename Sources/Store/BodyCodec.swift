@@ -4,7 +4,7 @@ import CLinux
 ///
 /// A record's row in `request_bodies` says how its two blobs are laid out (`body_format`):
 /// - `0` (`BodyFormat.asReceived`): the bytes as received and sent, nothing around them;
-/// - `1` (`BodyFormat.framed`): each blob is a frame: one tag byte (`Tag`: stored, lz4, zstd), the body's
+/// - `1` (`BodyFormat.framed`): each blob is a frame: one tag byte (`Tag`: stored, lz4, zstd, lz4 with dictionary 1), the body's
 ///   length in bytes as an unsigned LEB128 varint, then the payload (the body itself after the `stored` tag,
 ///   an LZ4 block or a zstd frame otherwise).
 ///
@@ -18,13 +18,16 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
         case stored = 0
         case lz4 = 1
         case zstd = 2
+        /// An LZ4 block compressed against `lz4Dictionary1` (`BodyDictionary.swift`).
+        case lz4Dictionary1 = 3
 
-        /// `none`, `lz4`, `zstd` (the label of `/metrics`' `hinge_request_log_body_codec`).
+        /// `none`, `lz4`, `zstd`, `lz4-dictionary-1` (the label of `/metrics`' `hinge_request_log_body_codec`).
         public var name: String {
             switch self {
             case .stored: return "none"
             case .lz4: return "lz4"
             case .zstd: return "zstd"
+            case .lz4Dictionary1: return "lz4-dictionary-1"
             }
         }
     }
@@ -40,10 +43,14 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
     public static func lz4(acceleration: Int = 1) -> BodyCodec { BodyCodec(tag: .lz4, level: max(1, acceleration)) }
     /// zstd frame at this level (1 is the fastest of zstd's regular levels; negative levels are faster still).
     public static func zstd(level: Int = 1) -> BodyCodec { BodyCodec(tag: .zstd, level: level) }
+    /// LZ4 block against the built-in dictionary of Hinge's own JSON (`lz4Dictionary1`).
+    public static func lz4Dictionary(acceleration: Int = 1) -> BodyCodec {
+        BodyCodec(tag: .lz4Dictionary1, level: max(1, acceleration))
+    }
 
-    /// The store's default: zstd level 1 (BENCHMARKS.md, "Request log": the ratio of zstd at the CPU of LZ4
-    /// for these bodies once the pages SQLite writes are counted).
-    public static let preferred = BodyCodec.zstd(level: 1)
+    /// The store's default: LZ4 against the built-in dictionary (BENCHMARKS.md, "Request log": on the typical
+    /// scene it stores fewer bytes than zstd level 1 at a quarter of its CPU).
+    public static let preferred = BodyCodec.lz4Dictionary()
 
     private init(tag: Tag, level: Int) {
         self.tag = tag
@@ -61,6 +68,8 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
         case .stored: return "none"
         case .lz4: return level == 1 ? "lz4" : "lz4 (acceleration \(level))"
         case .zstd: return "zstd (level \(level))"
+        case .lz4Dictionary1:
+            return level == 1 ? "lz4 with dictionary 1" : "lz4 with dictionary 1 (acceleration \(level))"
         }
     }
 
@@ -70,6 +79,7 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
         case .stored: return true
         case .lz4: return hinge_lz4_available() != 0
         case .zstd: return hinge_zstd_available() != 0
+        case .lz4Dictionary1: return PreparedDictionary.lz4Dictionary1.pointer != nil
         }
     }
 
@@ -78,7 +88,7 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
         let v: UInt32
         switch tag {
         case .stored: return nil
-        case .lz4: v = hinge_lz4_version()
+        case .lz4, .lz4Dictionary1: v = hinge_lz4_version()
         case .zstd: v = hinge_zstd_version()
         }
         guard v > 0 else { return nil }
@@ -94,13 +104,13 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
     public var libraryName: String? {
         switch tag {
         case .stored: return nil
-        case .lz4: return "liblz4.so.1"
+        case .lz4, .lz4Dictionary1: return "liblz4.so.1"
         case .zstd: return "libzstd.so.1"
         }
     }
 
-    /// What the start-up line says about bodies when `self` is the preference: `bodies zstd (level 1),
-    /// libzstd 1.5.4`, or `bodies uncompressed (libzstd.so.1 not found)` when its library is not loaded.
+    /// What the start-up line says about bodies when `self` is the preference: `bodies lz4 with dictionary 1,
+    /// liblz4.so.1 1.9.4`, or `bodies uncompressed (liblz4.so.1 not found)` when its library is not loaded.
     public var startupDescription: String { startupDescription(version: BodyCodec.libraryVersion) }
 
     func startupDescription(version: (Tag) -> String?) -> String {
@@ -124,7 +134,7 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
 
     /// The compressed frame, or nil when compression failed or saved nothing.
     private func compress(_ body: [UInt8]) -> [UInt8]? {
-        let bound = tag == .lz4 ? hinge_lz4_bound(body.count) : hinge_zstd_bound(body.count)
+        let bound = tag == .zstd ? hinge_zstd_bound(body.count) : hinge_lz4_bound(body.count)
         guard bound > 0 else { return nil }
         let header = 1 + BodyCodec.varintLength(body.count)
         let capacity = header + bound
@@ -143,9 +153,15 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
             }
             base[i] = UInt8(n)
             let written = body.withUnsafeBytes { src in
-                tag == .lz4
-                    ? hinge_lz4_compress(src.baseAddress, src.count, base + header, bound, Int32(level))
-                    : hinge_zstd_compress(src.baseAddress, src.count, base + header, bound, Int32(level))
+                switch tag {
+                case .stored: return 0
+                case .lz4: return hinge_lz4_compress(src.baseAddress, src.count, base + header, bound, Int32(level))
+                case .zstd: return hinge_zstd_compress(src.baseAddress, src.count, base + header, bound, Int32(level))
+                case .lz4Dictionary1:
+                    return hinge_lz4_compress_dictionary(
+                        PreparedDictionary.lz4Dictionary1.pointer, src.baseAddress, src.count, base + header, bound,
+                        Int32(level))
+                }
             }
             count = written > 0 ? header + written : 0
         }
@@ -169,9 +185,9 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
             switch self {
             case .malformed(let why): return "malformed body frame: \(why)"
             case .unavailable(let tag):
-                return tag == .lz4
-                    ? "the body is LZ4-compressed and liblz4.so.1 is not loaded"
-                    : "the body is zstd-compressed and libzstd.so.1 is not loaded"
+                return tag == .zstd
+                    ? "the body is zstd-compressed and libzstd.so.1 is not loaded"
+                    : "the body is LZ4-compressed and liblz4.so.1 is not loaded"
             }
         }
     }
@@ -188,15 +204,21 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
         case .stored:
             guard payload.count == length else { return .failure(.malformed("stored length differs")) }
             return .success(Array(payload))
-        case .lz4, .zstd:
+        case .lz4, .zstd, .lz4Dictionary1:
             guard isAvailable(tag) else { return .failure(.unavailable(tag)) }
             if length == 0 { return .success([]) }
             var ok = false
             let out = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-                let n =
-                    tag == .lz4
-                    ? hinge_lz4_decompress(payload.baseAddress, payload.count, buffer.baseAddress, length)
-                    : hinge_zstd_decompress(payload.baseAddress, payload.count, buffer.baseAddress, length)
+                let n: Int
+                switch tag {
+                case .stored: n = -1
+                case .lz4: n = hinge_lz4_decompress(payload.baseAddress, payload.count, buffer.baseAddress, length)
+                case .zstd: n = hinge_zstd_decompress(payload.baseAddress, payload.count, buffer.baseAddress, length)
+                case .lz4Dictionary1:
+                    n = hinge_lz4_decompress_dictionary(
+                        PreparedDictionary.lz4Dictionary1.pointer, payload.baseAddress, payload.count,
+                        buffer.baseAddress, length)
+                }
                 ok = n == length
                 count = ok ? length : 0
             }
@@ -244,4 +266,16 @@ public enum BodyFormat: Int64, Sendable {
     case asReceived = 0
     /// Each body is a `BodyCodec` frame.
     case framed = 1
+}
+
+/// A dictionary prepared once by the C side (`hinge_lz4_dictionary_create`, which copies the bytes and keeps
+/// them, with the LZ4 stream that loaded them, for the process's life); nil when liblz4.so.1 is not loaded.
+struct PreparedDictionary: @unchecked Sendable {
+    // Sendable proof: the pointer is written once, at initialisation (a global `let`, initialised once by
+    // Swift), and the C side only reads what it points to afterwards; every compression copies its state into
+    // a stream of its own thread.
+    let pointer: UnsafeMutableRawPointer?
+
+    static let lz4Dictionary1 = PreparedDictionary(
+        pointer: lz4Dictionary1Bytes.withUnsafeBytes { hinge_lz4_dictionary_create($0.baseAddress, $0.count) })
 }

@@ -65,7 +65,8 @@ public final class Store: DeviceCatalog, Sendable {
         /// the file) or usable again (nil): the service logs it.
         public var onStorageChange: (@Sendable (String?) -> Void)?
         /// How request and response bodies are compressed (`BodyCodec`); a codec whose system library is not
-        /// loaded stores them uncompressed (`Store.bodyCodec` says which is in use). Default zstd level 1.
+        /// loaded stores them uncompressed (`Store.bodyCodec` says which is in use). Default LZ4 with the built-in
+        /// dictionary (`BodyCodec.preferred`).
         public var bodyCodec: BodyCodec
 
         public init(

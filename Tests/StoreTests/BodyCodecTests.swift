@@ -24,7 +24,8 @@ struct BodyCodecTests {
     }
 
     static let codecs: [BodyCodec] = [
-        .stored, .lz4(), .lz4(acceleration: 8), .zstd(level: 1), .zstd(level: -5), .zstd(level: 9),
+        .stored, .lz4(), .lz4(acceleration: 8), .lz4Dictionary(), .lz4Dictionary(acceleration: 8), .zstd(level: 1),
+        .zstd(level: -5), .zstd(level: 9),
     ]
 
     @Test func theSystemLibrariesOfAFreshMachineAreLoaded() {
@@ -33,7 +34,8 @@ struct BodyCodecTests {
         #expect(BodyCodec.libraryVersion(.zstd)?.hasPrefix("1.") == true)
         #expect(BodyCodec.libraryVersion(.lz4)?.hasPrefix("1.") == true)
         #expect(BodyCodec.libraryVersion(.stored) == nil)
-        #expect(BodyCodec.preferred.active == .zstd(level: 1))
+        #expect(BodyCodec.isAvailable(.lz4Dictionary1))
+        #expect(BodyCodec.preferred.active == .lz4Dictionary())
     }
 
     @Test(arguments: codecs)
@@ -49,7 +51,15 @@ struct BodyCodecTests {
         }
     }
 
-    @Test(arguments: [BodyCodec.lz4(), .zstd(level: 1)])
+    /// Frames tagged `lz4Dictionary1` refer to these exact bytes: a changed dictionary would make every
+    /// stored record of that tag decode wrongly or not at all.
+    @Test func theBuiltInDictionaryNeverChanges() {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a 64
+        for b in lz4Dictionary1Bytes { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        #expect(lz4Dictionary1Bytes.count == 8_179 && hash == 0x3fdf_65b7_9361_7104)
+    }
+
+    @Test(arguments: [BodyCodec.lz4(), .lz4Dictionary(), .zstd(level: 1)])
     func aJSONBodyIsCompressedAndAnIncompressibleOneIsStored(codec: BodyCodec) throws {
         let json = BodyCodecTests.jsonBody(3_644)
         let frame = codec.encode(json)
@@ -77,6 +87,7 @@ struct BodyCodecTests {
         #expect(json.count >= 2_000 && json.count < 2_100 && json.count & 0x7F < 0x7F)
         let zstd = BodyCodec.zstd(level: 1).encode(json)
         let lz4 = BodyCodec.lz4().encode(json)
+        let dictionary = BodyCodec.lz4Dictionary().encode(json)
         // The length after the tag, LEB128 in two bytes.
         let length: [UInt8] = [UInt8(json.count & 0x7F) | 0x80, UInt8(json.count >> 7)]
         let bad: [(String, [UInt8])] = [
@@ -90,8 +101,10 @@ struct BodyCodecTests {
             ("zstd declares a longer body", [2, length[0] + 1, length[1]] + zstd.dropFirst(3)),
             ("lz4 declares a shorter body", [1, 0x10] + lz4.dropFirst(3)),
             ("lz4 payload garbage", [1, 100] + BodyCodecTests.randomBody(40, seed: 3)),
+            ("lz4 with dictionary, cut", Array(dictionary.prefix(dictionary.count / 2))),
+            ("lz4 with dictionary, read without it", [1] + dictionary.dropFirst()),
         ]
-        #expect(zstd.prefix(3) == [2] + length && lz4.prefix(3) == [1] + length)
+        #expect(zstd.prefix(3) == [2] + length && lz4.prefix(3) == [1] + length && dictionary.prefix(3) == [3] + length)
         for (name, frame) in bad {
             guard case .failure = BodyCodec.decode(frame, format: .framed) else {
                 Issue.record("\(name): decoded")
@@ -116,7 +129,7 @@ struct BodyCodecTests {
                 == "the body is zstd-compressed and libzstd.so.1 is not loaded")
     }
 
-    @Test(arguments: [BodyCodec.stored, .lz4(), .zstd(level: 1)])
+    @Test(arguments: [BodyCodec.stored, .lz4(), .lz4Dictionary(), .zstd(level: 1)])
     func theStoreFramesNewBodiesAndReadsThemBack(codec: BodyCodec) throws {
         let dir = TemporaryDirectory()
         let path = dir.file("hinge.sqlite")

@@ -27,6 +27,16 @@ size_t hinge_lz4_compress(const void *src, size_t n, void *dst, size_t capacity,
 /// longer than `capacity`, or when unavailable.
 long hinge_lz4_decompress(const void *src, size_t n, void *dst, size_t capacity);
 
+/// An LZ4 dictionary prepared once (`LZ4_loadDict` into a stream kept for the process's life; the bytes are
+/// copied): compressing with it copies that stream's state (`LZ4_sizeofState()` bytes) into a per-thread
+/// stream instead of hashing the dictionary again. NULL when LZ4 is unavailable or allocation failed.
+void *hinge_lz4_dictionary_create(const void *dictionary, size_t n);
+/// An LZ4 block that may refer to `dictionary` (`LZ4_compress_fast_continue`): the compressed size, or 0.
+size_t hinge_lz4_compress_dictionary(const void *dictionary, const void *src, size_t n, void *dst, size_t capacity,
+    int acceleration);
+/// `LZ4_decompress_safe_usingDict`: the decompressed size, or -1.
+long hinge_lz4_decompress_dictionary(const void *dictionary, const void *src, size_t n, void *dst, size_t capacity);
+
 /// A zstd frame at `level` (with a compression context kept per thread). Returns the compressed size, or 0
 /// on failure.
 size_t hinge_zstd_compress(const void *src, size_t n, void *dst, size_t capacity, int level);
