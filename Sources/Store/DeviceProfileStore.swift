@@ -16,12 +16,12 @@ public struct PutResult: Sendable, Equatable {
     public var stored: StoredProfile
 }
 
-/// Device profiles (docs/rules.md#device-profiles) in SQLite, served from an in-memory snapshot.
+/// Device profiles (docs/rules.md#device-profiles) in the database, served from an in-memory snapshot.
 ///
-/// Reads (`profile(id:)`, `list`, `stored(id:)`) never touch SQLite: they copy an immutable snapshot under
-/// a mutex. Writes run on the writer thread: check (built-in? the precondition?) against the snapshot,
-/// commit, then publish a new snapshot — so a reader sees the old or the new profile, never a mix, and a
-/// precondition check and its write are atomic with respect to other writers (there is one writer thread).
+/// Reads (`profile(id:)`, `list`, `stored(id:)`) never touch the database: they copy an immutable snapshot
+/// under a mutex. Writes run on the writer thread: refuse a built-in (from the snapshot), let the engine
+/// check the precondition and commit (`StoreEngine.putProfile`: SQLite against the snapshot, PostgreSQL in
+/// the database), then publish a new snapshot — so a reader sees the old or the new profile, never a mix.
 ///
 /// The snapshot is held in one slot per shard, each slot on its own cache lines: every resolve reads its
 /// device here, and one mutex shared by both event loops moved its cache line between the cores on every
@@ -95,11 +95,13 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
     public static let shardCount = Int(HINGE_THREAD_SHARDS)
     private let slots: [Slot]
     private let writer: StoreWriter
+    private let engine: any StoreEngine
 
-    init(initial: [StoredProfile], writer: StoreWriter) {
+    init(initial: [StoredProfile], writer: StoreWriter, engine: any StoreEngine) {
         let first = Snapshot(initial)
         slots = (0..<DeviceProfileStore.shardCount).map { _ in Slot(first) }
         self.writer = writer
+        self.engine = engine
     }
 
     /// The profiles as the copy of `shard` holds them; `shard` is taken modulo `shardCount`.
@@ -131,7 +133,7 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
         _ profile: DeviceProfile, precondition: WritePrecondition = .unconditional,
         completion: @escaping @Sendable (Result<PutResult, StoreError>) -> Void
     ) {
-        let submitted = writer.submit { [self] db in completion(self.applyPut(profile, precondition, db: db)) }
+        let submitted = writer.submit { [self] in completion(self.applyPut(profile, precondition)) }
         if !submitted { completion(.failure(.closed)) }
     }
 
@@ -140,7 +142,7 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
         id: String, precondition: WritePrecondition = .unconditional,
         completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
     ) {
-        let submitted = writer.submit { [self] db in completion(self.applyDelete(id: id, precondition, db: db)) }
+        let submitted = writer.submit { [self] in completion(self.applyDelete(id: id, precondition)) }
         if !submitted { completion(.failure(.closed)) }
     }
 
@@ -148,142 +150,52 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
     public func put(_ profile: DeviceProfile, precondition: WritePrecondition = .unconditional) throws(StoreError)
         -> PutResult
     {
-        try writer.perform { [self] db in self.applyPut(profile, precondition, db: db) }.get()
+        try writer.perform { [self] in self.applyPut(profile, precondition) }.get()
     }
 
     /// Blocking `delete`.
     public func delete(id: String, precondition: WritePrecondition = .unconditional) throws(StoreError) {
-        try writer.perform { [self] db in self.applyDelete(id: id, precondition, db: db) }.get()
+        try writer.perform { [self] in self.applyDelete(id: id, precondition) }.get()
     }
 
     // MARK: Writer thread
 
-    private func applyPut(_ profile: DeviceProfile, _ precondition: WritePrecondition, db: Connection)
-        -> Result<PutResult, StoreError>
+    /// Built-ins are refused here, from the snapshot (every replica and every engine holds the same
+    /// built-ins); the precondition is the engine's to decide (`StoreEngine.putProfile`).
+    private func applyPut(_ profile: DeviceProfile, _ precondition: WritePrecondition) -> Result<PutResult, StoreError>
     {
         let before = current.byID[profile.id]
         if let before, before.profile.builtIn { return .failure(.builtInReadOnly(id: profile.id)) }
-        if !precondition.holds(current: before?.etag) {
-            return .failure(.preconditionFailed(id: profile.id, current: before?.etag))
-        }
         var p = profile
         p.builtIn = false
         let stored = DeviceProfileStore.stored(p)
-        do {
-            let changed = try db.transaction { () throws(StoreError) -> Int in
-                try DeviceProfileStore.upsert(stored, into: db, now: Timestamp.now())
-                return db.changes
-            }
-            // The upsert's WHERE clause keeps built-ins; the snapshot said custom, so this is belt and braces.
-            guard changed == 1 else { return .failure(.builtInReadOnly(id: p.id)) }
-        } catch {
-            return .failure(error)
+        switch engine.putProfile(stored, precondition: precondition, current: before) {
+        case .failure(let error): return .failure(error)
+        case .success(let created):
+            publish(current.replacing(p.id, with: stored))
+            return .success(PutResult(created: created, stored: stored))
         }
-        publish(current.replacing(p.id, with: stored))
-        return .success(PutResult(created: before == nil, stored: stored))
     }
 
-    private func applyDelete(id: String, _ precondition: WritePrecondition, db: Connection) -> Result<Void, StoreError>
-    {
-        guard let before = current.byID[id] else { return .failure(.notFound(id: id)) }
-        if before.profile.builtIn { return .failure(.builtInReadOnly(id: id)) }
-        if !precondition.holds(current: before.etag) {
-            return .failure(.preconditionFailed(id: id, current: before.etag))
+    private func applyDelete(id: String, _ precondition: WritePrecondition) -> Result<Void, StoreError> {
+        let before = current.byID[id]
+        if let before, before.profile.builtIn { return .failure(.builtInReadOnly(id: id)) }
+        switch engine.deleteProfile(id: id, precondition: precondition, current: before) {
+        case .failure(let error): return .failure(error)
+        case .success:
+            publish(current.replacing(id, with: nil))
+            return .success(())
         }
-        do {
-            try db.transaction { () throws(StoreError) in
-                try db.run("DELETE FROM device_profiles WHERE id = ? AND built_in = 0", .text(id))
-            }
-        } catch {
-            return .failure(error)
-        }
-        publish(current.replacing(id, with: nil))
-        return .success(())
     }
 
     // MARK: Rows
+
+    /// The `meta` key of the built-in catalog version a database was seeded with (both engines).
+    static let catalogVersionKey = "builtin_catalog_version"
 
     static func canonicalJSON(_ p: DeviceProfile) -> [UInt8] { JSONWriter.encode(p.json) }
 
     static func stored(_ p: DeviceProfile) -> StoredProfile {
         StoredProfile(profile: p, etag: EntityTag(canonicalBytes: canonicalJSON(p)))
-    }
-
-    /// Inserts or replaces `p`. An existing row is replaced only when its `built_in` equals the new one's:
-    /// a custom PUT never overwrites a built-in, and seeding never overwrites a custom profile.
-    static func upsert(_ s: StoredProfile, into db: Connection, now: Timestamp) throws(StoreError) {
-        let body = String(decoding: canonicalJSON(s.profile), as: UTF8.self)
-        try db.run(
-            "INSERT INTO device_profiles (id, kind, built_in, body, etag, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
-                + "ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, body = excluded.body, etag = excluded.etag, "
-                + "updated_at = excluded.updated_at WHERE device_profiles.built_in = excluded.built_in",
-            .text(s.profile.id), .text(s.profile.kind.rawValue), .int(s.profile.builtIn ? 1 : 0), .text(body),
-            .text(s.etag.quoted), .int(now.millisecondsSinceEpoch))
-    }
-
-    static let catalogVersionKey = "builtin_catalog_version"
-
-    /// Upserts the built-in catalog when the database holds an older catalog version (or none), and
-    /// deletes built-ins the new catalog dropped. Custom profiles are never touched. A database seeded by
-    /// a newer catalog is left as it is. Runs once at open, before the writer thread starts.
-    static func seedBuiltIns(_ db: Connection, now: Timestamp) throws(StoreError) -> [String] {
-        var warnings: [String] = []
-        let stored = try db.scalarText("SELECT value FROM meta WHERE key = ?", .text(catalogVersionKey)).flatMap {
-            Int($0)
-        }
-        if let stored, stored >= BuiltInDevices.catalogVersion { return warnings }
-        try db.transaction { () throws(StoreError) in
-            let catalogIDs = Set(BuiltInDevices.all.map(\.id))
-            let existing = try db.withStatement("SELECT id FROM device_profiles WHERE built_in = 1") {
-                (s) throws(StoreError) -> [String] in
-                var ids: [String] = []
-                while try s.step() { ids.append(s.text(0) ?? "") }
-                return ids
-            }
-            for id in existing where !catalogIDs.contains(id) {
-                try db.run("DELETE FROM device_profiles WHERE id = ? AND built_in = 1", .text(id))
-            }
-            for p in BuiltInDevices.all {
-                try upsert(DeviceProfileStore.stored(p), into: db, now: now)
-                if db.changes == 0 {
-                    warnings.append("built-in device \"\(p.id)\" is shadowed by a custom profile with the same id")
-                }
-            }
-            try db.run(
-                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                .text(catalogVersionKey), .text(String(BuiltInDevices.catalogVersion)))
-        }
-        return warnings
-    }
-
-    /// Reads every stored profile. A row that no longer decodes (hand-edited, or validation tightened) is
-    /// skipped with a warning rather than refusing to start; it stays in the database.
-    static func loadAll(_ db: Connection) throws(StoreError) -> (profiles: [StoredProfile], warnings: [String]) {
-        try db.withStatement("SELECT id, built_in, body, etag FROM device_profiles") {
-            (s) throws(StoreError) -> ([StoredProfile], [String]) in
-            var out: [StoredProfile] = []
-            var warnings: [String] = []
-            while try s.step() {
-                let id = s.text(0) ?? ""
-                let builtIn = s.bool(1)
-                let body = s.text(2) ?? ""
-                let value: JSONValue
-                do {
-                    value = try JSONParser.parse(Array(body.utf8))
-                } catch {
-                    warnings.append("device profile \"\(id)\" skipped: stored JSON does not parse (\(error))")
-                    continue
-                }
-                let mapper = JSONMapper()
-                guard var p = DeviceProfile.decode(value, mapper: mapper), p.id == id else {
-                    let issues = mapper.errors.map(\.description).joined(separator: "; ")
-                    warnings.append("device profile \"\(id)\" skipped: stored JSON no longer validates (\(issues))")
-                    continue
-                }
-                p.builtIn = builtIn
-                out.append(StoredProfile(profile: p, etag: s.text(3).map(EntityTag.init(quoted:)) ?? stored(p).etag))
-            }
-            return (out, warnings)
-        }
     }
 }

@@ -63,7 +63,7 @@ enum Schema {
                 """),
         // The log is written on every request and read by a person, so writes are kept cheap: per-code rows and
         // secondary indexes would be most of the writer's CPU per record (a C replica of one record: 35.4 µs
-        // with them, 16.0 µs without). Filters scan `requests` newest first by rowid (`RequestLog.listSQL`).
+        // with them, 16.0 µs without). Filters scan `requests` newest first by rowid (`SQLiteRecords.listSQL`).
         // `requests` and `request_bodies` keep their rows: `requests.codes` already holds the codes.
         Migration(
             version: 2, name: "request log without per-code rows and secondary indexes",

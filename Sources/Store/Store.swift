@@ -1,16 +1,8 @@
-import CSQLite
 import LayoutEngine
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// Hinge's persistence: device profiles and the request log in one SQLite database.
+/// Hinge's persistence: device profiles and the request log in one database, through an engine
+/// (`StoreEngine`: SQLite).
 /// Knows nothing of HTTP; see docs/store.md for how the routes map its errors.
 ///
 /// ```swift
@@ -107,31 +99,22 @@ public final class Store: DeviceCatalog, Sendable {
     /// longer validates): the service logs them.
     public let warnings: [String]
 
-    private let pool: DatabasePool
+    /// The database work (`StoreEngine`); everything else here is shared by the engines.
+    let engine: any StoreEngine
     let writer: StoreWriter  // internal for tests (blocking the writer deterministically)
-    private let checkpointer: Checkpointer?
     private let metrics: StoreMetrics
     private let closed = Atomic<Bool>(false)
-    /// The files under the store and their watchdog thread (nil in memory).
-    private let storage: StorageWatch?
-    private let watchdog: StorageWatchdog?
-    /// The descriptor holding `<path>.lock` (-1 without `exclusive`); closed last.
-    private let lockFD: Int32
 
     /// Opens (creating if needed) and migrates the database, seeds the built-in devices, loads the device
     /// cache and starts the writer thread. Refuses — without writing anything — a file that is not a
     /// SQLite database, a SQLite database of another application, or a schema newer than this binary.
     public static func open(_ configuration: Configuration = Configuration()) throws(StoreError) -> Store {
         try validate(configuration)
-        let inMemory = configuration.path == ":memory:" || configuration.path.contains("mode=memory")
-        let lockFD =
-            configuration.exclusive && !inMemory ? try DatabaseLock.acquire(databasePath: configuration.path) : -1
-        do {
-            return try open(configuration, inMemory: inMemory, lockFD: lockFD)
-        } catch {
-            if lockFD >= 0 { Glibc.close(lockFD) }
-            throw error
-        }
+        let metrics = StoreMetrics()
+        let opened = try SQLiteEngine.open(configuration, metrics: metrics)
+        return try start(
+            configuration, engine: opened.engine, profiles: opened.profiles, warnings: opened.warnings,
+            metrics: metrics)
     }
 
     private static func validate(_ configuration: Configuration) throws(StoreError) {
@@ -152,140 +135,38 @@ public final class Store: DeviceCatalog, Sendable {
         else { throw .invalidConfiguration("walCheckpointPages must be at least 1 and at most walMaxPages") }
     }
 
-    /// The database as `open` found and prepared it.
-    private struct Prepared {
-        var profiles: [StoredProfile]
-        var rowCount: Int
-        var warnings: [String]
-    }
-
-    /// Opens the writer connection, prepares the file, then starts the threads and assembles the store.
-    private static func open(_ configuration: Configuration, inMemory: Bool, lockFD: Int32) throws(StoreError) -> Store
-    {
-        let connection = try Connection(
-            path: configuration.path, readOnly: false, busyTimeoutMillis: configuration.busyTimeoutMillis)
-        var prepared: Prepared
-        do throws(StoreError) {
-            prepared = try prepare(connection, configuration, inMemory: inMemory)
-        } catch {
-            connection.close()
-            // A write refused by the file system (a read-only directory for the WAL, a read-only mount).
-            if case .sqlite(let f) = error, f.primaryCode == SQLITE_READONLY, !inMemory, configuration.requireWritable {
-                throw .readOnly(path: configuration.path)
-            }
-            throw error
-        }
-        let pool = DatabasePool(
-            writer: connection, path: configuration.path, inMemory: inMemory, maxReaders: configuration.maxReaders,
-            busyTimeoutMillis: configuration.busyTimeoutMillis)
-        let checkpointer = inMemory ? nil : startCheckpointer(configuration, pool: pool, warnings: &prepared.warnings)
-        let metrics = StoreMetrics()
-        metrics.logBytes.store(
-            (try? pool.write { (db) throws(StoreError) in try PageUsage.bytesInUse(db) }) ?? 0, ordering: .relaxed)
-        // The WAL exists by now (the migrations and the seeding read and wrote through it).
-        let storage = inMemory ? nil : StorageWatch(path: configuration.path, onChange: configuration.onStorageChange)
+    /// Starts the writer thread over an opened engine and assembles the store; closes the engine on failure.
+    private static func start(
+        _ configuration: Configuration, engine: any StoreEngine, profiles: [StoredProfile], warnings: [String],
+        metrics: StoreMetrics
+    ) throws(StoreError) -> Store {
         let writer = StoreWriter(
-            pool: pool, metrics: metrics,
+            engine: engine, metrics: metrics,
             limits: StoreWriter.Limits(
-                queueCapacity: configuration.queueCapacity,
-                queueCapacityBytes: configuration.queueCapacityBytes, maxRecords: configuration.maxRecords,
-                pruneSlack: max(1, min(1024, configuration.maxRecords / 64)), maxLogBytes: configuration.maxLogBytes,
-                byteSlack: min(16 << 20, configuration.maxLogBytes / 64)),
-            initialRowCount: prepared.rowCount, storage: storage)
-        let watchdog = storage.map { StorageWatchdog(watch: $0, intervalMillis: configuration.storageCheckMillis) }
+                queueCapacity: configuration.queueCapacity, queueCapacityBytes: configuration.queueCapacityBytes))
         do {
             try writer.start()
-            try watchdog?.start()
         } catch {
             writer.close()
-            Store.stopCheckpointer(checkpointer, pool: pool)
-            pool.close()
+            engine.close()
             throw error
         }
         return Store(
-            configuration: configuration, pool: pool, writer: writer, checkpointer: checkpointer, metrics: metrics,
-            storage: storage, watchdog: watchdog, lockFD: lockFD,
-            devices: DeviceProfileStore(initial: prepared.profiles, writer: writer),
+            configuration: configuration, engine: engine, writer: writer, metrics: metrics,
+            devices: DeviceProfileStore(initial: profiles, writer: writer, engine: engine),
             requestLog: RequestLog(
-                pool: pool, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes,
+                engine: engine, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes,
                 bodyCodec: configuration.bodyCodec.active),
-            warnings: prepared.warnings)
-    }
-
-    /// Checks that the file is Hinge's (or empty) and writable, and only then sets it up, migrates it, seeds
-    /// the built-in devices and loads the profiles.
-    private static func prepare(_ connection: Connection, _ configuration: Configuration, inMemory: Bool)
-        throws(StoreError) -> Prepared
-    {
-        let now = Timestamp.now()
-        // SQLite opens a file it may not write read-only, silently: a server would start, say it is
-        // ready, and fail at its first write.
-        if configuration.requireWritable && connection.isReadOnly {
-            throw StoreError.readOnly(path: configuration.path)
-        }
-        let version = try Schema.validate(connection, displayPath: configuration.path)
-        // Only now, with the file known to be ours (or empty), may anything write to it.
-        var warnings = inMemory ? [] : try setUpFile(connection, configuration, schemaVersion: version)
-        try connection.execute("PRAGMA synchronous = NORMAL")
-        // The writer's page cache (32 MiB) keeps the right edges of the request-log B-trees hot.
-        try connection.execute("PRAGMA cache_size = -32768")
-        try connection.execute("PRAGMA foreign_keys = ON")
-        try Schema.migrate(connection, from: version, now: now)
-        warnings += try DeviceProfileStore.seedBuiltIns(connection, now: now)
-        let loaded = try DeviceProfileStore.loadAll(connection)
-        let rowCount = Int(try connection.scalarInt("SELECT count(*) FROM requests") ?? 0)
-        return Prepared(profiles: loaded.profiles, rowCount: rowCount, warnings: warnings + loaded.warnings)
-    }
-
-    /// A file database's page size (new files), WAL mode and WAL size limit; returns the warnings.
-    private static func setUpFile(_ connection: Connection, _ configuration: Configuration, schemaVersion: Int)
-        throws(StoreError) -> [String]
-    {
-        var warnings: [String] = []
-        // A new file only (a no-op on an existing database). 16 KiB pages: a typical record's compressed
-        // bodies (~1.2 KB) fill them best, 1,369 B of file per record against 1,474 at 8 KiB and 1,477 at
-        // 4 KiB; smaller pages would halve the WAL bytes of a commit at the same CPU (BENCHMARKS.md).
-        if schemaVersion == 0 { try connection.execute("PRAGMA page_size = 16384") }
-        let mode = try connection.scalarText("PRAGMA journal_mode = WAL")
-        if mode?.lowercased() != "wal" {
-            warnings.append("journal_mode is \(mode ?? "unknown"), not WAL: readers may wait for the writer")
-        }
-        // After a restart the WAL file is cut back to `walMaxPages` (otherwise it keeps the size of
-        // its largest burst until close).
-        let pageSize = Int(try connection.scalarInt("PRAGMA page_size") ?? 16384)
-        try connection.setPragma("journal_size_limit", to: configuration.walMaxPages * pageSize)
-        return warnings
-    }
-
-    /// Checkpoints off the writer thread (see `Checkpointer`); without it SQLite's auto-checkpoint stays.
-    private static func startCheckpointer(_ configuration: Configuration, pool: DatabasePool, warnings: inout [String])
-        -> Checkpointer?
-    {
-        let c = Checkpointer(
-            softPages: Int32(configuration.walCheckpointPages), hardPages: Int32(configuration.walMaxPages))
-        do {
-            try c.start(path: configuration.path, busyTimeoutMillis: configuration.busyTimeoutMillis)
-            _ = try? pool.write { (db) throws(StoreError) in c.install(on: db) }
-            return c
-        } catch {
-            c.stop()
-            warnings.append("background checkpoints unavailable (\(error)); checkpoints run in the writer")
-            return nil
-        }
+            warnings: warnings)
     }
 
     private init(
-        configuration: Configuration, pool: DatabasePool, writer: StoreWriter, checkpointer: Checkpointer?,
-        metrics: StoreMetrics, storage: StorageWatch?, watchdog: StorageWatchdog?, lockFD: Int32,
+        configuration: Configuration, engine: any StoreEngine, writer: StoreWriter, metrics: StoreMetrics,
         devices: DeviceProfileStore, requestLog: RequestLog, warnings: [String]
     ) {
-        self.storage = storage
-        self.watchdog = watchdog
-        self.lockFD = lockFD
         self.configuration = configuration
-        self.pool = pool
+        self.engine = engine
         self.writer = writer
-        self.checkpointer = checkpointer
         self.metrics = metrics
         self.devices = devices
         self.requestLog = requestLog
@@ -303,24 +184,13 @@ public final class Store: DeviceCatalog, Sendable {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         readWorkers.close()
         writer.close()
-        watchdog?.stop()
-        Store.stopCheckpointer(checkpointer, pool: pool)
-        pool.close()
-        if lockFD >= 0 { Glibc.close(lockFD) }
-    }
-
-    /// Removes the WAL hook from the writer connection, then stops the checkpoint thread.
-    private static func stopCheckpointer(_ checkpointer: Checkpointer?, pool: DatabasePool) {
-        guard let checkpointer else { return }
-        _ = try? pool.write { (db) throws(StoreError) in Checkpointer.uninstall(from: db) }
-        checkpointer.stop()
+        engine.close()
     }
 
     /// False after a failed request-log commit until a later one succeeds, after `close`, and while the
     /// files under the store are unusable (as of the last check: cheap enough for every request).
     public var isHealthy: Bool {
-        !closed.load(ordering: .relaxed) && metrics.healthy.load(ordering: .acquiring)
-            && !(storage?.isUnusable ?? false)
+        !closed.load(ordering: .relaxed) && metrics.healthy.load(ordering: .acquiring) && engine.isUsable
     }
 
     /// What `checkReadiness` found; the details name paths (for the log, not for clients).
@@ -334,7 +204,7 @@ public final class Store: DeviceCatalog, Sendable {
     /// `/readyz`: checks the files now (a few `stat` calls), then the state of the last commit.
     public func checkReadiness() -> ReadinessCheck {
         if closed.load(ordering: .relaxed) { return .closed }
-        if let problem = storage?.check() { return .storageUnusable(problem) }
+        if let problem = engine.readinessProblem() { return problem }
         if !metrics.healthy.load(ordering: .acquiring) {
             return .commitFailed(metrics.lastFailure.withLock { $0 }.map { "\($0)" } ?? "unknown failure")
         }
@@ -342,10 +212,10 @@ public final class Store: DeviceCatalog, Sendable {
     }
 
     /// The current problem of the files under the store (deleted, replaced, not writable), if any.
-    public var storageProblem: String? { storage?.problem }
+    public var storageProblem: String? { engine.storageProblem }
 
-    /// The database file (`--db`).
-    public var path: String { configuration.path }
+    /// The database as the start-up line names it (`--db`: a path, or a URL without its password).
+    public var path: String { engine.displayName }
 
     /// How new request-log bodies are stored: `configuration.bodyCodec`, or `.stored` when its library is
     /// not loaded.
@@ -377,11 +247,28 @@ public final class Store: DeviceCatalog, Sendable {
     /// Caps the database at its current size (`PRAGMA max_page_count`), so that commits needing a new
     /// page fail with `SQLITE_FULL` — a disk-full fault, for tests. `false` lifts the cap.
     func simulateDiskFull(_ full: Bool) throws(StoreError) {
-        try writer.perform { db in
+        try performOnSQLiteWriter { db in
             // Constant SQL texts: PRAGMA takes no bound parameters. 1 is clamped up to the current size.
             Result { () throws(StoreError) in
                 try db.execute(full ? "PRAGMA max_page_count = 1" : "PRAGMA max_page_count = 4294967294")
             }
         }.get()
+    }
+
+    /// Runs `body` on the writer thread with the SQLite writer connection (tests inspect or tamper with the
+    /// database through it); `.invalidConfiguration` on another engine.
+    func performOnSQLiteWriter<T: Sendable>(_ body: @escaping @Sendable (Connection) -> Result<T, StoreError>)
+        -> Result<T, StoreError>
+    {
+        guard let sqlite = engine as? SQLiteEngine else {
+            return .failure(.invalidConfiguration("not a SQLite store"))
+        }
+        return writer.perform {
+            do throws(StoreError) {
+                return try sqlite.withWriterConnection { (db) throws(StoreError) -> Result<T, StoreError> in body(db) }
+            } catch {
+                return .failure(error)
+            }
+        }
     }
 }

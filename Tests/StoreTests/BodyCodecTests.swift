@@ -146,7 +146,7 @@ struct BodyCodecTests {
         let detail = try #require(try store.requestLog.record(id: id))
         #expect(detail.requestBody == request && detail.responseBody == response)
         #expect(detail.summary.requestSize == request.count && detail.summary.responseSize == response.count)
-        let (format, stored) = try store.writer.perform { db in
+        let (format, stored) = try store.performOnSQLiteWriter { db in
             Result { () throws(StoreError) in
                 (
                     try db.scalarInt("SELECT body_format FROM request_bodies WHERE request_id = ?", .int(id.rawValue)),
@@ -175,7 +175,7 @@ struct BodyCodecTests {
             record(response: BodyCodecTests.jsonBody(3_000)), completion: counter.completion)
         #expect(counter.wait())
         let id = try #require(counter.successes.withLock { $0.first })
-        try store.writer.perform { db in
+        try store.performOnSQLiteWriter { db in
             Result { () throws(StoreError) in
                 try db.run(
                     "UPDATE request_bodies SET response = substr(response, 1, 20) WHERE request_id = ?",

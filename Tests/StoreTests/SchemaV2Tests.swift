@@ -187,7 +187,7 @@ struct SchemaV2Tests {
         }
         // The file is at the latest version (v1 went through every later migration), consistent, and new
         // records continue the ids.
-        let (versions, integrity, orphans, bodies) = try store.writer.perform { db in
+        let (versions, integrity, orphans, bodies) = try store.performOnSQLiteWriter { db in
             Result { () throws(StoreError) in
                 (
                     try db.scalarInt("SELECT count(*) FROM schema_migrations"),
@@ -271,7 +271,7 @@ struct SchemaV2Tests {
                 try SchemaV2Tests.allPages(store.requestLog, q) == SchemaV2Tests.expected(q, rows: keptRows, ids: kept),
                 "\(q)")
         }
-        let bodies = try store.writer.perform { db in
+        let bodies = try store.performOnSQLiteWriter { db in
             Result { () throws(StoreError) in try db.scalarInt("SELECT count(*) FROM request_bodies") }
         }.get()
         #expect(bodies == 10)
@@ -279,7 +279,7 @@ struct SchemaV2Tests {
         try store.requestLog.clear()
         #expect(try store.requestLog.count() == 0)
         #expect(try store.requestLog.list(RecordQuery(code: "detents")).items.isEmpty)
-        let remaining = try store.writer.perform { db in
+        let remaining = try store.performOnSQLiteWriter { db in
             Result { () throws(StoreError) in try db.scalarInt("SELECT count(*) FROM request_bodies") }
         }.get()
         #expect(remaining == 0)
@@ -382,7 +382,7 @@ struct SchemaV2Tests {
             RecordQuery(device: "ipad-mini", status: 200, code: "x", since: t, until: t),
         ] {
             for after in [nil, 42] as [Int64?] {
-                let (sql, values) = RequestLog.listSQL(q, after: after, limit: 50)
+                let (sql, values) = SQLiteRecords.listSQL(q, after: after, limit: 50)
                 let plan = try db.withStatement("EXPLAIN QUERY PLAN " + sql) { (s) throws(StoreError) -> [String] in
                     try s.bind(values)
                     var details: [String] = []

@@ -68,7 +68,7 @@ struct SchemaV3Tests {
         #expect(String(decoding: typical.requestBody, as: UTF8.self).hasPrefix(#"{"device": "iphone-duo""#))
         #expect(String(decoding: typical.responseBody, as: UTF8.self).contains(#""placements""#))
 
-        let (version, formats, integrity) = try store.writer.perform { db in
+        let (version, formats, integrity) = try store.performOnSQLiteWriter { db in
             Result { () throws(StoreError) in
                 (
                     try db.scalarInt("SELECT max(version) FROM schema_migrations"),
@@ -100,7 +100,7 @@ struct SchemaV3Tests {
         #expect(try log.list(RecordQuery(limit: 3)).items.map(\.id.rawValue) == [14, 13, 12])
         #expect(try log.list(RecordQuery(code: "chained-modal")).items.map(\.id.rawValue) == [13, 8, 5, 1])
         #expect(try log.list(RecordQuery(device: "iphone-16", status: 422)).items.map(\.id.rawValue) == [14, 6])
-        let stored = try store.writer.perform { db in
+        let stored = try store.performOnSQLiteWriter { db in
             Result { () throws(StoreError) in
                 try db.scalarText(
                     "SELECT group_concat(request_id || ':' || body_format || ':' || length(response), ' ') "

@@ -15,7 +15,7 @@ struct OpeningTests {
         let dir = TemporaryDirectory()
         let path = dir.file("hinge.sqlite")
         let store = try Store.open(.init(path: path))
-        let (mode, fk, sync) = try store.writer.perform { db in
+        let (mode, fk, sync) = try store.performOnSQLiteWriter { db in
             Result { () throws(StoreError) in
                 (
                     try db.scalarText("PRAGMA journal_mode"), try db.scalarInt("PRAGMA foreign_keys"),
@@ -247,7 +247,7 @@ struct DeviceProfileTests {
         var old = try #require(BuiltInDevices.all.first { $0.id == "iphone-16" })
         old.name = "iPhone 16 (old catalog)"
         let db = try rawConnection(path)
-        try DeviceProfileStore.upsert(DeviceProfileStore.stored(old), into: db, now: .now())
+        try SQLiteProfiles.upsert(DeviceProfileStore.stored(old), into: db, now: .now())
         try db.run("UPDATE meta SET value = ? WHERE key = ?", .text("0"), .text(DeviceProfileStore.catalogVersionKey))
         try db.run(
             "INSERT INTO device_profiles (id, kind, built_in, body, etag, updated_at) SELECT ?, kind, 1, body, etag, 0 "
@@ -268,7 +268,7 @@ struct DeviceProfileTests {
         try Store.open(.init(path: path)).close()
         let db = try rawConnection(path)
         try db.run("DELETE FROM device_profiles WHERE id = ?", .text("ipad-mini"))
-        try DeviceProfileStore.upsert(
+        try SQLiteProfiles.upsert(
             DeviceProfileStore.stored(customProfile("ipad-mini", name: "Mine")), into: db, now: .now())
         try db.run("UPDATE meta SET value = ? WHERE key = ?", .text("0"), .text(DeviceProfileStore.catalogVersionKey))
         db.close()
@@ -565,7 +565,7 @@ struct SupportTests {
     }
 
     /// Security: values only ever travel as bound parameters. No SQL text in the Store's sources is built
-    /// by interpolation; the only concatenations are of constant fragments (RequestLog.listSQL) and, for an
+    /// by interpolation; the only concatenations are of constant fragments (SQLiteRecords.listSQL) and, for an
     /// integer PRAGMA computed at run time, of a `StaticString` name and an `Int` (`Connection.setPragma`).
     @Test func sqlIsNeverBuiltByInterpolation() throws {
         let sources = String(#filePath.dropLast("Tests/StoreTests/StoreTests.swift".count)) + "Sources/Store/"
@@ -573,7 +573,7 @@ struct SupportTests {
         var checked = 0
         for name in [
             "Connection.swift", "DatabasePool.swift", "DeviceProfileStore.swift", "RequestLog.swift", "Schema.swift",
-            "Store.swift", "StoreWriter.swift",
+            "Store.swift", "StoreWriter.swift", "SQLiteEngine.swift", "SQLiteRecords.swift", "SQLiteProfiles.swift",
         ] {
             let text = try #require(readFile(sources + name).map { String(decoding: $0, as: UTF8.self) })
             for line in text.split(separator: "\n") where keywords.contains(where: { line.contains($0) }) {
@@ -601,7 +601,7 @@ struct WALBoundTests {
         let dir = TemporaryDirectory()
         let path = dir.file("hinge.sqlite")
         let store = try Store.open(.init(path: path, walCheckpointPages: 4, walMaxPages: 16))
-        let pageSize = try store.writer.perform { db in
+        let pageSize = try store.performOnSQLiteWriter { db in
             Result { () throws(StoreError) in Int(try db.scalarInt("PRAGMA page_size") ?? 0) }
         }.get()
         #expect(pageSize == 16384)

@@ -74,7 +74,7 @@ func rawConnection(_ path: String) throws -> Connection {
 func holdWriter(_ store: Store) -> DispatchSemaphore? {
     let entered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
-    store.writer.submit { _ in
+    store.writer.submit {
         entered.signal()
         release.wait()
     }
