@@ -16,10 +16,11 @@ COPY Tests ./Tests
 RUN swift build -c release --static-swift-stdlib --product hinge \
     && cp "$(swift build -c release --show-bin-path)/hinge" /hinge
 
-# ---- run: slim Debian with only what the binary links at run time
+# ---- run: slim Debian with only what the binary links at run time (and liblz4-1, which the request log
+# loads at run time to compress bodies; bookworm-slim has it already, through apt)
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-0 libpq5 tzdata ca-certificates curl \
+    && apt-get install -y --no-install-recommends libsqlite3-0 libpq5 liblz4-1 tzdata ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin hinge \
     && mkdir -p /data && chown hinge:hinge /data

@@ -59,7 +59,9 @@ let package = Package(
         .testTarget(
             name: "LayoutEngineTests", dependencies: ["LayoutEngine", "JSON", "TestSupport"],
             resources: [.copy("Scenes")]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "CLinux", "TestSupport"]),
+        // Fixtures: a database written by an earlier schema, for the migration test (Tests/StoreTests/Fixtures/README.md).
+        .testTarget(
+            name: "StoreTests", dependencies: ["Store", "CLinux", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "WireframeTests", dependencies: ["Wireframe", "LayoutEngine", "JSON", "TestSupport"]),
         // HingeCLI: one live test checks that `hinge resolve --format svg` prints the server's bytes.

@@ -5,8 +5,15 @@
 //   v1       schema v1: requests + 3 secondary indexes + a request_codes row per code + request_bodies
 //   v2       schema v2: requests + request_bodies (no secondary index, no code rows)
 //   nobody   v2 without request_bodies: the metadata row alone
+//   v3       schema v3: v2 with request_bodies.body_format (the bodies as the store frames them)
+// The environment sets what is stored: FLOOR_REQUEST_BYTES and FLOOR_RESPONSE_BYTES (default 652 and 3644,
+// the typical scene's bodies as received; the stored sizes of compressed bodies for the floor of a codec:
+// the bytes are then pseudo-random, as compressed bytes are), FLOOR_PAGE_SIZE (default 16384).
+// Besides the CPU it prints the WAL bytes written per record (frames of page size + 24 bytes, counted by a
+// WAL hook) and the database file's size per record after a final wal_checkpoint(TRUNCATE).
 // Build and run (BENCHMARKS.md, "Request log"):
 //   cc -O2 Benchmarks/sqlite_floor.c -lsqlite3 -o /tmp/sqlite_floor && /tmp/sqlite_floor v2 50 40000
+//   FLOOR_REQUEST_BYTES=412 FLOOR_RESPONSE_BYTES=700 /tmp/sqlite_floor v3 13 40000
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +35,26 @@ static void exec_or_die(sqlite3 *db, const char *sql) {
     }
 }
 
+static long env_or(const char *name, long fallback) {
+    const char *v = getenv(name);
+    return v && *v ? atol(v) : fallback;
+}
+
+// WAL frames appended: the hook sees the WAL's frame count after each commit (it restarts from 0 after a
+// checkpoint that copied everything). The hook replaces auto-checkpoint, so it checkpoints as SQLite's
+// default would (PASSIVE at 1000 frames).
+static long long wal_frames = 0;
+static int last_frames = 0;
+static int count_frames(void *unused, sqlite3 *db, const char *name, int frames) {
+    (void)unused;
+    wal_frames += frames >= last_frames ? frames - last_frames : frames;
+    last_frames = frames;
+    if (frames >= 1000) {
+        sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    }
+    return SQLITE_OK;
+}
+
 static void step_or_die(sqlite3 *db, sqlite3_stmt *s) {
     if (sqlite3_step(s) != SQLITE_DONE) {
         fprintf(stderr, "step: %s\n", sqlite3_errmsg(db));
@@ -38,11 +65,11 @@ static void step_or_die(sqlite3 *db, sqlite3_stmt *s) {
 
 int main(int argc, char **argv) {
     if (argc < 4) {
-        fprintf(stderr, "usage: %s v1|v2|nobody BATCH RECORDS [DB_PATH]\n", argv[0]);
+        fprintf(stderr, "usage: %s v1|v2|v3|nobody BATCH RECORDS [DB_PATH]\n", argv[0]);
         return 2;
     }
     const char *variant = argv[1];
-    int v1 = strcmp(variant, "v1") == 0, bodies = strcmp(variant, "nobody") != 0;
+    int v1 = strcmp(variant, "v1") == 0, v3 = strcmp(variant, "v3") == 0, bodies = strcmp(variant, "nobody") != 0;
     int batch = atoi(argv[2]), n = atoi(argv[3]);
     const char *path = argc > 4 ? argv[4] : "/tmp/sqlite_floor.sqlite";
     char name[512];
@@ -52,14 +79,27 @@ int main(int argc, char **argv) {
     snprintf(name, sizeof name, "%s-shm", path);
     unlink(name);
 
-    // Bodies of the typical scene's sizes (JSON-like text; SQLite does not look inside).
-    static char request[652], response[3644];
-    for (size_t i = 0; i < sizeof request; i++) request[i] = "{\"id\": 12, \"kind\": \"sheet\"} "[i % 29];
-    for (size_t i = 0; i < sizeof response; i++) response[i] = "{\"frame\": {\"x\": 0, \"y\": 24}} "[i % 30];
+    // Bodies of the typical scene's sizes (JSON-like text; SQLite does not look inside), or of other sizes
+    // (pseudo-random bytes, like compressed ones).
+    long request_bytes = env_or("FLOOR_REQUEST_BYTES", 652), response_bytes = env_or("FLOOR_RESPONSE_BYTES", 3644);
+    long page_size = env_or("FLOOR_PAGE_SIZE", 16384);
+    int as_received = request_bytes == 652 && response_bytes == 3644;
+    char *request = malloc(request_bytes + 1), *response = malloc(response_bytes + 1);
+    unsigned seed = 12345;
+    for (long i = 0; i < request_bytes; i++) {
+        seed = seed * 1103515245u + 12345u;
+        request[i] = as_received ? "{\"id\": 12, \"kind\": \"sheet\"} "[i % 29] : (char)(seed >> 16);
+    }
+    for (long i = 0; i < response_bytes; i++) {
+        seed = seed * 1103515245u + 12345u;
+        response[i] = as_received ? "{\"frame\": {\"x\": 0, \"y\": 24}} "[i % 30] : (char)(seed >> 16);
+    }
 
     sqlite3 *db;
     if (sqlite3_open(path, &db) != SQLITE_OK) return 1;
-    exec_or_die(db, "PRAGMA page_size = 16384");
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA page_size = %ld", page_size);
+    exec_or_die(db, pragma);
     exec_or_die(db, "PRAGMA journal_mode = WAL");
     exec_or_die(db, "PRAGMA synchronous = NORMAL");
     exec_or_die(db, "PRAGMA foreign_keys = ON");
@@ -70,6 +110,7 @@ int main(int argc, char **argv) {
                     "response_truncated INTEGER NOT NULL) STRICT");
     exec_or_die(db, "CREATE TABLE request_bodies (request_id INTEGER PRIMARY KEY REFERENCES requests (id) ON DELETE "
                     "CASCADE, request BLOB NOT NULL, response BLOB NOT NULL) STRICT");
+    if (v3) exec_or_die(db, "ALTER TABLE request_bodies ADD COLUMN body_format INTEGER NOT NULL DEFAULT 0");
     if (v1) {
         exec_or_die(db, "CREATE INDEX requests_by_device ON requests (device, id)");
         exec_or_die(db, "CREATE INDEX requests_by_status ON requests (status, id)");
@@ -87,8 +128,11 @@ int main(int argc, char **argv) {
         sqlite3_prepare_v3(db, "INSERT INTO request_codes (request_id, code) VALUES (?, ?)", -1,
             SQLITE_PREPARE_PERSISTENT, &insert_code, NULL);
     }
-    sqlite3_prepare_v3(db, "INSERT INTO request_bodies (request_id, request, response) VALUES (?, ?, ?)", -1,
-        SQLITE_PREPARE_PERSISTENT, &insert_bodies, NULL);
+    sqlite3_prepare_v3(db,
+        v3 ? "INSERT INTO request_bodies (request_id, request, response, body_format) VALUES (?, ?, ?, 1)"
+           : "INSERT INTO request_bodies (request_id, request, response) VALUES (?, ?, ?)",
+        -1, SQLITE_PREPARE_PERSISTENT, &insert_bodies, NULL);
+    sqlite3_wal_hook(db, count_frames, NULL);
     const char *codes[3] = {"chained-modal", "popover-adapted", "split-follows-fold"};
 
     double start = cpu_seconds();
@@ -103,8 +147,8 @@ int main(int argc, char **argv) {
                 SQLITE_STATIC);
             sqlite3_bind_text(insert_request, 6, "1.0.0", -1, SQLITE_STATIC);
             sqlite3_bind_text(insert_request, 7, "/v1/resolve", -1, SQLITE_STATIC);
-            sqlite3_bind_int64(insert_request, 8, sizeof request);
-            sqlite3_bind_int64(insert_request, 9, sizeof response);
+            sqlite3_bind_int64(insert_request, 8, 652);
+            sqlite3_bind_int64(insert_request, 9, 3644);
             sqlite3_bind_int64(insert_request, 10, 0);
             sqlite3_bind_int64(insert_request, 11, 0);
             step_or_die(db, insert_request);
@@ -118,16 +162,29 @@ int main(int argc, char **argv) {
             }
             if (bodies) {
                 sqlite3_bind_int64(insert_bodies, 1, id);
-                sqlite3_bind_blob(insert_bodies, 2, request, sizeof request, SQLITE_STATIC);
-                sqlite3_bind_blob(insert_bodies, 3, response, sizeof response, SQLITE_STATIC);
+                sqlite3_bind_blob(insert_bodies, 2, request, (int)request_bytes, SQLITE_STATIC);
+                sqlite3_bind_blob(insert_bodies, 3, response, (int)response_bytes, SQLITE_STATIC);
                 step_or_die(db, insert_bodies);
             }
         }
         exec_or_die(db, "COMMIT");
     }
     double seconds = cpu_seconds() - start;
-    printf("%s, batches of %d, %d records: %.1f us of CPU per record (checkpoints included)\n", variant, batch, n,
-        seconds / n * 1e6);
+    sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+    sqlite3_stmt *size;
+    sqlite3_prepare_v2(db, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size", -1, &size, NULL);
+    sqlite3_step(size);
+    double file_bytes = (double)sqlite3_column_int64(size, 0);
+    sqlite3_finalize(size);
+    printf("%s, bodies %ld + %ld B, %ld B pages, batches of %d, %d records: %.1f us of CPU per record (checkpoints "
+           "included); WAL %.0f B written per record; file %.0f B per record\n",
+        variant, bodies ? request_bytes : 0, bodies ? response_bytes : 0, page_size, batch, n, seconds / n * 1e6,
+        (double)wal_frames * (page_size + 24) / n, file_bytes / n);
+    sqlite3_finalize(insert_request);
+    if (insert_code) sqlite3_finalize(insert_code);
+    sqlite3_finalize(insert_bodies);
     sqlite3_close(db);
+    free(request);
+    free(response);
     return 0;
 }

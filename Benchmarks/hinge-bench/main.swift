@@ -260,6 +260,44 @@ func responseDTO(_ bytes: [UInt8]) -> ResolutionDTO {
 
 // MARK: - Run
 
+// HINGE_BENCH_CODECS=1: only the request log's body codecs (docs/store.md#body-codec) on the typical, small and
+// large scenes' requests and responses: stored bytes (frames included), compress and decompress CPU µs per
+// record (request + response). None of these bodies is in the built-in LZ4 dictionary.
+if ProcessInfo.processInfo.environment["HINGE_BENCH_CODECS"] != nil {
+    let codecs: [BodyCodec] = [
+        .stored, .lz4(), .lz4(acceleration: 4), .lz4Dictionary(), .lz4Dictionary(acceleration: 4),
+        .zstd(level: -5), .zstd(level: -1), .zstd(level: 1), .zstd(level: 3), .zstd(level: 6), .zstd(level: 9),
+    ]
+    print(
+        "zstd \(BodyCodec.libraryVersion(.zstd) ?? "not loaded"), lz4 \(BodyCodec.libraryVersion(.lz4) ?? "not loaded")"
+    )
+    for (name, text) in [("typical", typical), ("small", small), ("large", large)] {
+        let request = Array(text.utf8)
+        let response = LayoutEngine.resolve(decodeScene(request)).encoded
+        print("")
+        print("\(name) scene: request \(request.count) B, response \(response.count) B")
+        print("codec | request B | response B | ratio | compress µs | decompress µs")
+        for codec in codecs where codec.active == codec {
+            let frames = (codec.encode(request), codec.encode(response))
+            let iterations = name == "large" ? 2_000 : 20_000
+            let compress = measure(iterations: iterations) {
+                codec.encode(request).count + codec.encode(response).count
+            }
+            let decompress = measure(iterations: iterations) {
+                var n = 0
+                if case .success(let b) = BodyCodec.decode(frames.0, format: .framed) { n += b.count }
+                if case .success(let b) = BodyCodec.decode(frames.1, format: .framed) { n += b.count }
+                return n
+            }
+            let ratio = Double(request.count + response.count) / Double(frames.0.count + frames.1.count)
+            print(
+                "\(codec) | \(frames.0.count) | \(frames.1.count) | \(String(format: "%.2f", ratio)) | "
+                    + "\(String(format: "%.2f", compress / 1000)) | \(String(format: "%.2f", decompress / 1000))")
+        }
+    }
+    exit(0)
+}
+
 // HINGE_BENCH_PROFILE=1: only loop the typical pipeline, for `perf record`.
 // HINGE_BENCH_PROFILE=resolve (or decode, encode, parse): only that step. HINGE_BENCH_ITERATIONS=n: loop n times (200,000 by
 // default; a few thousand are enough under `valgrind --tool=callgrind`).

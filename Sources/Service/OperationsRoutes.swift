@@ -100,6 +100,11 @@ enum MetricsText {
                 "hinge_request_log_bytes", "gauge", "Database pages in use, in bytes (what --max-log-bytes bounds).",
                 [("", String(c.logBytes))])
             metric(
+                "hinge_request_log_body_codec", "gauge",
+                "1 for the codec new request-log bodies are stored with (none: uncompressed; postgresql-lz4: "
+                    + "PostgreSQL's own column compression).",
+                [("{codec=\"\(store.bodyCodec?.tag.name ?? "postgresql-lz4")\"}", "1")])
+            metric(
                 "hinge_device_cache_size", "gauge", "Device profiles in the in-memory catalog.",
                 [("", String(c.deviceCacheSize))])
             metric(

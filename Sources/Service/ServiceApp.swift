@@ -98,10 +98,17 @@ public struct ServiceApp: Sendable {
 
     /// The start-up line: where it listens, the database and the recording mode.
     public func startupLine(port: Int, threads: Int) -> String {
+        let bodiesDescription: String
+        switch (store, store?.bodyCodec) {
+        case (nil, _): bodiesDescription = "bodies uncompressed"
+        case (.some, nil): bodiesDescription = "bodies in lz4-compressed columns"
+        case (.some(let s), .some): bodiesDescription = s.configuration.bodyCodec.startupDescription
+        }
         let recording =
             options.noRecord
             ? "not recording"
-            : "recording (max \(options.maxRecords) records, max \(options.maxLogBytes) bytes)"
+            : "recording (max \(options.maxRecords) records, max \(options.maxLogBytes) bytes, "
+                + "\(bodiesDescription))"
         return "hinge \(hingeVersion) listening on http://\(options.host):\(port) (\(threads) threads); "
             + "database \(store?.path ?? options.db)\(store.map { " (\($0.engineKind))" } ?? ""), "
             + "replica \(options.replicaID), \(store == nil ? "not recording" : recording)"

@@ -21,6 +21,7 @@ final class PostgresEngine: StoreEngine {
     let url: String
     let displayName: String
     var kind: String { "postgresql" }
+    var storesBodyFrames: Bool { false }
     let schema: String?
     let replicaID: String
     let metrics: StoreMetrics

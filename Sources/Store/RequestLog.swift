@@ -137,20 +137,27 @@ public final class RequestLog: Sendable {
     private let writer: StoreWriter
     private let metrics: StoreMetrics
     private let maxBodyBytes: Int
+    /// How new bodies are framed (`Store.Configuration.bodyCodec` if its library is loaded, else `.stored`);
+    /// nil when the engine takes bodies as received (PostgreSQL compresses them itself).
+    public let bodyCodec: BodyCodec?
     static let codeSeparator: Character = "\u{1F}"
 
-    init(engine: any StoreEngine, writer: StoreWriter, metrics: StoreMetrics, maxBodyBytes: Int) {
+    init(
+        engine: any StoreEngine, writer: StoreWriter, metrics: StoreMetrics, maxBodyBytes: Int, bodyCodec: BodyCodec?
+    ) {
         self.engine = engine
         self.writer = writer
         self.metrics = metrics
         self.maxBodyBytes = maxBodyBytes
+        self.bodyCodec = bodyCodec
     }
 
     /// Enqueues `record` and returns at once. `completion` is called exactly once:
     /// - on the writer thread, after the batch holding the record committed (`.success(id)`) or failed
     ///   (`.failure(.sqlite(…))`, e.g. disk full: the log turns unhealthy until a later commit succeeds);
     /// - or synchronously, before `append` returns, with `.failure(.queueFull)` or `.failure(.closed)`.
-    /// Bodies longer than `Configuration.maxBodyBytes` are truncated and flagged.
+    /// Bodies longer than `Configuration.maxBodyBytes` are truncated and flagged, then framed by `bodyCodec`
+    /// (SQLite) here, on the caller's thread (the event loops compress in parallel; the one writer thread only writes).
     /// The completion must not block for long: it runs on the single writer thread.
     public func append(_ record: RequestRecord, completion: @escaping @Sendable (Result<RecordID, StoreError>) -> Void)
     {
@@ -159,6 +166,10 @@ public final class RequestLog: Sendable {
         let responseSize = r.responseBody.count
         if requestSize > maxBodyBytes { r.requestBody = Array(r.requestBody.prefix(maxBodyBytes)) }
         if responseSize > maxBodyBytes { r.responseBody = Array(r.responseBody.prefix(maxBodyBytes)) }
+        if let bodyCodec {
+            r.requestBody = bodyCodec.encode(r.requestBody)
+            r.responseBody = bodyCodec.encode(r.responseBody)
+        }
         writer.append(
             StoreWriter.PendingRecord(
                 record: r, requestSize: requestSize, responseSize: responseSize,
@@ -193,7 +204,8 @@ public final class RequestLog: Sendable {
         return RecordPage(items: items, next: next)
     }
 
-    /// One record with its bodies; nil when there is none (route: 404).
+    /// One record with its bodies, decoded; nil when there is none (route: 404). A body that cannot be decoded
+    /// (a damaged frame, or a compressor this process could not load) is `.corruptRow`.
     public func record(id: RecordID) throws(StoreError) -> RecordDetail? { try engine.record(id: id) }
 
     /// Deletes every record (a write: it runs on the writer thread, after what was appended before it).

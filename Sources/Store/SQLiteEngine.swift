@@ -28,6 +28,7 @@ final class SQLiteEngine: StoreEngine {
 
     let displayName: String
     var kind: String { "sqlite" }
+    var storesBodyFrames: Bool { true }
     /// `--replica-id`, stored with each record.
     let replicaID: String
 
@@ -150,9 +151,9 @@ final class SQLiteEngine: StoreEngine {
         throws(StoreError) -> [String]
     {
         var warnings: [String] = []
-        // A new file only (a no-op on an existing database). 16 KiB pages: a typical record's bodies
-        // are ~4.3 KiB (652 B scene + 3.6 KiB resolution), one row per 8 KiB page (47% of each page
-        // written empty, twice: WAL and checkpoint) but three per 16 KiB page (BENCHMARKS.md).
+        // A new file only (a no-op on an existing database). 16 KiB pages: a typical record's compressed
+        // bodies (~1.2 KB) fill them best, 1,369 B of file per record against 1,474 at 8 KiB and 1,477 at
+        // 4 KiB; smaller pages would halve the WAL bytes of a commit at the same CPU (BENCHMARKS.md).
         if schemaVersion == 0 { try connection.execute("PRAGMA page_size = 16384") }
         let mode = try connection.scalarText("PRAGMA journal_mode = WAL")
         if mode?.lowercased() != "wal" {

@@ -86,17 +86,29 @@ extension SQLiteEngine {
         }
     }
 
+    /// One record with its bodies decoded (`BodyCodec`); a body that cannot be decoded (a damaged frame, or a
+    /// compressor this process could not load) is `.corruptRow`.
     func record(id: RecordID) throws(StoreError) -> RecordDetail? {
-        try pool.read { (db) throws(StoreError) -> RecordDetail? in
+        let stored = try pool.read { (db) throws(StoreError) -> (RecordSummary, [UInt8], [UInt8], Int64)? in
             try db.withStatement(
-                "SELECT " + SQLiteRecords.summaryColumns + ", b.request, b.response FROM requests "
+                "SELECT " + SQLiteRecords.summaryColumns + ", b.request, b.response, b.body_format FROM requests "
                     + "LEFT JOIN request_bodies b ON b.request_id = requests.id WHERE requests.id = ?"
-            ) { (s) throws(StoreError) -> RecordDetail? in
+            ) { (s) throws(StoreError) -> (RecordSummary, [UInt8], [UInt8], Int64)? in
                 try s.bind([.int(id.rawValue)])
                 guard try s.step() else { return nil }
-                return RecordDetail(
-                    summary: SQLiteRecords.summary(s), requestBody: s.blob(13), responseBody: s.blob(14))
+                return (SQLiteRecords.summary(s), s.blob(13), s.blob(14), s.int64(15))
             }
+        }
+        // Decoded after the read connection went back to the pool.
+        guard let (summary, request, response, formatValue) = stored else { return nil }
+        guard let format = BodyFormat(rawValue: formatValue) else {
+            throw .corruptRow(table: "request_bodies", id: id.description, detail: "body_format \(formatValue)")
+        }
+        switch (BodyCodec.decode(request, format: format), BodyCodec.decode(response, format: format)) {
+        case (.success(let requestBody), .success(let responseBody)):
+            return RecordDetail(summary: summary, requestBody: requestBody, responseBody: responseBody)
+        case (.failure(let failure), _), (_, .failure(let failure)):
+            throw .corruptRow(table: "request_bodies", id: id.description, detail: failure.description)
         }
     }
 
@@ -177,7 +189,9 @@ enum SQLiteRecords {
         "INSERT INTO requests (received_at, duration_us, device, status, codes, path, engine_version, "
         + "request_size, response_size, request_truncated, response_truncated, replica_id) "
         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    static let insertBodiesSQL = "INSERT INTO request_bodies (request_id, request, response) VALUES (?, ?, ?)"
+    /// The bodies of a new record are always `BodyCodec` frames (`BodyFormat.framed`).
+    static let insertBodiesSQL =
+        "INSERT INTO request_bodies (request_id, request, response, body_format) VALUES (?, ?, ?, 1)"
 
     /// Inserts a run of records (only `.record` items, cut by `StoreWriter.process`) on the writer thread,
     /// inside the batch transaction, appending their ids to `ids`. The hot path of the log, so it allocates

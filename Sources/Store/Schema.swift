@@ -80,6 +80,14 @@ enum Schema {
             sql: """
                 ALTER TABLE requests ADD COLUMN replica_id TEXT NOT NULL DEFAULT '';
                 """),
+        // Bodies compressed (`BodyCodec`): a record's two blobs are `BodyCodec` frames when `body_format` is 1;
+        // the records already stored keep their bodies as received (0). Adding a column with a constant default
+        // rewrites no row.
+        Migration(
+            version: 4, name: "request bodies as codec frames",
+            sql: """
+                ALTER TABLE request_bodies ADD COLUMN body_format INTEGER NOT NULL DEFAULT 0;
+                """),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -78,6 +78,10 @@ public final class Store: DeviceCatalog, Sendable {
         /// Called (on the checking thread) when the files under the store turn unusable (the problem, naming
         /// the file) or usable again (nil): the service logs it.
         public var onStorageChange: (@Sendable (String?) -> Void)?
+        /// How request and response bodies are compressed (`BodyCodec`); a codec whose system library is not
+        /// loaded stores them uncompressed (`Store.bodyCodec` says which is in use). Default LZ4 with the built-in
+        /// dictionary (`BodyCodec.preferred`).
+        public var bodyCodec: BodyCodec
 
         public init(
             path: String = "./hinge.sqlite", busyTimeoutMillis: Int = 5000, maxReaders: Int = 4,
@@ -86,7 +90,8 @@ public final class Store: DeviceCatalog, Sendable {
             readQueueCapacity: Int = 256, maxLogBytes: Int = 1 << 30, exclusive: Bool = false,
             storageCheckMillis: Int = 1000, onStorageChange: (@Sendable (String?) -> Void)? = nil,
             requireWritable: Bool = true, replicaID: String = Store.defaultReplicaID(), postgresSchema: String? = nil,
-            retryConnection: Bool = false, reconnectMillis: Int = 250, log: (@Sendable (String) -> Void)? = nil
+            retryConnection: Bool = false, reconnectMillis: Int = 250, log: (@Sendable (String) -> Void)? = nil,
+            bodyCodec: BodyCodec = .preferred
         ) {
             self.path = path
             self.replicaID = replicaID
@@ -108,6 +113,7 @@ public final class Store: DeviceCatalog, Sendable {
             self.storageCheckMillis = storageCheckMillis
             self.onStorageChange = onStorageChange
             self.requireWritable = requireWritable
+            self.bodyCodec = bodyCodec
         }
     }
 
@@ -208,7 +214,8 @@ public final class Store: DeviceCatalog, Sendable {
         return Store(
             configuration: configuration, engine: engine, writer: writer, metrics: metrics, devices: devices,
             requestLog: RequestLog(
-                engine: engine, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes),
+                engine: engine, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes,
+                bodyCodec: engine.storesBodyFrames ? configuration.bodyCodec.active : nil),
             warnings: warnings)
     }
 
@@ -276,6 +283,10 @@ public final class Store: DeviceCatalog, Sendable {
 
     /// `--replica-id`, stored with each record.
     public var replicaID: String { configuration.replicaID }
+
+    /// How new request-log bodies are framed: `configuration.bodyCodec`, or `.stored` when its library is
+    /// not loaded; nil with PostgreSQL, which stores bodies as received in `lz4`-compressed columns.
+    public var bodyCodec: BodyCodec? { requestLog.bodyCodec }
 
     /// The counters of `/metrics`.
     public var counters: StoreCounters {

@@ -14,6 +14,10 @@ protocol StoreEngine: AnyObject, Sendable {
     /// `sqlite` or `postgresql` (the start-up line, `/metrics`).
     var kind: String { get }
 
+    /// Whether the request log hands this engine its bodies as `BodyCodec` frames (SQLite: compressed by the
+    /// event loops before the writer sees them) or as received (PostgreSQL: its own `lz4` column compression).
+    var storesBodyFrames: Bool { get }
+
     /// Starts what the engine runs beside the writer (the PostgreSQL listener), with the store's hooks.
     /// Called once by `Store.open` after the writer started.
     func start(_ hooks: EngineHooks) throws(StoreError)

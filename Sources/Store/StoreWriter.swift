@@ -21,6 +21,7 @@ final class StoreWriter: Sendable {
     }
 
     struct PendingRecord: Sendable {
+        /// The record, its bodies already framed as stored (`BodyCodec.encode`).
         var record: RequestRecord
         var requestSize: Int
         var responseSize: Int

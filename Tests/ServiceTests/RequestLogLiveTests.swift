@@ -227,8 +227,9 @@ import Testing
         #expect(try s.post("/v1/resolve", settingsScene).status == 200)
 
         try s.store.simulateDiskFull(true)
-        // Big enough to need new pages: the commit fails with SQLITE_FULL.
-        let padding = String(repeating: "x", count: 300_000)
+        // Big enough to need new pages even compressed (random letters): the commit fails with SQLITE_FULL.
+        var random = SplitMix64(seed: 9)
+        let padding = String(decoding: (0..<300_000).map { _ in UInt8(0x61 + random.next() % 26) }, as: UTF8.self)
         let big = #"{"device":"iphone-16","padding":"\#(padding)","presentations":[{"id":"s","kind":"sheet"}]}"#
         let r = try s.post("/v1/resolve", big)
         #expect(r.status == 200)
@@ -278,6 +279,7 @@ import Testing
             "hinge_request_log_records_written_total 4",
             "hinge_store_healthy 1",
             #"hinge_store_info{engine="sqlite",replica="live-\"1\""} 1"#,
+            #"hinge_request_log_body_codec{codec="lz4-dictionary-1"} 1"#,
         ] {
             #expect(m.contains(line + "\n"), "missing \(line)")
         }

@@ -150,7 +150,9 @@ let phoneProfile = "{" + customProfile().dropFirst(#"{"id":"my-phone","#.utf8.co
         defer { app.store?.close() }
         let line = app.startupLine(port: 8080, threads: 2)
         #expect(line.contains("database \(dir.file("hinge.sqlite")) (sqlite), replica replica-7, "))
-        #expect(line.contains("recording (max 500 records, max 2097152 bytes)"))
+        #expect(
+            line.contains("recording (max 500 records, max 2097152 bytes, bodies lz4 with dictionary 1, liblz4.so.1 1.")
+        )
         options.noRecord = true
         #expect(
             ServiceApp(options: options, store: app.store).startupLine(port: 1, threads: 1).contains("not recording"))

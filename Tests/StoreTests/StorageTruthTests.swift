@@ -221,7 +221,7 @@ final class StorageChanges: Sendable {
         let store = try Store.open(
             Store.Configuration(path: dir.file("hinge.sqlite"), maxRecords: 1_000_000, maxLogBytes: budget))
         defer { store.close() }
-        let body = [UInt8](repeating: 0x61, count: 4096)
+        let body = incompressible(4096)
         var maxSeen = 0
         var lastID: RecordID?
         for round in 0..<30 {
@@ -254,7 +254,7 @@ final class StorageChanges: Sendable {
     @Test func aSmallerBudgetAfterARestartPrunesAtTheFirstCommit() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("hinge.sqlite")
-        let body = [UInt8](repeating: 0x62, count: 8192)
+        let body = incompressible(8192)
         do {
             let store = try Store.open(Store.Configuration(path: path))
             let counter = CompletionCounter()

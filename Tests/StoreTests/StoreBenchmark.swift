@@ -13,7 +13,8 @@ import Testing
 
 /// Request-log throughput: 4 producer threads append as fast as they can; the writer group-commits.
 /// Not a timed test (numbers on shared machines are noisy): it runs only with HINGE_STORE_BENCH=1 and
-/// prints its figures. `HINGE_STORE_BENCH=1 swift test -c release -Xswiftc -enable-testing --filter StoreBenchmark`
+/// prints its figures. Bodies are pseudo-random, so every codec stores them at their full size (the worst case).
+/// `HINGE_STORE_BENCH=1 swift test -c release -Xswiftc -enable-testing --filter StoreBenchmark`
 @Suite("Benchmark", .serialized, .enabled(if: getenv("HINGE_STORE_BENCH") != nil))
 struct StoreBenchmark {
     /// Both engines (PostgreSQL with HINGE_TEST_POSTGRES_URL), each at both queue capacities.
@@ -27,8 +28,8 @@ struct StoreBenchmark {
         let size = getenv("HINGE_STORE_BENCH_BODY").flatMap { Int(String(cString: $0)) }
         let request =
             Array(#"{"device":"iphone-16","presentations":[{"id":"s","kind":"sheet"}]}"#.utf8)
-            + Array(repeating: UInt8(0x20), count: max(0, (size ?? 1000) - 70))
-        let response = Array(repeating: UInt8(0x61), count: size ?? 2_000)
+            + incompressible(max(0, (size ?? 1000) - 70), seed: 1)
+        let response = incompressible(size ?? 2_000, seed: 2)
         let counter = CompletionCounter()
         counter.expect(producers * perProducer)
         var start = timespec()
@@ -71,8 +72,8 @@ struct StoreBenchmark {
         let store = try Store.open(.init(path: dir.file("bench.sqlite")))
         let rate = getenv("HINGE_STORE_BENCH_RATE").flatMap { Int(String(cString: $0)) } ?? 25_000
         let size = getenv("HINGE_STORE_BENCH_BODY").flatMap { Int(String(cString: $0)) }
-        let request = Array(repeating: UInt8(0x20), count: size ?? 1000)
-        let response = Array(repeating: UInt8(0x61), count: size ?? 2_000)
+        let request = incompressible(size ?? 1000, seed: 1)
+        let response = incompressible(size ?? 2_000, seed: 2)
         let producers = 4
         let perProducer = rate  // 4 s at rate/4 each
         let counter = CompletionCounter()
@@ -132,8 +133,8 @@ struct StoreBenchmarkCosts {
         let records = envInt("HINGE_STORE_BENCH_RECORDS") ?? 50_000
         let batch = envInt("HINGE_STORE_BENCH_BATCH") ?? 50
         let size = envInt("HINGE_STORE_BENCH_BODY")
-        let request = Array(repeating: UInt8(0x20), count: size ?? 652)
-        let response = Array(repeating: UInt8(0x61), count: size ?? 3_644)
+        let request = incompressible(size ?? 652, seed: 1)
+        let response = incompressible(size ?? 3_644, seed: 2)
         let writer = try #require(threadID(named: "hinge-db-writer"))
         let checkpoint = threadID(named: "hinge-db-ckpt")
         let writer0 = threadCPUNanos(writer)
@@ -180,8 +181,8 @@ struct StoreBenchmarkCosts {
         let records = envInt("HINGE_STORE_BENCH_RECORDS") ?? 100_000
         let store = try Store.open(.init(path: dir.file("bench.sqlite"), maxRecords: records))
         let size = envInt("HINGE_STORE_BENCH_BODY")
-        let request = Array(repeating: UInt8(0x20), count: size ?? 652)
-        let response = Array(repeating: UInt8(0x61), count: size ?? 3_644)
+        let request = incompressible(size ?? 652, seed: 1)
+        let response = incompressible(size ?? 3_644, seed: 2)
         let base = Timestamp.now().millisecondsSinceEpoch - Int64(records)
         let devices = ["iphone-se-3", "iphone-16", "iphone-16-pro-max", "ipad-mini", "ipad-pro-11"]
         let codeSets: [[String]] = [

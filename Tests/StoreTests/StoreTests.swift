@@ -504,7 +504,7 @@ struct RequestLogFaultTests {
         #expect(store.isHealthy)
 
         try store.simulateDiskFull(true)
-        let big = Array(repeating: UInt8(0x7B), count: 200_000)
+        let big = incompressible(200_000)
         let failing = CompletionCounter()
         failing.expect(5)
         for _ in 0..<5 { store.requestLog.append(record(body: big), completion: failing.completion) }
@@ -557,7 +557,7 @@ struct RequestLogFaultTests {
         let release = try #require(holdWriter(store), "the writer thread did not take the job")
         let counter = CompletionCounter()
         counter.expect(4)
-        let body = Array(repeating: UInt8(0x20), count: 4_000)  // + ~11 bytes of response each
+        let body = incompressible(4_000)  // + ~14 bytes of frames and response each
         for _ in 0..<4 { store.requestLog.append(record(body: body), completion: counter.completion) }
         #expect(counter.failures.withLock { $0 } == [.queueFull(capacity: 100), .queueFull(capacity: 100)])
         release.signal()
@@ -648,7 +648,7 @@ struct WALBoundTests {
             Result { () throws(StoreError) in Int(try db.scalarInt("PRAGMA page_size") ?? 0) }
         }.get()
         #expect(pageSize == 16384)
-        let response = [UInt8](repeating: UInt8(ascii: "r"), count: 3600)
+        let response = incompressible(3600)
         let waves = 80
         let perWave = 50
         var largestWAL = 0
@@ -683,7 +683,7 @@ struct WALBoundTests {
         let dir = TemporaryDirectory()
         let path = dir.file("hinge.sqlite")
         let store = try Store.open(.init(path: path, walCheckpointPages: 4, walMaxPages: 16))
-        let response = [UInt8](repeating: UInt8(ascii: "r"), count: 3600)
+        let response = incompressible(3600)
         let burst = CompletionCounter()
         burst.expect(800)
         let release = try #require(holdWriter(store))

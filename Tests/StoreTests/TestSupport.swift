@@ -57,6 +57,13 @@ func customProfile(_ id: String = "my-phone", name: String = "My Phone", width: 
         ])
 }
 
+/// `n` pseudo-random bytes: a body no codec shrinks, for tests of sizes and bounds (the store compresses
+/// repetitive bodies to almost nothing).
+func incompressible(_ n: Int, seed: UInt64 = 42) -> [UInt8] {
+    var g = SplitMix64(seed: seed)
+    return (0..<n).map { _ in UInt8(truncatingIfNeeded: g.next()) }
+}
+
 /// A raw connection to inspect or tamper with a database behind the Store's back.
 func rawConnection(_ path: String) throws -> Connection {
     try Connection(path: path, readOnly: false, busyTimeoutMillis: 2000)

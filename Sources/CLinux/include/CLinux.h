@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "hinge_codec.h"
 
 /// How many thread shards there are: the one count behind HTTPServer's `CounterShard` (metrics) and
 /// Store's `DeviceProfileStore` slots. A power of two.

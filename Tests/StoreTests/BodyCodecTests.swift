@@ -1,0 +1,192 @@
+import TestSupport
+import Testing
+
+@testable import Store
+
+/// `BodyCodec`: the frames of the request log's bodies (docs/store.md#body-codec) and the system compressors
+/// behind them, loaded with dlopen.
+@Suite("BodyCodec: body frames, lz4 and zstd loaded at run time")
+struct BodyCodecTests {
+    /// A resolution-like JSON body of about `n` bytes (repetitive, as real responses are).
+    static func jsonBody(_ n: Int) -> [UInt8] {
+        var s = #"{"placements":["#
+        var i = 0
+        while s.utf8.count < n {
+            s += #"{"id":"sheet-\#(i)","frame":{"x":0,"y":\#(460 + i),"width":393,"height":391.5},"dimming":true},"#
+            i += 1
+        }
+        return Array((s + "{}]}").utf8)
+    }
+
+    static func randomBody(_ n: Int, seed: UInt64) -> [UInt8] {
+        var g = SplitMix64(seed: seed)
+        return (0..<n).map { _ in UInt8(truncatingIfNeeded: g.next()) }
+    }
+
+    static let codecs: [BodyCodec] = [
+        .stored, .lz4(), .lz4(acceleration: 8), .lz4Dictionary(), .lz4Dictionary(acceleration: 8), .zstd(level: 1),
+        .zstd(level: -5), .zstd(level: 9),
+    ]
+
+    @Test func theSystemLibrariesOfAFreshMachineAreLoaded() {
+        // liblz4-1 and libzstd1 are installed wherever Hinge runs (README); without them `active` is `.stored`.
+        #expect(BodyCodec.isAvailable(.lz4) && BodyCodec.isAvailable(.zstd))
+        #expect(BodyCodec.libraryVersion(.zstd)?.hasPrefix("1.") == true)
+        #expect(BodyCodec.libraryVersion(.lz4)?.hasPrefix("1.") == true)
+        #expect(BodyCodec.libraryVersion(.stored) == nil)
+        #expect(BodyCodec.isAvailable(.lz4Dictionary1))
+        #expect(BodyCodec.preferred.active == .lz4Dictionary())
+    }
+
+    @Test(arguments: codecs)
+    func everyBodyComesBackByteForByte(codec: BodyCodec) {
+        let bodies: [[UInt8]] = [
+            [], [0x7B], Array(#"{"ok":true}"#.utf8), BodyCodecTests.jsonBody(63), BodyCodecTests.jsonBody(64),
+            BodyCodecTests.jsonBody(3_644), BodyCodecTests.jsonBody(300_000), BodyCodecTests.randomBody(5_000, seed: 7),
+            Array(repeating: 0, count: 200_000),
+        ]
+        for body in bodies {
+            let frame = codec.encode(body)
+            #expect(BodyCodec.decode(frame, format: .framed) == .success(body), "\(codec) \(body.count) B")
+        }
+    }
+
+    /// Frames tagged `lz4Dictionary1` refer to these exact bytes: a changed dictionary would make every
+    /// stored record of that tag decode wrongly or not at all.
+    @Test func theBuiltInDictionaryNeverChanges() {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a 64
+        for b in lz4Dictionary1Bytes { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        #expect(lz4Dictionary1Bytes.count == 8_179 && hash == 0x3fdf_65b7_9361_7104)
+    }
+
+    @Test(arguments: [BodyCodec.lz4(), .lz4Dictionary(), .zstd(level: 1)])
+    func aJSONBodyIsCompressedAndAnIncompressibleOneIsStored(codec: BodyCodec) throws {
+        let json = BodyCodecTests.jsonBody(3_644)
+        let frame = codec.encode(json)
+        #expect(frame.first == codec.tag.rawValue)
+        #expect(frame.count < json.count / 3, "\(frame.count) B")
+        let random = BodyCodecTests.randomBody(3_000, seed: 1)
+        let stored = codec.encode(random)
+        // Stored: the tag, the length 3000 as LEB128 (0xB8 0x17), the bytes.
+        #expect(Array(stored.prefix(3)) == [0, 0xB8, 0x17] && Array(stored.dropFirst(3)) == random)
+    }
+
+    @Test func aSmallBodyIsStoredWithoutTryingACompressor() {
+        let body = Array(#"{"device":"iphone-16"}"#.utf8)
+        #expect(BodyCodec.zstd(level: 1).encode(body) == [0, UInt8(body.count)] + body)
+        #expect(BodyCodec.stored.encode([]) == [0, 0])
+    }
+
+    @Test func bodiesAsReceivedAreReturnedAsTheyAre() {
+        let body: [UInt8] = [2, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]  // would be a bad frame
+        #expect(BodyCodec.decode(body, format: .asReceived) == .success(body))
+    }
+
+    @Test func damagedFramesAreRefusedNotTrusted() {
+        let json = BodyCodecTests.jsonBody(2_000)
+        #expect(json.count >= 2_000 && json.count < 2_100 && json.count & 0x7F < 0x7F)
+        let zstd = BodyCodec.zstd(level: 1).encode(json)
+        let lz4 = BodyCodec.lz4().encode(json)
+        let dictionary = BodyCodec.lz4Dictionary().encode(json)
+        // The length after the tag, LEB128 in two bytes.
+        let length: [UInt8] = [UInt8(json.count & 0x7F) | 0x80, UInt8(json.count >> 7)]
+        let bad: [(String, [UInt8])] = [
+            ("empty", []),
+            ("unknown tag", [9, 1, 0x41]),
+            ("length without end", [0, 0x80, 0x80]),
+            ("length above the bound", [1, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]),
+            ("stored length differs", [0, 5, 0x41]),
+            ("zstd payload cut", Array(zstd.prefix(zstd.count / 2))),
+            ("lz4 payload cut", Array(lz4.prefix(lz4.count / 2))),
+            ("zstd declares a longer body", [2, length[0] + 1, length[1]] + zstd.dropFirst(3)),
+            ("lz4 declares a shorter body", [1, 0x10] + lz4.dropFirst(3)),
+            ("lz4 payload garbage", [1, 100] + BodyCodecTests.randomBody(40, seed: 3)),
+            ("lz4 with dictionary, cut", Array(dictionary.prefix(dictionary.count / 2))),
+            ("lz4 with dictionary, read without it", [1] + dictionary.dropFirst()),
+        ]
+        #expect(zstd.prefix(3) == [2] + length && lz4.prefix(3) == [1] + length && dictionary.prefix(3) == [3] + length)
+        for (name, frame) in bad {
+            guard case .failure = BodyCodec.decode(frame, format: .framed) else {
+                Issue.record("\(name): decoded")
+                continue
+            }
+        }
+    }
+
+    @Test func aCodecWhoseLibraryIsMissingStoresUncompressedAndSaysSo() {
+        let missing: (BodyCodec.Tag) -> Bool = { $0 == .stored }
+        #expect(BodyCodec.zstd(level: 3).active(where: missing) == .stored)
+        #expect(BodyCodec.lz4().active(where: missing) == .stored)
+        #expect(BodyCodec.zstd(level: 3).active(where: { _ in true }) == .zstd(level: 3))
+        #expect(
+            BodyCodec.zstd(level: 1).startupDescription(version: { _ in nil })
+                == "bodies uncompressed (libzstd.so.1 not found)")
+        #expect(
+            BodyCodec.lz4().startupDescription(version: { _ in "1.9.4" }) == "bodies lz4, liblz4.so.1 1.9.4")
+        #expect(BodyCodec.stored.startupDescription == "bodies uncompressed")
+        #expect(
+            BodyCodec.DecodeFailure.unavailable(.zstd).description
+                == "the body is zstd-compressed and libzstd.so.1 is not loaded")
+    }
+
+    @Test(arguments: [BodyCodec.stored, .lz4(), .lz4Dictionary(), .zstd(level: 1)])
+    func theStoreFramesNewBodiesAndReadsThemBack(codec: BodyCodec) throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("hinge.sqlite")
+        let request = BodyCodecTests.jsonBody(652)
+        let response = BodyCodecTests.jsonBody(3_644)
+        let store = try Store.open(.init(path: path, bodyCodec: codec))
+        defer { store.close() }
+        #expect(store.bodyCodec == codec)
+        let counter = CompletionCounter()
+        counter.expect(1)
+        store.requestLog.append(record(body: request, response: response), completion: counter.completion)
+        #expect(counter.wait())
+        let id = try #require(counter.successes.withLock { $0.first })
+        let detail = try #require(try store.requestLog.record(id: id))
+        #expect(detail.requestBody == request && detail.responseBody == response)
+        #expect(detail.summary.requestSize == request.count && detail.summary.responseSize == response.count)
+        let (format, stored) = try store.performOnSQLiteWriter { db in
+            Result { () throws(StoreError) in
+                (
+                    try db.scalarInt("SELECT body_format FROM request_bodies WHERE request_id = ?", .int(id.rawValue)),
+                    try db.scalarInt(
+                        "SELECT length(request) + length(response) FROM request_bodies WHERE request_id = ?",
+                        .int(id.rawValue))
+                )
+            }
+        }.get()
+        #expect(format == 1)
+        let storedBytes = Int(try #require(stored))
+        if codec == .stored {
+            #expect(storedBytes == request.count + response.count + 6)  // two tags, two 2-byte lengths
+        } else {
+            #expect(storedBytes < (request.count + response.count) / 3, "\(storedBytes) B")
+        }
+    }
+
+    @Test func aDamagedStoredBodyIsACorruptRowNotACrash() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store.open(.init(path: dir.file("hinge.sqlite")))
+        defer { store.close() }
+        let counter = CompletionCounter()
+        counter.expect(1)
+        store.requestLog.append(
+            record(response: BodyCodecTests.jsonBody(3_000)), completion: counter.completion)
+        #expect(counter.wait())
+        let id = try #require(counter.successes.withLock { $0.first })
+        try store.performOnSQLiteWriter { db in
+            Result { () throws(StoreError) in
+                try db.run(
+                    "UPDATE request_bodies SET response = substr(response, 1, 20) WHERE request_id = ?",
+                    .int(id.rawValue))
+            }
+        }.get()
+        #expect {
+            _ = try store.requestLog.record(id: id)
+        } throws: { error in
+            guard case .corruptRow(let table, let row, _) = error as? StoreError else { return false }
+            return table == "request_bodies" && row == id.description
+        }
+    }
+}
