@@ -222,4 +222,23 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
     static func stored(_ p: DeviceProfile) -> StoredProfile {
         StoredProfile(profile: p, etag: EntityTag(canonicalBytes: canonicalJSON(p)))
     }
+
+    /// A custom profile as an engine read it back (`id`, its stored JSON): the profile, or nil with a warning
+    /// naming it when the JSON no longer parses or validates (a profile written by another version).
+    static func decodeStored(id: String, json: String, warnings: inout [String]) -> DeviceProfile? {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(Array(json.utf8))
+        } catch {
+            warnings.append("device profile \"\(id)\" skipped: stored JSON does not parse (\(error))")
+            return nil
+        }
+        let mapper = JSONMapper()
+        guard let p = DeviceProfile.decode(value, mapper: mapper), p.id == id else {
+            let issues = mapper.errors.map(\.description).joined(separator: "; ")
+            warnings.append("device profile \"\(id)\" skipped: stored JSON no longer validates (\(issues))")
+            return nil
+        }
+        return p
+    }
 }

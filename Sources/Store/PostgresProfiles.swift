@@ -171,19 +171,7 @@ enum PostgresProfiles {
         for i in 0..<r.rows {
             let id = r.text(i, 0) ?? ""
             let body = r.text(i, 2) ?? ""
-            let value: JSONValue
-            do {
-                value = try JSONParser.parse(Array(body.utf8))
-            } catch {
-                warnings.append("device profile \"\(id)\" skipped: stored JSON does not parse (\(error))")
-                continue
-            }
-            let mapper = JSONMapper()
-            guard var p = DeviceProfile.decode(value, mapper: mapper), p.id == id else {
-                let issues = mapper.errors.map(\.description).joined(separator: "; ")
-                warnings.append("device profile \"\(id)\" skipped: stored JSON no longer validates (\(issues))")
-                continue
-            }
+            guard var p = DeviceProfileStore.decodeStored(id: id, json: body, warnings: &warnings) else { continue }
             p.builtIn = r.bool(i, 1)
             out.append(
                 StoredProfile(

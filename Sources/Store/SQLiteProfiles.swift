@@ -106,17 +106,7 @@ enum SQLiteProfiles {
                 let id = s.text(0) ?? ""
                 let builtIn = s.bool(1)
                 let body = s.text(2) ?? ""
-                let value: JSONValue
-                do {
-                    value = try JSONParser.parse(Array(body.utf8))
-                } catch {
-                    warnings.append("device profile \"\(id)\" skipped: stored JSON does not parse (\(error))")
-                    continue
-                }
-                let mapper = JSONMapper()
-                guard var p = DeviceProfile.decode(value, mapper: mapper), p.id == id else {
-                    let issues = mapper.errors.map(\.description).joined(separator: "; ")
-                    warnings.append("device profile \"\(id)\" skipped: stored JSON no longer validates (\(issues))")
+                guard var p = DeviceProfileStore.decodeStored(id: id, json: body, warnings: &warnings) else {
                     continue
                 }
                 p.builtIn = builtIn
