@@ -20,7 +20,8 @@ Python 3 standard library only, loopback only, every loop bounded in count and t
       chmod otherwise) is refused at start with one line, exit 1.
 
 Each request carries a unique marker as its presentation id; the log is checked by opening the SQLite
-file with Python's sqlite3 and collecting the markers of the stored request bodies.
+file with Python's sqlite3 and collecting the markers of the stored request bodies, decoded from their
+frames by scripts/stored_bodies.py.
 
 Usage: scripts/faults.py [--binary .build/release/hinge] [--kills 5] [--threads 4] [--load-seconds 1.5]
 Prints the figures and a closing line 'N passed, M failed'; exits non-zero on any failure.
@@ -40,6 +41,8 @@ import sys
 import tempfile
 import threading
 import time
+
+import stored_bodies  # scripts/stored_bodies.py: the request log's body frames
 
 MARKER = re.compile(rb"fault-[0-9a-z]+-[0-9]+-[0-9]+")
 
@@ -179,9 +182,8 @@ def stored_markers(db):
     try:
         integrity = con.execute("PRAGMA integrity_check").fetchone()[0]
         found = set()
-        for (body,) in con.execute("SELECT request FROM request_bodies"):
-            b = body if isinstance(body, bytes) else str(body).encode()
-            found.update(m.decode() for m in MARKER.findall(b))
+        for body in stored_bodies.request_bodies(con):  # decoded: bodies are stored compressed
+            found.update(m.decode() for m in MARKER.findall(body))
         return integrity, found
     finally:
         con.close()
