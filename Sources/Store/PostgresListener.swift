@@ -75,6 +75,15 @@ final class PostgresListener: @unchecked Sendable {
                 }
                 continue
             }
+            // A notification that arrived while the last reload ran its queries was read off the socket by
+            // libpq then and waits in its queue: `poll` would not see it. Take those first.
+            if !connection.takeNotifications().isEmpty {
+                if !reload(on: connection) {
+                    connection.close()
+                    db = nil
+                }
+                continue
+            }
             var p = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
             let n = poll(&p, 1, 250)
             if n < 0 { continue }  // EINTR
@@ -88,17 +97,23 @@ final class PostgresListener: @unchecked Sendable {
                 continue
             }
             if !connection.takeNotifications().isEmpty {
-                do {
-                    try engine.reload(connection)
-                } catch {
-                    if !connection.isUsable {
-                        connection.close()
-                        db = nil
-                    }
+                if !reload(on: connection) {
+                    connection.close()
+                    db = nil
                 }
             }
         }
         db?.close()
+    }
+
+    /// Reloads every profile on `connection`; false when that failed and left the connection unusable.
+    private func reload(on connection: PGConnection) -> Bool {
+        do {
+            try engine.reload(connection)
+            return true
+        } catch {
+            return connection.isUsable
+        }
     }
 
     struct ConnectFailure: Error {
