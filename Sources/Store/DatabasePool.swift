@@ -9,25 +9,25 @@ import Threads
 /// that mode reads use the writer connection, serialised by its lock — a commit is short, and `:memory:` is
 /// for tests and demos.
 final class DatabasePool: @unchecked Sendable {
-    // Sendable proof: `writer` is only touched while `writerLock` is held; a reader connection is either in
-    // `idle` (guarded by `readersLock`) or checked out by exactly one thread, never both.
+    // Sendable proof: `writer` is only touched while `writerLock` is held; the readers are `ConnectionPool`'s.
     let path: String
     let inMemory: Bool
     private let writerLock = ConditionLock()
     private let writer: Connection
-    private let readersLock = ConditionLock()
-    private var idle: [Connection] = []
-    private var openReaders = 0
-    private let maxReaders: Int
-    private let busyTimeoutMillis: Int
-    private var closed = false
+    private let readers: ConnectionPool<Connection>
 
     init(writer: Connection, path: String, inMemory: Bool, maxReaders: Int, busyTimeoutMillis: Int) {
         self.writer = writer
         self.path = path
         self.inMemory = inMemory
-        self.maxReaders = max(1, maxReaders)
-        self.busyTimeoutMillis = busyTimeoutMillis
+        self.readers = ConnectionPool(
+            capacity: maxReaders,
+            connect: { () throws(StoreError) -> Connection in
+                let db = try Connection(path: path, readOnly: true, busyTimeoutMillis: busyTimeoutMillis)
+                try db.execute("PRAGMA query_only = ON")
+                return db
+            },
+            disconnect: { $0.close() })
     }
 
     /// Runs `body` on the writer connection. Only the writer thread and `Store.open`/`close` call this.
@@ -44,9 +44,9 @@ final class DatabasePool: @unchecked Sendable {
                 try db.transaction(immediate: false) { () throws(StoreError) -> T in try body(db) }
             }
         }
-        let db = try checkOutReader()
+        let db = try readers.checkOut()
         var healthy = true
-        defer { checkIn(db, healthy: healthy) }
+        defer { readers.checkIn(db, reusable: healthy) }
         do {
             return try db.transaction(immediate: false) { () throws(StoreError) -> T in try body(db) }
         } catch {
@@ -56,58 +56,9 @@ final class DatabasePool: @unchecked Sendable {
         }
     }
 
-    private func checkOutReader() throws(StoreError) -> Connection {
-        readersLock.lock()
-        while true {
-            if closed {
-                readersLock.unlock()
-                throw .closed
-            }
-            if let db = idle.popLast() {
-                readersLock.unlock()
-                return db
-            }
-            if openReaders < maxReaders {
-                openReaders += 1
-                readersLock.unlock()
-                do {
-                    let db = try Connection(path: path, readOnly: true, busyTimeoutMillis: busyTimeoutMillis)
-                    try db.execute("PRAGMA query_only = ON")
-                    return db
-                } catch {
-                    readersLock.withLock { openReaders -= 1 }
-                    readersLock.signal()
-                    throw error
-                }
-            }
-            readersLock.wait()
-        }
-    }
-
-    private func checkIn(_ db: Connection, healthy: Bool) {
-        readersLock.lock()
-        if healthy && !closed {
-            idle.append(db)
-            readersLock.unlock()
-        } else {
-            openReaders -= 1
-            readersLock.unlock()
-            db.close()
-        }
-        readersLock.signal()
-    }
-
     /// Closes the idle readers and the writer. Readers checked out at this moment close on check-in.
     func close() {
-        let toClose: [Connection] = readersLock.withLock {
-            closed = true
-            let all = idle
-            idle.removeAll()
-            openReaders -= all.count
-            return all
-        }
-        readersLock.broadcast()
-        for db in toClose { db.close() }
+        readers.close()
         writerLock.withLock {
             // Checkpoint so that a clean shutdown leaves a self-contained database file.
             if !inMemory { _ = try? writer.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
