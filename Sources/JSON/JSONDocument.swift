@@ -114,6 +114,14 @@ public final class JSONDocument: @unchecked Sendable {
         return true
     }
 
+    /// Whether two byte ranges are equal (the same length and bytes).
+    @usableFromInline
+    static func equal(_ p: UnsafeBufferPointer<UInt8>, _ q: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard p.count == q.count else { return false }
+        guard let a = p.baseAddress, let b = q.baseAddress else { return true }
+        return sameBytes(a, b, count: p.count)
+    }
+
     /// The member named `key` of object node `object`: its position among the members and its value's index.
     @inline(__always) func member(of object: Int, _ key: StaticString) -> (ordinal: Int, value: Int)? {
         let count = Int(nodes[object].a)
