@@ -105,7 +105,8 @@ public final class JSONDocument: @unchecked Sendable {
     }
 
     /// Whether `count` bytes at `p` and at `q` are equal (a loop: the strings compared here are short).
-    @inline(__always) static func sameBytes(_ p: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>, count: Int) -> Bool {
+    @inlinable @inline(__always)
+    static func sameBytes(_ p: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>, count: Int) -> Bool {
         var k = 0
         while k < count {
             if p[k] != q[k] { return false }
@@ -115,7 +116,7 @@ public final class JSONDocument: @unchecked Sendable {
     }
 
     /// Whether two byte ranges are equal (the same length and bytes).
-    @usableFromInline
+    @inlinable
     static func equal(_ p: UnsafeBufferPointer<UInt8>, _ q: UnsafeBufferPointer<UInt8>) -> Bool {
         guard p.count == q.count else { return false }
         guard let a = p.baseAddress, let b = q.baseAddress else { return true }
