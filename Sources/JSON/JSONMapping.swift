@@ -197,11 +197,16 @@ public struct ObjectReader {
 
     public init(mapper: JSONMapper, node: JSONNode, location: JSONLocation) {
         precondition(node.isObject, "ObjectReader reads objects")
+        self.init(mapper: mapper, document: node.document, index: node.index, location: location)
+    }
+
+    /// A reader over object node `index` of `document`.
+    init(mapper: JSONMapper, document: JSONDocument, index: Int, location: JSONLocation) {
         self.mapper = mapper
         self.location = location
-        document = node.document
-        start = node.index
-        memberCount = node.count
+        self.document = document
+        start = index
+        memberCount = Int(document.nodes[index].a)
         readBeyond = memberCount > 64 ? Array(repeating: false, count: memberCount - 64) : []
     }
 
@@ -358,11 +363,17 @@ public struct ObjectReader {
     }
 
     public mutating func object(_ key: StaticString, required: Bool = false) -> ObjectReader? {
-        guard let v = value(key) else {
+        guard let i = valueIndex(key) else {
             missing(key, required)
             return nil
         }
-        return mapper.object(v, at: location(key))
+        // The nested reader is made here, from the index, without a `JSONNode` in between (one reference
+        // count less per object).
+        guard document.nodes[i].kind == .object else {
+            error(key, "expected an object, found \(JSONNode(document: document, index: i).typeName)")
+            return nil
+        }
+        return ObjectReader(mapper: mapper, document: document, index: i, location: location(key))
     }
 
     /// The elements of an array member with their pointers.
@@ -376,19 +387,20 @@ public struct ObjectReader {
 
     /// The elements of an array member; `location(key, index: i)` is where element `i` sits.
     public mutating func elements(_ key: StaticString, required: Bool = false, maxCount: Int? = nil) -> JSONElements? {
-        guard let v = value(key) else {
+        guard let i = valueIndex(key) else {
             missing(key, required)
             return nil
         }
-        guard v.isArray else {
-            error(key, "expected an array, found \(v.typeName)")
+        let n = document.nodes[i]
+        guard n.kind == .array else {
+            error(key, "expected an array, found \(JSONNode(document: document, index: i).typeName)")
             return nil
         }
-        if let maxCount, v.count > maxCount {
-            error(key, "has \(v.count) elements, at most \(maxCount) are allowed")
+        if let maxCount, Int(n.a) > maxCount {
+            error(key, "has \(n.a) elements, at most \(maxCount) are allowed")
             return nil
         }
-        return v.elements
+        return JSONElements(document: document, first: i + 1, end: Int(n.b), count: Int(n.a))
     }
 
     /// Reports every member not read so far as an unknown field.
