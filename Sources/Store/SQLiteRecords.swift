@@ -20,7 +20,8 @@ extension SQLiteEngine {
                     idsAfterDeletion.load(ordering: .relaxed)
                     ? try db.scalarInt(SQLiteRecords.nextIDSQL) : nil
                 try SQLiteRecords.insert(records, firstID: firstID, replicaID: replicaID, into: db, ids: &ids)
-                return try PageUsage.bytesInUse(db, pageSize: pageSize)
+                // A failed measurement does not fail the records: the last value stands until the next commit.
+                return (try? PageUsage.bytesInUse(db, pageSize: pageSize)) ?? committedBytes.load(ordering: .relaxed)
             }
         }
         idsAfterDeletion.store(false, ordering: .relaxed)
