@@ -17,12 +17,14 @@ import Threads
 /// transaction is in the WAL (survives a process crash) and reaches the database file at a checkpoint.
 /// `close()` still ends with `wal_checkpoint(TRUNCATE)` on the writer (see `DatabasePool.close`).
 final class Checkpointer: @unchecked Sendable {
-    // Sendable proof: `pending`, `stopping` and `connection` are only touched with `lock` held, or by the
+    // Sendable proof: `pending`, `passing`, `stopping` and `connection` are only touched with `lock` held, or by the
     // checkpoint thread alone (`connection` after `start`); `thread` is written in `start` and read in
     // `stop`, both called once by `Store` on one thread; `lastPages` and `nextWake` only by the WAL hook,
     // which runs on the writer connection while its lock is held.
     private let lock = ConditionLock()
     private var pending = false
+    /// A background pass is running (the writer's pass at `hardPages` waits for it to end).
+    private var passing = false
     private var stopping = false
     private var connection: Connection?
     private var thread: NamedThread?
@@ -74,9 +76,14 @@ final class Checkpointer: @unchecked Sendable {
                 if pages < me.lastPages { me.nextWake = me.softPages }  // the WAL restarted from its beginning
                 me.lastPages = pages
                 if pages >= me.hardPages {
-                    // Bounded WAL: copy what the background pass has not; errors (BUSY while the background
-                    // pass holds the checkpoint lock) just mean "later".
-                    _ = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                    // Bounded WAL: copy what the background pass has not. BUSY means a background pass holds
+                    // the checkpoint lock: the writer waits for it to end and copies the rest. Taking BUSY as
+                    // "at the next commit" let back-to-back background passes keep the writer's pass out
+                    // while the WAL grew to everything written.
+                    if sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil) == SQLITE_BUSY {
+                        me.waitForPass()
+                        _ = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                    }
                 } else if pages >= me.nextWake {
                     me.nextWake = pages + me.stepPages
                     me.wake()
@@ -96,7 +103,15 @@ final class Checkpointer: @unchecked Sendable {
         let signal = !pending
         pending = true
         lock.unlock()
-        if signal { lock.signal() }
+        // Broadcast: the writer may wait on the same condition (`waitForPass`).
+        if signal { lock.broadcast() }
+    }
+
+    /// Blocks until no background pass runs (the writer, at `hardPages`).
+    private func waitForPass() {
+        lock.lock()
+        while passing { lock.wait() }
+        lock.unlock()
     }
 
     /// Stops the thread (after a pass in progress) and closes its connection.
@@ -116,10 +131,13 @@ final class Checkpointer: @unchecked Sendable {
                 break
             }
             pending = false
+            passing = true
             lock.unlock()
             if let db = connection?.handle {
                 _ = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             }
+            lock.withLock { passing = false }
+            lock.broadcast()
         }
         connection?.close()
         connection = nil
