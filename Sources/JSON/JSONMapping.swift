@@ -68,9 +68,11 @@ typealias AskedKeys = ScratchList<(reader: Int32, key: StaticString)>
 
 /// Collects the violations and unknown fields of one mapping pass.
 public final class JSONMapper {
-    public private(set) var errors: [JSONIssue] = []
+    // Decoders read `errors.count` around each object; only the mapper's methods write the two lists, never
+    // with another access in progress, so the dynamic exclusivity check is left out.
+    @exclusivity(unchecked) public private(set) var errors: [JSONIssue] = []
     /// Capped at `JSONUnknownFields.limit`; the rest are counted.
-    public private(set) var unknownFields = JSONUnknownFields()
+    @exclusivity(unchecked) public private(set) var unknownFields = JSONUnknownFields()
     /// Every key asked of an object and missing from it, by the object's location: with the members that were
     /// read, the known members a typo is compared with.
     @exclusivity(unchecked) private var askedKeys = AskedKeys(capacity: 128)
