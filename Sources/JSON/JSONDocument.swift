@@ -104,10 +104,17 @@ public final class JSONDocument: @unchecked Sendable {
         return Int(n.b) == count && JSONDocument.sameBytes(text.baseAddress! + Int(n.a), s.utf8Start, count: count)
     }
 
-    /// Whether `count` bytes at `p` and at `q` are equal (a loop: the strings compared here are short).
+    /// Whether `count` bytes at `p` and at `q` are equal: eight bytes at a time, then byte by byte (the
+    /// strings compared here are short: member names and raw values).
     @inlinable @inline(__always)
     static func sameBytes(_ p: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>, count: Int) -> Bool {
         var k = 0
+        while k + 8 <= count {
+            let a = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)
+            let b = UnsafeRawPointer(q + k).loadUnaligned(as: UInt64.self)
+            if a != b { return false }
+            k += 8
+        }
         while k < count {
             if p[k] != q[k] { return false }
             k += 1

@@ -320,21 +320,15 @@ public struct ObjectReader {
             JSONNode(document: document, index: i), at: location(key), mapper: mapper, range: range, positive: positive)
     }
 
-    /// One of the raw values of `E`; the message lists the accepted values. The member's bytes are compared
-    /// with each raw value, without making a `String` of them (2–3× faster than `E(rawValue:)` on a new
-    /// string). Inlinable so that it is specialised for `E` where it is called: a generic call across modules
-    /// looks up type metadata at run time.
+    /// One of the raw values of `E`; the message lists the accepted values. The member's bytes are looked up
+    /// in `E.jsonNames`, without making a `String` of them or of a candidate. Inlinable so that it is
+    /// specialised for `E` where it is called: a generic call across modules looks up type metadata at run time.
     @inlinable
-    public mutating func enumeration<E: RawRepresentable & CaseIterable>(_ key: StaticString, required: Bool = false)
-        -> E?
-    where E.RawValue == String {
+    public mutating func enumeration<E: JSONStringEnumeration>(_ key: StaticString, required: Bool = false) -> E? {
         guard let i = enumerationValue(key, required: required) else { return nil }
-        if let bytes = stringBytes(i) {
-            // Most candidates differ in length, which a small string knows without a pass over it.
-            for candidate in E.allCases {
-                var raw = candidate.rawValue
-                if raw.utf8.count == bytes.count, raw.withUTF8({ JSONDocument.equal($0, bytes) }) { return candidate }
-            }
+        if let bytes = stringBytes(i), let k = E.jsonNames.ordinal(of: bytes) {
+            let cases = E.allCases
+            return cases[cases.index(cases.startIndex, offsetBy: k)]
         }
         return reportEnumeration(key, E.self)
     }

@@ -2,8 +2,9 @@ import Testing
 
 @testable import JSON
 
-enum PanelStyle: String, CaseIterable {
+enum PanelStyle: String, CaseIterable, JSONStringEnumeration {
     case bottomSheet, card, sidePanel
+    static let jsonNames = JSONNames(PanelStyle.self)
 }
 
 struct Size: Equatable {
