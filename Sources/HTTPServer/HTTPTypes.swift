@@ -83,6 +83,7 @@ func asciiLower(_ b: UInt8) -> UInt8 { (b >= 65 && b <= 90) ? b | 0x20 : b }
 
 func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
     guard a.utf8.count == b.utf8.count else { return false }  // most names differ in length: no copy, no loop
+    if a == b { return true }  // names as written in the code and by most clients: one comparison
     var a = a
     var b = b
     return a.withUTF8 { ua in

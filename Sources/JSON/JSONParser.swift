@@ -175,6 +175,9 @@ struct ByteParser {
         }
     }
 
+    /// One value at `i` (after optional whitespace), added as its node(s). In line in its three callers: the
+    /// recursion goes through `parseObject` and `parseArray`, and a scalar costs no call.
+    @inline(__always)
     mutating func parseValue(depth: Int) throws(Failure) {
         skipWhitespace()
         guard i < end else { throw Failure(reason: .unexpectedEnd(expected: "a value"), offset: i) }

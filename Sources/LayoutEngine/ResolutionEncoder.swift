@@ -89,25 +89,31 @@ extension ByteSink {
         append("{\"arrangement\":")
         if let a = r.arrangement { arrangement(a) } else { null() }
         append(",\"diagnostics\":[")
-        // By index, here and below: `enumerated()` hands out (offset, element) pairs whose destruction goes
-        // through the runtime's generic witnesses, about 150 instructions per element.
-        for i in r.diagnostics.indices {
-            if i > 0 { append(",") }
-            diagnostic(r.diagnostics[i])
+        // By index through the array's buffer, here and below: each element is read where it is stored
+        // (`borrowing`), without the copy (and retains and releases of its strings) that the array's subscript
+        // makes, and without `enumerated()`'s pairs, whose destruction goes through the runtime's generic
+        // witnesses.
+        r.diagnostics.withUnsafeBufferPointer { all in
+            for i in all.indices {
+                if i > 0 { append(",") }
+                diagnostic(all[i])
+            }
         }
         append("],\"engineVersion\":")
         writeCleanString(Resolution.engineVersion)
         append(",\"environment\":")
         environment(r.environment)
         append(",\"placements\":[")
-        for i in r.placements.indices {
-            if i > 0 { append(",") }
-            placement(r.placements[i])
+        r.placements.withUnsafeBufferPointer { all in
+            for i in all.indices {
+                if i > 0 { append(",") }
+                placement(all[i])
+            }
         }
         append("]}")
     }
 
-    fileprivate mutating func diagnostic(_ d: Diagnostic) {
+    fileprivate mutating func diagnostic(_ d: borrowing Diagnostic) {
         append("{\"code\":")
         name(d.code)
         append(",\"message\":")
@@ -183,7 +189,7 @@ extension ByteSink {
         append("}}")
     }
 
-    fileprivate mutating func placement(_ p: Placement) {
+    fileprivate mutating func placement(_ p: borrowing Placement) {
         append("{\"adaptedFrom\":")
         name(p.adaptedFrom)
         append(",\"arrowEdge\":")
