@@ -55,7 +55,13 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// The first value of `name` (case-insensitive), or nil.
     public subscript(name: String) -> String? {
-        for f in fields where asciiCaseInsensitiveEquals(f.name, name) { return f.value }
+        // By index, lengths first: no field is copied (with its two strings retained and released) to be
+        // looked at, and most names differ in length.
+        let length = name.utf8.count
+        for k in fields.indices
+        where fields[k].name.utf8.count == length && asciiCaseInsensitiveEquals(fields[k].name, name) {
+            return fields[k].value
+        }
         return nil
     }
 
