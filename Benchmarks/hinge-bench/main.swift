@@ -261,6 +261,24 @@ func responseDTO(_ bytes: [UInt8]) -> ResolutionDTO {
 
 // MARK: - Run
 
+// HINGE_BENCH_DUMP=DIR: only write the small, typical and large scenes' requests and the pipeline's
+// responses (DIR/NAME.request.json, DIR/NAME.response.json), to compare builds byte for byte with `cmp`.
+if let directory = ProcessInfo.processInfo.environment["HINGE_BENCH_DUMP"] {
+    for (name, text) in [("small", small), ("typical", typical), ("large", large)] {
+        let request = Array(text.utf8)
+        guard let document = try? JSONParser.document(request),
+            case .scene(let scene) = Scene.decode(document.root, catalog: catalog)
+        else {
+            print("\(name): the scene does not decode")
+            exit(1)
+        }
+        let response = LayoutEngine.resolve(scene).encoded
+        try Data(request).write(to: URL(fileURLWithPath: "\(directory)/\(name).request.json"))
+        try Data(response).write(to: URL(fileURLWithPath: "\(directory)/\(name).response.json"))
+    }
+    exit(0)
+}
+
 // HINGE_BENCH_CODECS=1: only the request log's body codecs (docs/store.md#body-codec) on the typical, small and
 // large scenes' requests and responses: stored bytes (frames included), compress and decompress CPU µs per
 // record (request + response). None of these bodies is in the built-in LZ4 dictionary.

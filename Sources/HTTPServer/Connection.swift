@@ -1,16 +1,21 @@
 /// One client connection: its socket, parser, output buffer and state machine. Owned and touched only by
 /// its event loop's thread.
+///
+/// Exclusivity is not checked at run time on the fields the per-request path reads and writes (`parser`,
+/// `machine`, `out`, `outSent`): only the loop's thread touches them, no access to one of them is held across a
+/// call that could reach the same field again, and the checks cost more than the work they guarded. The
+/// compiler's static checks still apply.
 final class Connection {
     let fd: Int32
     /// Unique per loop and per request: bumped on every dispatched request so that a late responder
     /// of a closed connection (whose fd was reused) or of an old request never writes here.
     var id: UInt64
-    var parser: HTTPParser
-    var machine: ConnectionStateMachine
+    @exclusivity(unchecked) var parser: HTTPParser
+    @exclusivity(unchecked) var machine: ConnectionStateMachine
 
     /// Outgoing bytes; `outSent` of them are already written.
-    var out: [UInt8] = []
-    var outSent = 0
+    @exclusivity(unchecked) var out: [UInt8] = []
+    @exclusivity(unchecked) var outSent = 0
     /// Bytes of `out` not yet sent that are counted in `ServerMetrics.bufferedResponseBytes` (updated when a
     /// flush leaves bytes behind or clears them, so a response sent at once never touches the shared count).
     var outCounted = 0

@@ -38,11 +38,15 @@ final class EventLoop: @unchecked Sendable {
     let load = Atomic<Int>(0)
 
     // MARK: loop-thread state
+    // Exclusivity is not checked at run time on the fields every request reads or writes (`connections`,
+    // `nextConnectionID`, `now`, `encoder`, `flushQueue`, `accessLog`): only this loop's thread touches them,
+    // no access to one of them is held across a call that could reach it again, and the checks cost more
+    // than the work they guarded.
     /// The server's listening socket (owned and closed by `HTTPServer`), or -1 when this loop does not accept.
     var listenFD: Int32
     /// Every loop of the server (itself included), to hand an accepted socket to the least loaded one.
     var peers: [EventLoop] = []
-    var connections: [Connection?] = []
+    @exclusivity(unchecked) var connections: [Connection?] = []
     var liveConnections = 0
     /// Most connections open on this loop since the heap was last trimmed (see `trimHeapAfterFlood`).
     var connectionHighWater = 0
@@ -50,16 +54,16 @@ final class EventLoop: @unchecked Sendable {
     private var largeResponseFreed = false
     private var lastLargeFree: UInt64 = 0
     private var lastTrim: UInt64 = 0
-    var nextConnectionID: UInt64 = 1
-    var now: UInt64 = 0
+    @exclusivity(unchecked) var nextConnectionID: UInt64 = 1
+    @exclusivity(unchecked) var now: UInt64 = 0
     var stopping = false
     private var stopDeadline: UInt64 = .max
     var acceptPausedUntil: UInt64 = 0
     var listenerRegistered = false
-    var encoder: ResponseEncoder
+    @exclusivity(unchecked) var encoder: ResponseEncoder
     /// Connections whose output is written at the end of the current event batch (`scheduleFlush`).
-    var flushQueue: [Connection] = []
-    var accessLog: AccessLog
+    @exclusivity(unchecked) var flushQueue: [Connection] = []
+    @exclusivity(unchecked) var accessLog: AccessLog
     let readBuffer: UnsafeMutableRawBufferPointer
     let tickNanoseconds: UInt64
 

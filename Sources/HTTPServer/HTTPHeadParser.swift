@@ -164,6 +164,16 @@ struct HeadParser {
     private func valueEnd(from start: Int, to end: Int) throws(HTTPParseError) -> Int {
         var i = start
         while i < end {
+            // Eight bytes at a time while none is a control byte or DEL, then straight to the first that may be.
+            while i &+ 8 <= end, let base = p.baseAddress {
+                let flagged = Self.controlMask(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                if flagged != 0 {
+                    i &+= flagged.trailingZeroBitCount &>> 3
+                    break
+                }
+                i &+= 8
+            }
+            guard i < end else { break }
             let c = p[i]
             if c == 13 {
                 if i + 1 < end && p[i + 1] == 10 { break }
@@ -180,6 +190,17 @@ struct HeadParser {
     }
 
     /// Adds the field to the headers and notes what the framing and connection rules need from it.
+    /// The high bit of each byte of `word` (first byte lowest) that is below 0x20 or is 0x7F, and possibly of
+    /// bytes above such a byte (a borrow), never below the lowest one: its lowest set bit marks exactly the first
+    /// byte that `valueEnd` must look at.
+    @inline(__always)
+    private static func controlMask(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let control = (word &- ones &* 0x20) & ~word
+        let del = word ^ (ones &* 0x7F)
+        return (control | ((del &- ones) & ~del)) & 0x8080_8080_8080_8080
+    }
+
     private func note(name: Range<Int>, value: Range<Int>, in summary: inout FieldSummary) {
         let valueText = common(value) ?? string(value.lowerBound, value.upperBound)
         summary.headers.add(common(name) ?? string(name.lowerBound, name.upperBound), valueText)

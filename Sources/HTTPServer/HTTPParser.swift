@@ -356,13 +356,15 @@ public struct HTTPParser: Sendable {
         if available == 0 { return .needMore }
         if scanFrom < start { scanFrom = start }
 
-        // Find the end of the head: CRLF CRLF.
+        // Find the end of the head: CRLF CRLF. A terminator starting at i, i + 1, i + 2 or i + 3 contains the byte
+        // at i + 3, so when that byte is neither CR nor LF the next candidate is i + 4.
         let terminator: Int? = buffer.withUnsafeBufferPointer { p -> Int? in
             var i = max(start, scanFrom - 3)
             let end = p.count
             while i + 3 < end {
-                if p[i + 3] != 10 {
-                    i += 1
+                let last = p[i + 3]
+                if last != 10 {
+                    i += last == 13 ? 1 : 4
                     continue
                 }
                 if p[i] == 13 && p[i + 1] == 10 && p[i + 2] == 13 { return i }

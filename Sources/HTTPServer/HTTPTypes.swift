@@ -55,7 +55,13 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// The first value of `name` (case-insensitive), or nil.
     public subscript(name: String) -> String? {
-        for f in fields where asciiCaseInsensitiveEquals(f.name, name) { return f.value }
+        // By index, lengths first: no field is copied (with its two strings retained and released) to be
+        // looked at, and most names differ in length.
+        let length = name.utf8.count
+        for k in fields.indices
+        where fields[k].name.utf8.count == length && asciiCaseInsensitiveEquals(fields[k].name, name) {
+            return fields[k].value
+        }
         return nil
     }
 
@@ -83,6 +89,7 @@ func asciiLower(_ b: UInt8) -> UInt8 { (b >= 65 && b <= 90) ? b | 0x20 : b }
 
 func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
     guard a.utf8.count == b.utf8.count else { return false }  // most names differ in length: no copy, no loop
+    if a == b { return true }  // names as written in the code and by most clients: one comparison
     var a = a
     var b = b
     return a.withUTF8 { ua in

@@ -330,6 +330,21 @@ public struct ByteSink: ~Copyable {
         return (control | quote | backslash | (nonASCII ? w : 0)) & high != 0
     }
 
+    /// The high bit of each byte of `w` (first byte lowest) that is a control character, `"` or `\\` (or, with
+    /// `nonASCII`, above 0x7F), and possibly of bytes above such a byte (a borrow), never below the lowest one:
+    /// the lowest set bit marks exactly the first byte that needs a look.
+    @inlinable @inline(__always)
+    static func escapeMask(_ w: UInt64, nonASCII: Bool) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let control = (w &- ones &* 0x20) & ~w
+        let q = w ^ (ones &* 0x22)
+        let quote = (q &- ones) & ~q
+        let b = w ^ (ones &* 0x5C)
+        let backslash = (b &- ones) & ~b
+        return (control | quote | backslash | (nonASCII ? w : 0)) & high
+    }
+
     /// `writeEscaped` for text with something to escape (or U+2028/U+2029 to look for).
     @usableFromInline
     mutating func writeEscapedSlowly(_ utf8: UnsafeBufferPointer<UInt8>, escapeLineTerminators: Bool) {
@@ -340,11 +355,15 @@ public struct ByteSink: ~Copyable {
         var k = 0
         var runStart = 0
         while k < n {
-            // Eight bytes at a time while none needs an escape (non-ASCII counts when U+2028/9 are escaped).
-            while k + 8 <= n,
-                !Self.needsEscape(
+            // Eight bytes at a time while none needs an escape (non-ASCII counts when U+2028/9 are escaped), then
+            // straight to the first byte that may.
+            while k + 8 <= n {
+                let flagged = Self.escapeMask(
                     UnsafeRawPointer(source + k).loadUnaligned(as: UInt64.self), nonASCII: escapeLineTerminators)
-            {
+                if flagged != 0 {
+                    k += flagged.trailingZeroBitCount >> 3
+                    break
+                }
                 k += 8
             }
             guard k < n else { break }

@@ -2,7 +2,35 @@
 extension ByteParser {
     /// Parses the rest of a string into a string node; `i` is just after the opening quote and ends just after
     /// the closing one.
+    ///
+    /// In line: a string whose first flagged byte (see `attentionMask`) is its closing quote — printable ASCII
+    /// without escapes, most keys and values — is found eight bytes at a time and added here. Any other string
+    /// goes on in `parseStringSlowly` from its start.
+    @inline(__always)
     mutating func parseString() throws(Failure) {
+        let start = i
+        var k = start
+        while k &+ 8 <= end {
+            let mask = Self.attentionMask(
+                UInt64(littleEndian: UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)))
+            if mask != 0 {
+                k &+= mask.trailingZeroBitCount &>> 3
+                if base[k] == UInt8(ascii: "\"") {
+                    append(JSONDocument.Node(string: start, length: k &- start, escaped: false))
+                    i = k &+ 1
+                    return
+                }
+                break
+            }
+            k &+= 8
+        }
+        try parseStringSlowly()
+    }
+
+    /// `parseString` for a string with escapes, non-ASCII or control bytes, or near the end of the input:
+    /// validated byte by byte where needed. `i` is just after the opening quote.
+    @inline(never)
+    mutating func parseStringSlowly() throws(Failure) {
         let start = i
         while true {
             // Eight bytes at a time while none is a quote, a backslash, a control or non-ASCII byte; then straight

@@ -175,6 +175,9 @@ struct ByteParser {
         }
     }
 
+    /// One value at `i` (after optional whitespace), added as its node(s). In line in its three callers: the
+    /// recursion goes through `parseObject` and `parseArray`, and a scalar costs no call.
+    @inline(__always)
     mutating func parseValue(depth: Int) throws(Failure) {
         skipWhitespace()
         guard i < end else { throw Failure(reason: .unexpectedEnd(expected: "a value"), offset: i) }
@@ -263,7 +266,10 @@ struct ByteParser {
             i += 1
             try parseString()
             let key = nodeCount - 1
-            if rejectDuplicateKeys && isDuplicate(key, object: at, members: count, seen: &seen) {
+            if rejectDuplicateKeys
+                && (count >= Self.linearDuplicateScanLimit || hasKeyOfSameLength(as: key, object: at, members: count))
+                && isDuplicate(key, object: at, members: count, seen: &seen)
+            {
                 throw Failure(reason: .duplicateKey(keyText(key)), offset: keyOffset)
             }
             skipWhitespace()
@@ -288,6 +294,23 @@ struct ByteParser {
     }
 
     private static let linearDuplicateScanLimit = 16
+
+    /// Whether one of the `members` keys already parsed in the object at node `object` has as many bytes as key
+    /// node `key`. The lengths, read from the nodes (reached through their `c` links), clear most keys of a
+    /// small object without a call or a byte compared; `isDuplicate` decides the rest.
+    @inline(__always)
+    private func hasKeyOfSameLength(as key: Int, object: Int, members: Int) -> Bool {
+        let length = nodeBase[key].b
+        var k = object + 1
+        var m = 0
+        while m < members {
+            let node = nodeBase[k]
+            if node.b == length { return true }
+            k = Int(node.c)
+            m += 1
+        }
+        return false
+    }
 
     /// The bytes of the text of string node `index` (the input between the quotes, or its decoded copy).
     @inline(__always)

@@ -90,10 +90,14 @@ extension ByteSink {
         if let a = r.arrangement { arrangement(a) } else { null() }
         append(",\"diagnostics\":[")
         // By index, here and below: `enumerated()` hands out (offset, element) pairs whose destruction goes
-        // through the runtime's generic witnesses, about 150 instructions per element.
-        for i in r.diagnostics.indices {
-            if i > 0 { append(",") }
-            diagnostic(r.diagnostics[i])
+        // through the runtime's generic witnesses, about 150 instructions per element. The diagnostics are read
+        // where they are stored, through the array's buffer (`borrowing`): the array's subscript copies each
+        // one, retaining and releasing its strings.
+        r.diagnostics.withUnsafeBufferPointer { all in
+            for i in all.indices {
+                if i > 0 { append(",") }
+                diagnostic(all[i])
+            }
         }
         append("],\"engineVersion\":")
         writeCleanString(Resolution.engineVersion)
@@ -107,7 +111,7 @@ extension ByteSink {
         append("]}")
     }
 
-    fileprivate mutating func diagnostic(_ d: Diagnostic) {
+    fileprivate mutating func diagnostic(_ d: borrowing Diagnostic) {
         append("{\"code\":")
         name(d.code)
         append(",\"message\":")

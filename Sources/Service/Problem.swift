@@ -87,17 +87,19 @@ enum Problem {
 func isPlainJSONMediaType(_ value: String) -> Bool {
     let expected: StaticString = "application/json"
     let n = expected.utf8CodeUnitCount
-    var i = 0
-    for b in value.utf8 {
-        if i < n {
-            let lower = (b >= 65 && b <= 90) ? b | 0x20 : b
-            if lower != expected.utf8Start[i] { return false }
-        } else {
-            return b == UInt8(ascii: ";")  // anything else after the type (even a space) goes to the general check
+    var value = value
+    return value.withUTF8 { bytes in
+        guard bytes.count >= n else { return false }
+        // Anything else after the type (even a space) goes to the general check.
+        if bytes.count > n && bytes[n] != UInt8(ascii: ";") { return false }
+        var i = 0
+        while i < n {
+            let b = bytes[i]
+            if ((b >= 65 && b <= 90) ? b | 0x20 : b) != expected.utf8Start[i] { return false }
+            i += 1
         }
-        i += 1
+        return true
     }
-    return i == n
 }
 
 extension Substring {
