@@ -73,6 +73,10 @@ public final class JSONMapper {
     @exclusivity(unchecked) public private(set) var errors: [JSONIssue] = []
     /// Capped at `JSONUnknownFields.limit`; the rest are counted.
     @exclusivity(unchecked) public private(set) var unknownFields = JSONUnknownFields()
+
+    /// The number of errors recorded so far (decoders compare it before and after an object): read here, in
+    /// the module that declares `errors`, so that no caller checks exclusivity dynamically.
+    public var errorCount: Int { errors.count }
     /// Every key asked of an object and missing from it, by the object's location: with the members that were
     /// read, the known members a typo is compared with.
     @exclusivity(unchecked) private var askedKeys = AskedKeys(capacity: 128)

@@ -131,7 +131,7 @@ extension DeviceProfile {
 
     /// `decode` from a parsed document.
     public static func decode(_ value: JSONNode, mapper: JSONMapper, at path: JSONPointer = .root) -> DeviceProfile? {
-        let before = mapper.errors.count
+        let before = mapper.errorCount
         guard var r = mapper.object(value, at: path) else { return nil }
         let id = r.string("id", required: true, length: 1...128)
         if let id, !DeviceProfile.isValidID(id) {
@@ -162,7 +162,7 @@ extension DeviceProfile {
             }
         }
         r.finish()
-        guard mapper.errors.count == before, let id, let name, let kind else { return nil }
+        guard mapper.errorCount == before, let id, let name, let kind else { return nil }
         return DeviceProfile(
             id: id, name: name, kind: kind, displays: displays, regularWidthMin: regularWidthMin,
             regularHeightMin: regularHeightMin, builtIn: false, illustrative: illustrative)
@@ -260,7 +260,7 @@ extension Display {
         _ value: JSONNode, mapper: JSONMapper, at path: JSONPointer,
         derivingSizeClassesFrom thresholds: (width: Double, height: Double)
     ) -> Display? {
-        let before = mapper.errors.count
+        let before = mapper.errorCount
         guard var r = mapper.object(value, at: path) else { return nil }
         let id = r.string("id", required: true, length: 1...64)
         let size = 1.0...100_000
@@ -315,7 +315,7 @@ extension Display {
         if !givesTable, let width, let height {
             (portrait, landscape) = derivedSizeClasses(width: width, height: height, thresholds: thresholds)
         }
-        guard mapper.errors.count == before, let id, let width, let height, let portrait, let landscape else {
+        guard mapper.errorCount == before, let id, let width, let height, let portrait, let landscape else {
             return nil
         }
         return Display(

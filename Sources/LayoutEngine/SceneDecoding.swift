@@ -77,7 +77,7 @@ extension Scene {
         // Decoded in place and moved into the result: a Scene is large, and each copy retains every member.
         var scene = Scene()
         let decoded = SceneDecoder(mapper: mapper, catalog: catalog).decode(value, into: &scene)
-        if mapper.errors.isEmpty, decoded {
+        if mapper.errorCount == 0, decoded {
             scene.unknownFields = mapper.unknownFields
             return .scene(scene)
         }
@@ -111,7 +111,7 @@ extension Scene {
         if let l = overrides.layoutDirection { s.layoutDirection = l }
         let mapper = JSONMapper()
         SceneDecoder(mapper: mapper, catalog: catalog).validateEnvironment(&s)
-        if mapper.errors.isEmpty { return .scene(s) }
+        if mapper.errorCount == 0 { return .scene(s) }
         return .invalid(errors: mapper.errors, unknownFields: unknownFields)
     }
 }
@@ -230,7 +230,7 @@ struct SceneDecoder {
     }
 
     private func decodePresentation(_ value: JSONNode, at path: JSONLocation, ids: PresentationIDs) -> Presentation? {
-        let before = mapper.errors.count
+        let before = mapper.errorCount
         guard var r = mapper.object(value, at: path) else { return nil }
         let id = r.string("id", required: true, length: SceneLimits.idLength)
         let kind: Presentation.Kind? = r.enumeration("kind", required: true)
@@ -269,7 +269,7 @@ struct SceneDecoder {
             break
         }
         r.finish()
-        guard mapper.errors.count == before, let id, let content else {
+        guard mapper.errorCount == before, let id, let content else {
             // Keep the id so that later presentations can still name this one without a spurious error.
             if let id, kind != nil {
                 return Presentation(
@@ -283,7 +283,7 @@ struct SceneDecoder {
     }
 
     private func decodeSheet(_ r: inout ObjectReader) -> SheetRequest? {
-        let before = mapper.errors.count
+        let before = mapper.errorCount
         var s = SheetRequest()
         s.placement = r.enumeration("placement") ?? .automatic
         s.sizing = r.enumeration("sizing") ?? .automatic
@@ -359,11 +359,11 @@ struct SceneDecoder {
         if s.sizing == .fitted, s.contentSize == nil {
             r.error("sizing", "fitted sizing needs the measured \"contentSize\"")
         }
-        return mapper.errors.count == before ? s : nil
+        return mapper.errorCount == before ? s : nil
     }
 
     private func decodePopover(_ r: inout ObjectReader) -> PopoverRequest? {
-        let before = mapper.errors.count
+        let before = mapper.errorCount
         var anchor: Rect?
         if var a = r.object("anchor", required: true) {
             let x = a.number("x", required: true, range: SceneLimits.coordinate)
@@ -376,7 +376,7 @@ struct SceneDecoder {
         let arrowEdge: ArrowEdge = r.enumeration("arrowEdge") ?? .top
         let contentSize = decodeSize(&r, "contentSize")
         let adaptation: CompactAdaptation = r.enumeration("compactAdaptation") ?? .automatic
-        guard mapper.errors.count == before, let anchor else { return nil }
+        guard mapper.errorCount == before, let anchor else { return nil }
         var p = PopoverRequest(anchor: anchor)
         p.arrowEdge = arrowEdge
         p.contentSize = contentSize
@@ -385,7 +385,7 @@ struct SceneDecoder {
     }
 
     private func decodePanel(_ r: inout ObjectReader) -> PanelRequest? {
-        let before = mapper.errors.count
+        let before = mapper.errorCount
         var p = PanelRequest()
         p.breakpoint = r.number("breakpoint", range: 0...100_000)
         p.alignment = r.enumeration("alignment") ?? .trailing
@@ -393,7 +393,7 @@ struct SceneDecoder {
         p.panelHeight = r.number("panelHeight", range: SceneLimits.size)
         p.modal = r.bool("modal") ?? false
         p.cornerRadius = r.number("cornerRadius", range: 0...10_000)
-        return mapper.errors.count == before ? p : nil
+        return mapper.errorCount == before ? p : nil
     }
 
     private func decodeSize(_ r: inout ObjectReader, _ key: StaticString) -> Size? {
