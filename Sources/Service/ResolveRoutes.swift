@@ -72,7 +72,7 @@ enum ResolveRoutes {
         var response = HTTPResponse(status: HTTPStatus(out.status), headers: headers, body: out.json)
         if out.isProblem {
             response.headers = ["Content-Type": "application/problem+json"]
-        } else if let resolution = out.resolution, wantsSVG(request) {
+        } else if wantsSVG(request), let resolution = out.resolution {  // (the copy only when it is drawn)
             // The scene supplies the toolbar items the response does not repeat.
             let scene = try? JSONParser.parse(request.body)
             response = svgResponse(SVGRenderer.render(resolution, scene: scene, width: width))

@@ -77,8 +77,10 @@ public enum Resolver {
     }
 
     /// The response for a decoded (or refused) scene; `device` is the scene's device as written, for the log.
-    private static func output(_ decoding: SceneDecoding, device: @autoclosure () -> String?) -> ResolveOutput {
-        switch decoding {
+    private static func output(_ decoding: consuming SceneDecoding, device: @autoclosure () -> String?) -> ResolveOutput
+    {
+        // Consumed: the scene is moved out of the decoding, not copied (a copy retains each of its arrays).
+        switch consume decoding {
         case .invalid(let errors, let unknownFields):
             return ResolveOutput(problem: Problem.invalid(errors, unknownFields: unknownFields), device: device())
         case .scene(let scene):
