@@ -23,7 +23,7 @@ public enum LayoutEngine {
         }
         let env = EnvironmentResolver.resolve(scene, diagnostics: &diagnostics)
         let c = scene.constants
-        var stack = ModalStack(capacity: scene.presentations.count)
+        var stack = ModalStack()
         var placements: [Placement] = []
         placements.reserveCapacity(scene.presentations.count)
         for (index, presentation) in scene.presentations.enumerated() {
@@ -51,8 +51,9 @@ public enum LayoutEngine {
                 presentation, swipeToDismiss: placements[index].swipeToDismiss, diagnostics: &d)
             swap(&d.items, &diagnostics)
         }
-        let arrangement = scene.arrangement.map {
-            ArrangementRules.resolve($0, env: env, constants: c, diagnostics: &diagnostics)
+        var arrangement: ResolvedArrangement?
+        if let a = scene.arrangement {
+            arrangement = ArrangementRules.resolve(a, env: env, constants: c, diagnostics: &diagnostics)
         }
         return Resolution(environment: env, arrangement: arrangement, placements: placements, diagnostics: diagnostics)
     }

@@ -27,7 +27,10 @@ public struct ResolvedEnvironment: Sendable, Equatable {
     /// The window as a region (the container of rules that do not look at the fold).
     var windowRegion: Region { Region(frame: bounds, side: nil, sizeClass: sizeClass, insets: insets) }
 
-    func region(_ side: RegionSide) -> Region? { regions.first { $0.side == side } }
+    func region(_ side: RegionSide) -> Region? {
+        for i in regions.indices where regions[i].side == side { return regions[i] }
+        return nil
+    }
 
     /// The region containing `point`; a point inside the hinge band goes to the nearer region (the
     /// leading/top one on a tie, the same under the RTL mirror).
@@ -41,12 +44,14 @@ public struct ResolvedEnvironment: Sendable, Equatable {
 
     /// The region a frame lies in, or nil when there is no separating fold or the frame spans it.
     func side(of frame: Rect) -> RegionSide? {
-        guard separatingFold != nil else { return nil }
-        for r in regions
-        where frame.minX >= r.frame.minX - 1e-9 && frame.maxX <= r.frame.maxX + 1e-9
-            && frame.minY >= r.frame.minY - 1e-9 && frame.maxY <= r.frame.maxY + 1e-9
-        {
-            return r.side
+        guard fold?.separating == true else { return nil }
+        for i in regions.indices {
+            let r = regions[i].frame
+            if frame.minX >= r.minX - 1e-9 && frame.maxX <= r.maxX + 1e-9 && frame.minY >= r.minY - 1e-9
+                && frame.maxY <= r.maxY + 1e-9
+            {
+                return regions[i].side
+            }
         }
         return nil
     }

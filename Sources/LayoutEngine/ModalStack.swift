@@ -1,19 +1,32 @@
 /// Modal stack, chaining, concurrency (docs/rules.md#modal-stack).
 struct ModalStack {
-    /// For each presentation so far: whether it is modal, whether it was presented, and whether it already
-    /// presents a modal (one array: one allocation per resolution).
-    private struct Entry {
-        var modal: Bool
-        var presented: Bool
-        var busy: Bool
+    /// One flag per presentation so far: a word holds the first 64 (most scenes need no allocation), an array the
+    /// rest.
+    private struct Flags {
+        private var word: UInt64 = 0
+        private var more: [Bool] = []
+
+        subscript(index: Int) -> Bool {
+            get { index < 64 ? word & (1 << UInt64(index)) != 0 : index - 64 < more.count && more[index - 64] }
+            set {
+                if index < 64 {
+                    if newValue { word |= 1 << UInt64(index) } else { word &= ~(1 << UInt64(index)) }
+                } else {
+                    while more.count <= index - 64 { more.append(false) }
+                    more[index - 64] = newValue
+                }
+            }
+        }
     }
-    private var entries: [Entry] = []
+
+    /// How many presentations were admitted or refused so far.
+    private var count = 0
+    /// For each of them: whether it is modal, whether it was presented, and whether it already presents a modal.
+    private var modal = Flags()
+    private var presented = Flags()
+    private var busy = Flags()
     /// Whether the scene's root context already presents a modal.
     private var busyRoot = false
-
-    init(capacity: Int) {
-        entries.reserveCapacity(capacity)
-    }
 
     /// `sheet`, `fullScreenCover` and `popover` are modal; `adaptivePanel` only with modal: true.
     static func isModal(_ p: Presentation) -> Bool {
@@ -32,23 +45,23 @@ struct ModalStack {
     ) -> Bool {
         let isModal = Self.isModal(p)
         var ok = true
-        if let from = p.presentedFrom, from < entries.count {
-            if !entries[from].presented {
+        if let from = p.presentedFrom, from < count {
+            if !presented[from] {
                 ok = false
                 d.add(
                     .concurrentPresentation, .warning, "presentedFrom",
                     .presenterNotOnScreen(earlier[from].id, id: p.id))
-            } else if isModal, entries[from].busy {
+            } else if isModal, busy[from] {
                 ok = false
                 d.add(
                     .concurrentPresentation, .warning, "",
                     .presenterBusy(earlier[from].id))
-            } else if isModal, entries[from].modal {
+            } else if isModal, modal[from] {
                 d.add(
                     .chainedModal, .warning, "presentedFrom",
                     .chainedModal(earlier[from].id))
             }
-            if ok, isModal { entries[from].busy = true }
+            if ok, isModal { busy[from] = true }
         } else if isModal {
             if busyRoot {
                 ok = false
@@ -60,7 +73,9 @@ struct ModalStack {
                 busyRoot = true
             }
         }
-        entries.append(Entry(modal: isModal, presented: ok, busy: false))
+        modal[count] = isModal
+        presented[count] = ok
+        count += 1
         return ok
     }
 }

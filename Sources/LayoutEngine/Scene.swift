@@ -92,11 +92,13 @@ public struct Presentation: Sendable, Equatable {
         }
     }
 
+    /// The kind's fields. The payloads are boxed (`indirect`): a presentation stays a few words long, so copying
+    /// one is a few reference-count operations, not a copy of every field of every kind.
     public enum Content: Sendable, Equatable {
-        case sheet(SheetRequest)
+        indirect case sheet(SheetRequest)
         case fullScreenCover
-        case popover(PopoverRequest)
-        case adaptivePanel(PanelRequest)
+        indirect case popover(PopoverRequest)
+        indirect case adaptivePanel(PanelRequest)
     }
 
     public var id: String

@@ -163,6 +163,10 @@ enum SheetRules {
     }
 
     private static func sortStably(_ sorted: inout [ResolvedDetent]) {
+        // Most requests list their detents in ascending order already: then nothing is written.
+        var ascending = true
+        for i in sorted.indices.dropFirst() where sorted[i - 1].height > sorted[i].height { ascending = false }
+        if ascending { return }
         // Insertion sort (at most 16 detents): an element moves only past strictly taller ones, so ties keep
         // their request order.
         for i in sorted.indices.dropFirst() {
