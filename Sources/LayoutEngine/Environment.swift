@@ -81,7 +81,8 @@ enum EnvironmentResolver {
 
     /// What the environment reads of the display `display(of:)` chooses, in the scene's orientation.
     private struct DisplayFacts {
-        var id: String
+        /// In the profile's `displays`.
+        var index: Int
         /// Portrait points.
         var width: Double
         var height: Double
@@ -93,16 +94,20 @@ enum EnvironmentResolver {
         var fold: Fold?
     }
 
-    /// The chosen display's facts, read in place from the profile (the display itself is not copied).
+    /// The chosen display's facts, read in place from the profile (the display itself is not copied; nor is its
+    /// id read here, which would make the compiler copy the whole display: see `displayID(of:at:)`).
     private static func displayFacts(of s: Scene) -> DisplayFacts? {
         guard let p = s.profile, let i = displayIndex(of: s, in: p) else { return nil }
         let landscape = s.orientation == .landscape
         return DisplayFacts(
-            id: p.displays[i].id, width: p.displays[i].width, height: p.displays[i].height,
+            index: i, width: p.displays[i].width, height: p.displays[i].height,
             safeArea: landscape ? p.displays[i].landscapeSafeArea : p.displays[i].safeArea,
             sizeClass: landscape ? p.displays[i].landscapeSizeClass : p.displays[i].portraitSizeClass,
             fold: p.displays[i].fold)
     }
+
+    /// The id of the profile's display at `index`.
+    private static func displayID(of s: Scene, at index: Int) -> String? { s.profile?.displays[index].id }
 
     /// docs/rules.md#environment: everything the presentation rules need to know about where they are.
     static func resolve(_ s: Scene, diagnostics: inout [Diagnostic]) -> ResolvedEnvironment {
@@ -150,7 +155,8 @@ enum EnvironmentResolver {
             ? Insets(top: insets.top, leading: insets.left, bottom: insets.bottom, trailing: insets.right)
             : Insets(top: insets.top, leading: insets.right, bottom: insets.bottom, trailing: insets.left)
         return ResolvedEnvironment(
-            device: s.profile?.id, display: display?.id, orientation: s.orientation, posture: posture,
+            device: s.profile?.id, display: display.flatMap { displayID(of: s, at: $0.index) },
+            orientation: s.orientation, posture: posture,
             layoutDirection: s.layoutDirection, dynamicTypeSize: s.dynamicTypeSize,
             window: Rect(x: w.x, y: w.y, width: w.width, height: w.height), safeArea: semantic, sizeClass: sizeClass,
             windowClass: WindowClass(width: w.width, height: w.height), fold: fold, regions: regions, insets: insets)
