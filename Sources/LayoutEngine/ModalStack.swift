@@ -1,32 +1,40 @@
 /// Modal stack, chaining, concurrency (docs/rules.md#modal-stack).
 struct ModalStack {
-    /// One flag per presentation so far: a word holds the first 64 (most scenes need no allocation), an array the
-    /// rest.
-    private struct Flags {
-        private var word: UInt64 = 0
-        private var more: [Bool] = []
-
-        subscript(index: Int) -> Bool {
-            get { index < 64 ? word & (1 << UInt64(index)) != 0 : index - 64 < more.count && more[index - 64] }
-            set {
-                if index < 64 {
-                    if newValue { word |= 1 << UInt64(index) } else { word &= ~(1 << UInt64(index)) }
-                } else {
-                    while more.count <= index - 64 { more.append(false) }
-                    more[index - 64] = newValue
-                }
-            }
-        }
+    /// For each presentation so far: whether it is modal, whether it was presented, and whether it already
+    /// presents a modal.
+    private struct Entry {
+        var modal = false
+        var presented = false
+        var busy = false
     }
-
+    /// The entries of the first 64 presentations, one bit each (most scenes need no allocation)…
+    private var modal: UInt64 = 0
+    private var presented: UInt64 = 0
+    private var busy: UInt64 = 0
+    /// …and those of the presentations after them.
+    private var more: [Entry] = []
     /// How many presentations were admitted or refused so far.
     private var count = 0
-    /// For each of them: whether it is modal, whether it was presented, and whether it already presents a modal.
-    private var modal = Flags()
-    private var presented = Flags()
-    private var busy = Flags()
     /// Whether the scene's root context already presents a modal.
     private var busyRoot = false
+
+    private subscript(index: Int) -> Entry {
+        @inline(__always) get {
+            guard index < 64 else { return more[index - 64] }
+            let bit: UInt64 = 1 << UInt64(index)
+            return Entry(modal: modal & bit != 0, presented: presented & bit != 0, busy: busy & bit != 0)
+        }
+        @inline(__always) set {
+            guard index < 64 else {
+                if index - 64 == more.count { more.append(newValue) } else { more[index - 64] = newValue }
+                return
+            }
+            let bit: UInt64 = 1 << UInt64(index)
+            modal = newValue.modal ? modal | bit : modal & ~bit
+            presented = newValue.presented ? presented | bit : presented & ~bit
+            busy = newValue.busy ? busy | bit : busy & ~bit
+        }
+    }
 
     /// `sheet`, `fullScreenCover` and `popover` are modal; `adaptivePanel` only with modal: true.
     static func isModal(_ p: Presentation) -> Bool {
@@ -46,22 +54,22 @@ struct ModalStack {
         let isModal = Self.isModal(p)
         var ok = true
         if let from = p.presentedFrom, from < count {
-            if !presented[from] {
+            if !self[from].presented {
                 ok = false
                 d.add(
                     .concurrentPresentation, .warning, "presentedFrom",
                     .presenterNotOnScreen(earlier[from].id, id: p.id))
-            } else if isModal, busy[from] {
+            } else if isModal, self[from].busy {
                 ok = false
                 d.add(
                     .concurrentPresentation, .warning, "",
                     .presenterBusy(earlier[from].id))
-            } else if isModal, modal[from] {
+            } else if isModal, self[from].modal {
                 d.add(
                     .chainedModal, .warning, "presentedFrom",
                     .chainedModal(earlier[from].id))
             }
-            if ok, isModal { busy[from] = true }
+            if ok, isModal { self[from].busy = true }
         } else if isModal {
             if busyRoot {
                 ok = false
@@ -73,8 +81,7 @@ struct ModalStack {
                 busyRoot = true
             }
         }
-        modal[count] = isModal
-        presented[count] = ok
+        self[count] = Entry(modal: isModal, presented: ok, busy: false)
         count += 1
         return ok
     }
