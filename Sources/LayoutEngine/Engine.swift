@@ -7,9 +7,10 @@ public enum LayoutEngine {
 
     public static func resolve(_ scene: Scene) -> Resolution {
         var diagnostics: [Diagnostic] = []
-        diagnostics.reserveCapacity(scene.unknownFields.count + 2 * scene.presentations.count + 4)
+        // (`unknownFields.listed` is the fields' array itself: no call per index.)
+        diagnostics.reserveCapacity(scene.unknownFields.listed.count + 2 * scene.presentations.count + 4)
         // docs/rules.md#unknown-fields: every unknown member is a warning with its path.
-        for field in scene.unknownFields {
+        for field in scene.unknownFields.listed {
             diagnostics.append(
                 Diagnostic(
                     code: .unknownField, severity: .warning, presentation: nil, path: .pointer(field.path),
