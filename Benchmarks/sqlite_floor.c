@@ -6,6 +6,7 @@
 //   v2       schema v2: requests + request_bodies (no secondary index, no code rows)
 //   nobody   v2 without request_bodies: the metadata row alone
 //   v3       schema v3: v2 with request_bodies.body_format (the bodies as the store frames them)
+//   v5       schema v5: v3 with requests.id an INTEGER PRIMARY KEY without AUTOINCREMENT (no sqlite_sequence)
 // The environment sets what is stored: FLOOR_REQUEST_BYTES and FLOOR_RESPONSE_BYTES (default 652 and 3644,
 // the typical scene's bodies as received; the stored sizes of compressed bodies for the floor of a codec:
 // the bytes are then pseudo-random, as compressed bytes are), FLOOR_PAGE_SIZE (default 16384).
@@ -65,11 +66,12 @@ static void step_or_die(sqlite3 *db, sqlite3_stmt *s) {
 
 int main(int argc, char **argv) {
     if (argc < 4) {
-        fprintf(stderr, "usage: %s v1|v2|v3|nobody BATCH RECORDS [DB_PATH]\n", argv[0]);
+        fprintf(stderr, "usage: %s v1|v2|v3|v5|nobody BATCH RECORDS [DB_PATH]\n", argv[0]);
         return 2;
     }
     const char *variant = argv[1];
-    int v1 = strcmp(variant, "v1") == 0, v3 = strcmp(variant, "v3") == 0, bodies = strcmp(variant, "nobody") != 0;
+    int v1 = strcmp(variant, "v1") == 0, v5 = strcmp(variant, "v5") == 0;
+    int v3 = v5 || strcmp(variant, "v3") == 0, bodies = strcmp(variant, "nobody") != 0;
     int batch = atoi(argv[2]), n = atoi(argv[3]);
     const char *path = argc > 4 ? argv[4] : "/tmp/sqlite_floor.sqlite";
     char name[512];
@@ -103,7 +105,12 @@ int main(int argc, char **argv) {
     exec_or_die(db, "PRAGMA journal_mode = WAL");
     exec_or_die(db, "PRAGMA synchronous = NORMAL");
     exec_or_die(db, "PRAGMA foreign_keys = ON");
-    exec_or_die(db, "CREATE TABLE requests (id INTEGER PRIMARY KEY AUTOINCREMENT, received_at INTEGER NOT NULL, "
+    exec_or_die(db, v5 ? "CREATE TABLE requests (id INTEGER PRIMARY KEY, received_at INTEGER NOT NULL, "
+                         "duration_us INTEGER NOT NULL, device TEXT, status INTEGER NOT NULL, codes TEXT NOT NULL, "
+                         "engine_version TEXT NOT NULL, path TEXT NOT NULL, request_size INTEGER NOT NULL, "
+                         "response_size INTEGER NOT NULL, request_truncated INTEGER NOT NULL, "
+                         "response_truncated INTEGER NOT NULL) STRICT"
+                       : "CREATE TABLE requests (id INTEGER PRIMARY KEY AUTOINCREMENT, received_at INTEGER NOT NULL, "
                     "duration_us INTEGER NOT NULL, device TEXT, status INTEGER NOT NULL, codes TEXT NOT NULL, "
                     "engine_version TEXT NOT NULL, path TEXT NOT NULL, request_size INTEGER NOT NULL, "
                     "response_size INTEGER NOT NULL, request_truncated INTEGER NOT NULL, "

@@ -10,6 +10,7 @@ import Foundation
 import JSON
 import LayoutEngine
 import Store
+import Synchronization
 
 // MARK: - Devices
 
@@ -298,9 +299,112 @@ if ProcessInfo.processInfo.environment["HINGE_BENCH_CODECS"] != nil {
     exit(0)
 }
 
+// HINGE_BENCH_RECORD=BATCH: only the request log's writer: HINGE_BENCH_RECORDS (default 40,000) records of the
+// typical scene (request and response, compressed as the server stores them) committed in transactions of
+// exactly BATCH records, into a fresh database in HINGE_BENCH_DIR (default /tmp), pruning off. The writer is
+// held in a job while a batch is appended, so every commit holds BATCH records (the server's batches vary with
+// load). Prints the CPU time per record of the writer thread, the checkpoint thread and this thread (framing
+// the bodies, queueing), from /proc/self/task; and the file's bytes per record after close. Compare with
+// `Benchmarks/sqlite_floor.c` at the same batch size and stored bytes (BENCHMARKS.md, "Request log").
+if let batchText = ProcessInfo.processInfo.environment["HINGE_BENCH_RECORD"] {
+    let environment = ProcessInfo.processInfo.environment
+    let batch = max(1, Int(batchText) ?? 10)
+    let total = environment["HINGE_BENCH_RECORDS"].flatMap { Int($0) } ?? 40_000
+    let path = (environment["HINGE_BENCH_DIR"] ?? "/tmp") + "/hinge-bench-record-\(getpid()).sqlite"
+    for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    let store: Store
+    do {
+        store = try Store.open(.init(path: path, maxRecords: 1 << 40, maxLogBytes: 1 << 50))
+    } catch {
+        print("cannot open \(path): \(error)")
+        exit(1)
+    }
+    let request = Array(typical.utf8)
+    let response = LayoutEngine.resolve(decodeScene(request)).encoded
+    let record = RequestRecord(
+        receivedAt: .now(), durationMicros: 120, device: "iphone-duo", status: 200,
+        codes: ["chained-modal", "popover-adapted", "split-follows-fold"], requestBody: request,
+        responseBody: response, engineVersion: LayoutEngine.version)
+    let self_ = "/proc/self/task"
+    /// CPU seconds (utime + stime) of this process's threads, by name.
+    func threadCPU() -> [String: Double] {
+        var out: [String: Double] = [:]
+        let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
+        for tid in (try? FileManager.default.contentsOfDirectory(atPath: self_)) ?? [] {
+            guard let comm = try? String(contentsOfFile: "\(self_)/\(tid)/comm", encoding: .utf8),
+                let stat = try? String(contentsOfFile: "\(self_)/\(tid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
+            let name = comm.trimmingCharacters(in: .whitespacesAndNewlines)
+            out[name, default: 0] += ticks / hz
+        }
+        return out
+    }
+    /// Holds the writer thread in a job (a delete of a profile that does not exist answers on the writer
+    /// thread) until the returned semaphore is signalled; returns once the writer is inside it.
+    func holdWriter() -> DispatchSemaphore {
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        store.devices.delete(id: "hinge-bench-no-such-profile") { _ in
+            entered.signal()
+            release.wait()
+        }
+        entered.wait()
+        return release
+    }
+    let failures = Atomic<Int>(0)
+    var held = holdWriter()
+    let before = threadCPU()
+    var main = timespec()
+    var appended = 0
+    var mainSeconds = 0.0
+    while appended < total {
+        var t0 = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0)
+        for _ in 0..<min(batch, total - appended) {
+            store.requestLog.append(record) { result in
+                if case .failure = result { failures.wrappingAdd(1, ordering: .relaxed) }
+            }
+        }
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &main)
+        mainSeconds += Double(main.tv_sec - t0.tv_sec) + Double(main.tv_nsec - t0.tv_nsec) / 1e9
+        appended += batch
+        let previous = held
+        // The next hold queues behind the batch: the writer commits the batch, then waits in it.
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        store.devices.delete(id: "hinge-bench-no-such-profile") { _ in
+            entered.signal()
+            release.wait()
+        }
+        previous.signal()
+        entered.wait()
+        held = release
+    }
+    let after = threadCPU()
+    held.signal()
+    let counters = store.counters
+    store.close()
+    var st = stat()
+    let fileBytes = stat(path, &st) == 0 ? Int(st.st_size) : 0
+    for suffix in ["", "-wal", "-shm", ".lock"] { unlink(path + suffix) }
+    let us = { (name: String) in ((after[name] ?? 0) - (before[name] ?? 0)) / Double(total) * 1e6 }
+    print(
+        String(
+            format:
+                "batches of %d, %d records (%d commits, %d failed): CPU µs per record: writer %.1f, checkpoint %.1f, "
+                + "writer + checkpoint %.1f, appending thread %.1f; file %d B per record",
+            batch, total, counters.commits, failures.load(ordering: .relaxed), us("hinge-db-writer"),
+            us("hinge-db-ckpt"), us("hinge-db-writer") + us("hinge-db-ckpt"), mainSeconds / Double(total) * 1e6,
+            fileBytes / max(total, 1)))
+    exit(0)
+}
+
 // HINGE_BENCH_DUMP=dir: only write the encoded responses of the small, typical and large scenes to dir/small.json,
-// dir/typical.json and dir/large.json, and of each scene file given as an argument to dir/<file name> (its errors when it does not decode), to compare the
-// bytes two builds write (`cmp`).
+// dir/typical.json and dir/large.json, and of each scene file given as an argument to dir/<file name> (its errors
+// when it does not decode), to compare the bytes two builds write (`cmp`).
 if let dir = ProcessInfo.processInfo.environment["HINGE_BENCH_DUMP"] {
     var outputs = [
         ("small.json", Array(small.utf8)), ("typical.json", Array(typical.utf8)), ("large.json", Array(large.utf8)),

@@ -105,13 +105,22 @@ public final class JSONDocument: @unchecked Sendable {
     }
 
     /// Whether `count` bytes at `p` and at `q` are equal (a loop: the strings compared here are short).
-    @inline(__always) static func sameBytes(_ p: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>, count: Int) -> Bool {
+    @inlinable @inline(__always)
+    static func sameBytes(_ p: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>, count: Int) -> Bool {
         var k = 0
         while k < count {
             if p[k] != q[k] { return false }
             k += 1
         }
         return true
+    }
+
+    /// Whether two byte ranges are equal (the same length and bytes).
+    @inlinable
+    static func equal(_ p: UnsafeBufferPointer<UInt8>, _ q: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard p.count == q.count else { return false }
+        guard let a = p.baseAddress, let b = q.baseAddress else { return true }
+        return sameBytes(a, b, count: p.count)
     }
 
     /// The member named `key` of object node `object`: its position among the members and its value's index.

@@ -24,33 +24,79 @@ public struct JSONLocation: Sendable, Equatable {
     static let documentRoot = JSONLocation(id: 0)
 }
 
+/// A list of plain values the mapper appends to on every lookup: a buffer it owns and frees, so that an append
+/// is a store and an increment (no uniqueness check or reference counting as on an `Array` property of a
+/// class).
+struct ScratchList<Element: BitwiseCopyable> {
+    private var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    @inline(__always)
+    mutating func append(_ e: Element) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: e)
+        count += 1
+    }
+
+    private mutating func grow() {
+        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        bigger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity *= 2
+    }
+
+    subscript(i: Int) -> Element {
+        precondition(i >= 0 && i < count, "ScratchList index out of range")
+        return base[i]
+    }
+
+    var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// Frees the buffer (the owner's deinit).
+    func free() { base.deallocate() }
+}
+
+/// Keys asked of objects and missing from them, by the object's location (`JSONMapper.suggestion`).
+typealias AskedKeys = ScratchList<(reader: Int32, key: StaticString)>
+
 /// Collects the violations and unknown fields of one mapping pass.
 public final class JSONMapper {
-    public private(set) var errors: [JSONIssue] = []
+    // Decoders read `errors.count` around each object; only the mapper's methods write the two lists, never
+    // with another access in progress, so the dynamic exclusivity check is left out.
+    @exclusivity(unchecked) public private(set) var errors: [JSONIssue] = []
     /// Capped at `JSONUnknownFields.limit`; the rest are counted.
-    public private(set) var unknownFields = JSONUnknownFields()
+    @exclusivity(unchecked) public private(set) var unknownFields = JSONUnknownFields()
     /// Every key asked of an object and missing from it, by the object's location: with the members that were
     /// read, the known members a typo is compared with.
-    @exclusivity(unchecked) private var askedKeys: [(reader: Int32, key: StaticString)]
+    @exclusivity(unchecked) private var askedKeys = AskedKeys(capacity: 128)
 
-    /// The locations handed out: `parent < 0` is a location given by a pointer (`fixed[index]`).
+    /// The locations handed out: `parent < 0` is the root (`index` −1) or a location given by a pointer
+    /// (`fixed[index]`).
     private struct Entry {
         var parent: Int32
         var index: Int32
         var key: StaticString
     }
-    // Exclusivity is not checked dynamically on this array: only `location` and `pointer` touch it, never
-    // with an access in progress, and the check cost more than the append it guarded.
-    @exclusivity(unchecked) private var entries: [Entry]
-    private var fixed: [JSONPointer] = [.root]
+    // A typical request takes about 30 locations: one allocation, no growth. Entry 0 is the root. Exclusivity
+    // is not checked dynamically on the two lists: only the mapper's own methods touch them, never with an
+    // access in progress, and the check cost more than the append it guarded.
+    @exclusivity(unchecked) private var entries = ScratchList<Entry>(capacity: 64)
+    private var fixed: [JSONPointer] = []
 
     public init() {
-        // A typical request takes about 30 locations: one allocation, no growth.
-        entries = []
-        entries.reserveCapacity(64)
-        entries.append(Entry(parent: -1, index: 0, key: ""))
-        askedKeys = []
-        askedKeys.reserveCapacity(64)
+        entries.append(Entry(parent: -1, index: -1, key: ""))
+    }
+
+    deinit {
+        entries.free()
+        askedKeys.free()
     }
 
     /// A location given by a ready pointer.
@@ -71,7 +117,7 @@ public final class JSONMapper {
     /// The pointer of `location`, built now.
     public func pointer(_ location: JSONLocation) -> JSONPointer {
         let e = entries[Int(location.id)]
-        if e.parent < 0 { return fixed[Int(e.index)] }
+        if e.parent < 0 { return e.index < 0 ? .root : fixed[Int(e.index)] }
         var p = pointer(JSONLocation(id: e.parent)).appending(e.key.description)
         if e.index >= 0 { p = p.appending(Int(e.index)) }
         return p
@@ -88,19 +134,20 @@ public final class JSONMapper {
         error(pointer(location).appending(key), message)
     }
 
-    public func unknown(_ path: JSONPointer, suggestion: String? = nil) {
-        unknownFields.append(JSONUnknownField(path: path, suggestion: suggestion))
-    }
-
     /// Notes that `key` was asked of the object at `reader` and is not in it.
     @inline(__always)
     func asked(_ key: StaticString, of reader: JSONLocation) { askedKeys.append((reader.id, key)) }
+
+    public func unknown(_ path: JSONPointer, suggestion: String? = nil) {
+        unknownFields.append(JSONUnknownField(path: path, suggestion: suggestion))
+    }
 
     /// A known member of the object at `reader` that `name` is one edit away from: one asked of it and missing
     /// (`askedKeys`) or one that was read (`read`).
     func suggestion(for name: String, in reader: JSONLocation, read: [String]) -> String? {
         NameSuggestion.suggestion(
-            for: name, among: askedKeys.lazy.filter { $0.reader == reader.id }.map { $0.key.description } + read)
+            for: name,
+            among: askedKeys.elements.lazy.filter { $0.reader == reader.id }.map { $0.key.description } + read)
     }
 
     /// Records an unknown member `name` of the object at `reader` (whose pointer is `base`; `read`: the names of
@@ -152,11 +199,16 @@ public struct ObjectReader {
 
     public init(mapper: JSONMapper, node: JSONNode, location: JSONLocation) {
         precondition(node.isObject, "ObjectReader reads objects")
+        self.init(mapper: mapper, document: node.document, index: node.index, location: location)
+    }
+
+    /// A reader over object node `index` of `document`.
+    init(mapper: JSONMapper, document: JSONDocument, index: Int, location: JSONLocation) {
         self.mapper = mapper
         self.location = location
-        document = node.document
-        start = node.index
-        memberCount = node.count
+        self.document = document
+        start = index
+        memberCount = Int(document.nodes[index].a)
         readBeyond = memberCount > 64 ? Array(repeating: false, count: memberCount - 64) : []
     }
 
@@ -277,8 +329,21 @@ public struct ObjectReader {
         -> E?
     where E.RawValue == String {
         guard let i = enumerationValue(key, required: required) else { return nil }
-        for candidate in E.allCases where isString(i, equalTo: candidate.rawValue) { return candidate }
+        if let bytes = stringBytes(i) {
+            // Most candidates differ in length, which a small string knows without a pass over it.
+            for candidate in E.allCases {
+                var raw = candidate.rawValue
+                if raw.utf8.count == bytes.count, raw.withUTF8({ JSONDocument.equal($0, bytes) }) { return candidate }
+            }
+        }
         return reportEnumeration(key, E.self)
+    }
+
+    /// The bytes of string node `index` (nil for other types), valid while the document is.
+    @usableFromInline
+    func stringBytes(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
+        let kind = document.nodes[index].kind
+        return kind == .string || kind == .escapedString ? document.textBytes(index) : nil
     }
 
     /// For `enumeration`: the index of member `key`'s value, marking it read; nil when it is absent (then "is
@@ -292,9 +357,6 @@ public struct ObjectReader {
         return i
     }
 
-    @usableFromInline
-    func isString(_ index: Int, equalTo s: String) -> Bool { document.isString(index, equalTo: s) }
-
     /// Records why member `key` is not one of `E`'s raw values (the error path of `enumeration`).
     public mutating func reportEnumeration<E: RawRepresentable & CaseIterable>(_ key: StaticString, _: E.Type) -> E?
     where E.RawValue == String {
@@ -303,11 +365,17 @@ public struct ObjectReader {
     }
 
     public mutating func object(_ key: StaticString, required: Bool = false) -> ObjectReader? {
-        guard let v = value(key) else {
+        guard let i = valueIndex(key) else {
             missing(key, required)
             return nil
         }
-        return mapper.object(v, at: location(key))
+        // The nested reader is made here, from the index, without a `JSONNode` in between (one reference
+        // count less per object).
+        guard document.nodes[i].kind == .object else {
+            error(key, "expected an object, found \(JSONNode(document: document, index: i).typeName)")
+            return nil
+        }
+        return ObjectReader(mapper: mapper, document: document, index: i, location: location(key))
     }
 
     /// The elements of an array member with their pointers.
@@ -321,19 +389,20 @@ public struct ObjectReader {
 
     /// The elements of an array member; `location(key, index: i)` is where element `i` sits.
     public mutating func elements(_ key: StaticString, required: Bool = false, maxCount: Int? = nil) -> JSONElements? {
-        guard let v = value(key) else {
+        guard let i = valueIndex(key) else {
             missing(key, required)
             return nil
         }
-        guard v.isArray else {
-            error(key, "expected an array, found \(v.typeName)")
+        let n = document.nodes[i]
+        guard n.kind == .array else {
+            error(key, "expected an array, found \(JSONNode(document: document, index: i).typeName)")
             return nil
         }
-        if let maxCount, v.count > maxCount {
-            error(key, "has \(v.count) elements, at most \(maxCount) are allowed")
+        if let maxCount, Int(n.a) > maxCount {
+            error(key, "has \(n.a) elements, at most \(maxCount) are allowed")
             return nil
         }
-        return v.elements
+        return JSONElements(document: document, first: i + 1, end: Int(n.b), count: Int(n.a))
     }
 
     /// Reports every member not read so far as an unknown field.

@@ -55,9 +55,12 @@ public struct ArrangementRequest: Sendable, Equatable {
     public var container: ArrangementContainer = .plain
     public init() {}
 
-    static func decode(_ value: JSONNode, mapper: JSONMapper, at path: JSONLocation) -> ArrangementRequest? {
-        guard var r = mapper.object(value, at: path) else { return nil }
-        var a = ArrangementRequest()
+    /// Decodes the request's `arrangement` into `a` (a fresh `ArrangementRequest()`, filled in place: the
+    /// request is large and each copy a memcpy); false when it is not an object.
+    static func decode(_ value: JSONNode, into a: inout ArrangementRequest, mapper: JSONMapper, at path: JSONLocation)
+        -> Bool
+    {
+        guard var r = mapper.object(value, at: path) else { return false }
         a.style = r.enumeration("style") ?? .split
         if let items = r.elements("axes", maxCount: 2) {
             var axes: [Axis] = []
@@ -72,16 +75,19 @@ public struct ArrangementRequest: Sendable, Equatable {
             a.axes = axes
         }
         a.container = r.enumeration("container") ?? .plain
-        if let v = r.value("primary") { a.primary = decodeView(v, mapper: mapper, at: r.location("primary")) }
-        if let v = r.value("secondary") { a.secondary = decodeView(v, mapper: mapper, at: r.location("secondary")) }
+        // Decoded in place: a view request is a few hundred bytes, each copy a memcpy.
+        if let v = r.value("primary") { decodeView(v, into: &a.primary, mapper: mapper, at: r.location("primary")) }
+        if let v = r.value("secondary") {
+            decodeView(v, into: &a.secondary, mapper: mapper, at: r.location("secondary"))
+        }
         r.finish()
-        return a
+        return true
     }
 
-    private static func decodeView(_ value: JSONNode, mapper: JSONMapper, at path: JSONLocation) -> ArrangedViewRequest
-    {
-        var view = ArrangedViewRequest()
-        guard var r = mapper.object(value, at: path) else { return view }
+    private static func decodeView(
+        _ value: JSONNode, into view: inout ArrangedViewRequest, mapper: JSONMapper, at path: JSONLocation
+    ) {
+        guard var r = mapper.object(value, at: path) else { return }
         if let v = r.value("ratio") {
             view.ratio = decodePreference(v, mapper: mapper, at: r.location("ratio"), range: 0...1)
         }
@@ -106,7 +112,6 @@ public struct ArrangementRequest: Sendable, Equatable {
         }
         view.overlayEdge = r.enumeration("overlayEdge")
         r.finish()
-        return view
     }
 
     private static func decodePreference(

@@ -184,7 +184,10 @@ struct SceneDecoder {
             }
         }
         if let v = r.value("arrangement") {
-            s.arrangement = ArrangementRequest.decode(v, mapper: mapper, at: r.location("arrangement"))
+            s.arrangement = ArrangementRequest()
+            if !ArrangementRequest.decode(v, into: &s.arrangement!, mapper: mapper, at: r.location("arrangement")) {
+                s.arrangement = nil
+            }
         }
         r.finish()
         validateEnvironment(&s)

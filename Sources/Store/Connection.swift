@@ -118,11 +118,14 @@ final class Connection {
     /// Runs `body` in a transaction: `BEGIN IMMEDIATE` for writes (takes the write lock up front, so the
     /// busy timeout applies at BEGIN instead of a deadlock-prone upgrade later), `BEGIN DEFERRED` for reads.
     /// Rolls back on any error.
+    /// `BEGIN` and `COMMIT` are cached statements like any other (`sqlite3_exec` would parse them each time).
     func transaction<T>(immediate: Bool = true, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        try withStatement(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED") { (s) throws(StoreError) in
+            try s.stepAndUnbind()
+        }
         do {
             let result = try body()
-            try execute("COMMIT")
+            try withStatement("COMMIT") { (s) throws(StoreError) in try s.stepAndUnbind() }
             return result
         } catch {
             rollback()

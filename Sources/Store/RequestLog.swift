@@ -1,7 +1,7 @@
 import JSON
 
-/// The id of a recorded request: an integer that grows with commit order and is never reused (SQLite
-/// `AUTOINCREMENT`), written in decimal in URLs (`/v1/requests/42`).
+/// The id of a recorded request: an integer that grows with commit order and is never reused, even after
+/// the newest records were deleted (docs/store.md#request-ids), written in decimal in URLs (`/v1/requests/42`).
 public struct RecordID: Sendable, Hashable, Comparable, LosslessStringConvertible {
     public var rawValue: Int64
     public init(rawValue: Int64) { self.rawValue = rawValue }

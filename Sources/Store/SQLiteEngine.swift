@@ -25,6 +25,13 @@ final class SQLiteEngine: StoreEngine {
     let rowCount: Atomic<Int>
     /// Whether the writer connection is in `query_only` mode (writer thread only).
     private let refusingWrites = Atomic<Bool>(false)
+    /// True from the open and after records were deleted until a batch committed: the next batch's first id is
+    /// then read from `SQLiteRecords.nextIDSQL` instead of left to SQLite (writer thread only).
+    let idsAfterDeletion = Atomic<Bool>(true)
+    /// The pages in use, in bytes, as the last commit or prune left them (writer thread only).
+    let committedBytes = Atomic<Int>(0)
+    /// The database's page size, fixed when the file was created.
+    let pageSize: Int
 
     let displayName: String
     var kind: String { "sqlite" }
@@ -61,6 +68,7 @@ final class SQLiteEngine: StoreEngine {
     private struct Prepared {
         var profiles: [StoredProfile]
         var rowCount: Int
+        var pageSize: Int
         var warnings: [String]
     }
 
@@ -85,8 +93,10 @@ final class SQLiteEngine: StoreEngine {
             writer: connection, path: configuration.path, inMemory: inMemory, maxReaders: configuration.maxReaders,
             busyTimeoutMillis: configuration.busyTimeoutMillis)
         let checkpointer = inMemory ? nil : startCheckpointer(configuration, pool: pool, warnings: &prepared.warnings)
-        metrics.logBytes.store(
-            (try? pool.write { (db) throws(StoreError) in try PageUsage.bytesInUse(db) }) ?? 0, ordering: .relaxed)
+        let bytes =
+            (try? pool.write { (db) throws(StoreError) in try PageUsage.bytesInUse(db, pageSize: prepared.pageSize) })
+            ?? 0
+        metrics.logBytes.store(bytes, ordering: .relaxed)
         // The WAL exists by now (the migrations and the seeding read and wrote through it).
         let storage = inMemory ? nil : StorageWatch(path: configuration.path, onChange: configuration.onStorageChange)
         let watchdog = storage.map { StorageWatchdog(watch: $0, intervalMillis: configuration.storageCheckMillis) }
@@ -94,7 +104,8 @@ final class SQLiteEngine: StoreEngine {
             pool: pool, metrics: metrics,
             bounds: LogBounds(maxRecords: configuration.maxRecords, maxLogBytes: configuration.maxLogBytes),
             checkpointer: checkpointer, storage: storage, watchdog: watchdog, lockFD: lockFD,
-            rowCount: prepared.rowCount, displayName: configuration.path, replicaID: configuration.replicaID)
+            rowCount: prepared.rowCount, pageSize: prepared.pageSize, logBytes: bytes, displayName: configuration.path,
+            replicaID: configuration.replicaID)
         do {
             try watchdog?.start()
         } catch {
@@ -106,9 +117,11 @@ final class SQLiteEngine: StoreEngine {
 
     private init(
         pool: DatabasePool, metrics: StoreMetrics, bounds: LogBounds, checkpointer: Checkpointer?,
-        storage: StorageWatch?, watchdog: StorageWatchdog?, lockFD: Int32, rowCount: Int, displayName: String,
-        replicaID: String
+        storage: StorageWatch?, watchdog: StorageWatchdog?, lockFD: Int32, rowCount: Int, pageSize: Int,
+        logBytes: Int, displayName: String, replicaID: String
     ) {
+        self.pageSize = pageSize
+        self.committedBytes.store(logBytes, ordering: .relaxed)
         self.replicaID = replicaID
         self.pool = pool
         self.metrics = metrics
@@ -138,12 +151,14 @@ final class SQLiteEngine: StoreEngine {
         try connection.execute("PRAGMA synchronous = NORMAL")
         // The writer's page cache (32 MiB) keeps the right edges of the request-log B-trees hot.
         try connection.execute("PRAGMA cache_size = -32768")
-        try connection.execute("PRAGMA foreign_keys = ON")
         try Schema.migrate(connection, from: version, now: now)
+        try connection.execute("PRAGMA foreign_keys = ON")
         warnings += try SQLiteProfiles.seedBuiltIns(connection, now: now)
         let loaded = try SQLiteProfiles.loadAll(connection)
         let rowCount = Int(try connection.scalarInt("SELECT count(*) FROM requests") ?? 0)
-        return Prepared(profiles: loaded.profiles, rowCount: rowCount, warnings: warnings + loaded.warnings)
+        let pageSize = Int(try connection.scalarInt("PRAGMA page_size") ?? 4096)
+        return Prepared(
+            profiles: loaded.profiles, rowCount: rowCount, pageSize: pageSize, warnings: warnings + loaded.warnings)
     }
 
     /// A file database's page size (new files), WAL mode and WAL size limit; returns the warnings.

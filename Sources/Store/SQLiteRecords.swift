@@ -6,21 +6,32 @@ import CSQLite
 extension SQLiteEngine {
     // MARK: Writer thread
 
+    /// Inserts the records in one transaction. The first batch after an open or a deletion takes its first id
+    /// from `SQLiteRecords.nextIDSQL` (above every id ever given); the others let SQLite give the largest id
+    /// + 1. The pages in use (`--max-log-bytes`) are read inside the same transaction, before `COMMIT`:
+    /// reading them after it would be one more read transaction, with its locks, per commit.
     func insertRecords(_ records: ArraySlice<StoreWriter.Item>, ids: inout [Int64]) throws(StoreError) {
         if let storage, storage.isUnusable {
             throw .storageUnusable(storage.problem ?? "the database files are unusable")
         }
-        try pool.write { (db) throws(StoreError) in
-            try db.transaction { () throws(StoreError) in
-                try SQLiteRecords.insert(records, replicaID: replicaID, into: db, ids: &ids)
+        let bytes = try pool.write { (db) throws(StoreError) -> Int in
+            try db.transaction { () throws(StoreError) -> Int in
+                let firstID =
+                    idsAfterDeletion.load(ordering: .relaxed)
+                    ? try db.scalarInt(SQLiteRecords.nextIDSQL) : nil
+                try SQLiteRecords.insert(records, firstID: firstID, replicaID: replicaID, into: db, ids: &ids)
+                // A failed measurement does not fail the records: the last value stands until the next commit.
+                return (try? PageUsage.bytesInUse(db, pageSize: pageSize)) ?? committedBytes.load(ordering: .relaxed)
             }
         }
+        idsAfterDeletion.store(false, ordering: .relaxed)
+        committedBytes.store(bytes, ordering: .relaxed)
     }
 
-    /// Counts the rows, measures the pages in use and prunes past either bound.
+    /// Counts the rows, publishes the pages in use and prunes past either bound.
     func didCommit(records count: Int) {
         let rows = rowCount.wrappingAdd(count, ordering: .relaxed).newValue
-        let bytes = (try? pool.write { (db) throws(StoreError) in try PageUsage.bytesInUse(db) }) ?? 0
+        let bytes = committedBytes.load(ordering: .relaxed)
         metrics.logBytes.store(bytes, ordering: .relaxed)
         if rows > bounds.maxRecords + bounds.pruneSlack || bytes > bounds.maxLogBytes { prune() }
     }
@@ -31,8 +42,10 @@ extension SQLiteEngine {
         do {
             let deleted = try pool.write { (db) throws(StoreError) -> Int in
                 var deleted = 0
+                defer { if deleted > 0 { idsAfterDeletion.store(true, ordering: .relaxed) } }
                 if rowCount.load(ordering: .relaxed) > bounds.maxRecords {
                     deleted += try db.transaction { () throws(StoreError) -> Int in
+                        try db.run(SQLiteRecords.keepIDsUsedSQL)
                         try db.run(
                             "DELETE FROM requests WHERE id <= (SELECT id FROM requests ORDER BY id DESC LIMIT 1 OFFSET ?)",
                             .int(Int64(bounds.maxRecords)))
@@ -40,16 +53,17 @@ extension SQLiteEngine {
                     }
                 }
                 let target = bounds.maxLogBytes - bounds.byteSlack
-                var used = try PageUsage.bytesInUse(db)
+                var used = try PageUsage.bytesInUse(db, pageSize: pageSize)
                 // Each round deletes at least one record; the estimate of what a round frees is close, so
                 // one round is the rule and the bound caps a pathological file.
                 for _ in 0..<8 where used > target {
                     guard let cutoff = try PageUsage.oldestRecords(db, freeing: used - target) else { break }
                     deleted += try db.transaction { () throws(StoreError) -> Int in
+                        try db.run(SQLiteRecords.keepIDsUsedSQL)
                         try db.run("DELETE FROM requests WHERE id <= ?", .int(cutoff))
                         return db.changes
                     }
-                    used = try PageUsage.bytesInUse(db)
+                    used = try PageUsage.bytesInUse(db, pageSize: pageSize)
                 }
                 metrics.logBytes.store(used, ordering: .relaxed)
                 return deleted
@@ -64,11 +78,16 @@ extension SQLiteEngine {
     func clearRecords() throws(StoreError) {
         try pool.write { (db) throws(StoreError) in
             try db.transaction { () throws(StoreError) in
+                try db.run(SQLiteRecords.keepIDsUsedSQL)
                 try db.run("DELETE FROM request_bodies")
                 try db.run("DELETE FROM requests")
             }
+            idsAfterDeletion.store(true, ordering: .relaxed)
             rowCount.store(0, ordering: .relaxed)
-            if let bytes = try? PageUsage.bytesInUse(db) { metrics.logBytes.store(bytes, ordering: .relaxed) }
+            if let bytes = try? PageUsage.bytesInUse(db, pageSize: pageSize) {
+                committedBytes.store(bytes, ordering: .relaxed)
+                metrics.logBytes.store(bytes, ordering: .relaxed)
+            }
         }
     }
 
@@ -185,10 +204,26 @@ enum SQLiteRecords {
             requestTruncated: s.bool(10), responseTruncated: s.bool(11), replicaID: s.text(12) ?? "")
     }
 
+    /// `id` is bound only for the first row after an open or a deletion (`nextIDSQL`); NULL gives the
+    /// largest id + 1.
     static let insertRequestSQL =
         "INSERT INTO requests (received_at, duration_us, device, status, codes, path, engine_version, "
-        + "request_size, response_size, request_truncated, response_truncated, replica_id) "
-        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        + "request_size, response_size, request_truncated, response_truncated, replica_id, id) "
+        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+    /// The id of the next record: above every record's id and above `request_ids_used`, the largest id given
+    /// before records were deleted (schema 5: `requests` has no `AUTOINCREMENT`, docs/store.md). Ids are thus
+    /// never reused, even after the newest records were pruned or the log cleared.
+    static let nextIDSQL =
+        "SELECT max(coalesce((SELECT max(id) FROM requests), 0), "
+        + "coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'request_ids_used'), 0)) + 1"
+
+    /// Run first in every transaction that deletes records: remembers the largest id given so far.
+    static let keepIDsUsedSQL =
+        "INSERT INTO meta (key, value) VALUES ('request_ids_used', CAST(max("
+        + "coalesce((SELECT max(id) FROM requests), 0), "
+        + "coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'request_ids_used'), 0)) AS TEXT)) "
+        + "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
     /// The bodies of a new record are always `BodyCodec` frames (`BodyFormat.framed`).
     static let insertBodiesSQL =
         "INSERT INTO request_bodies (request_id, request, response, body_format) VALUES (?, ?, ?, 1)"
@@ -200,7 +235,8 @@ enum SQLiteRecords {
     /// batch (`RowText`) and, like the bodies, bound `SQLITE_STATIC` for the length of the step, then
     /// unbound (`SQLITE_TRANSIENT` makes SQLite malloc, copy and free each value).
     static func insert(
-        _ records: ArraySlice<StoreWriter.Item>, replicaID: String, into db: Connection, ids: inout [Int64]
+        _ records: ArraySlice<StoreWriter.Item>, firstID: Int64?, replicaID: String, into db: Connection,
+        ids: inout [Int64]
     )
         throws(StoreError)
     {
@@ -229,6 +265,7 @@ enum SQLiteRecords {
                         try row.bindInt(p.requestTruncated ? 1 : 0, at: 10)
                         try row.bindInt(p.responseTruncated ? 1 : 0, at: 11)
                         try row.bindStaticText(t, replica, at: 12)
+                        if i == records.startIndex, let firstID { try row.bindInt(firstID, at: 13) }
                         try row.stepAndUnbind()
                     }
                     let id = db.lastInsertRowID
@@ -285,11 +322,10 @@ struct RowText {
 /// Deleted records' pages go to the free list and are reused, so the file does not grow past this bound
 /// (plus one batch). Two header reads per committed batch, exact across restarts (it is the file itself).
 enum PageUsage {
-    static func bytesInUse(_ db: Connection) throws(StoreError) -> Int {
+    static func bytesInUse(_ db: Connection, pageSize: Int) throws(StoreError) -> Int {
         let pages = try db.scalarInt("PRAGMA page_count") ?? 0
         let free = try db.scalarInt("PRAGMA freelist_count") ?? 0
-        let size = try db.scalarInt("PRAGMA page_size") ?? 4096
-        return Int(max(0, pages - free) * size)
+        return Int(max(0, pages - free)) * pageSize
     }
 
     /// The id of the newest record among the oldest ones whose bodies (plus a row overhead) add up to

@@ -40,8 +40,8 @@ struct WALBoundTests {
         let written = waves * perWave * (response.count + 600)
         #expect(written > 16_000_000)
         // 16 pages (256 KiB) + a wave (~210 KB of rows) + what came while a background pass held the
-        // checkpoint lock (the writer's own pass then returns BUSY and is retried at the next commit): seen
-        // up to ~3 MB on a loaded machine, against the ~17 MB an unbounded WAL reaches here.
+        // checkpoint lock (the writer's own pass waits for it to end): seen up to ~3 MB on a loaded machine,
+        // against the ~17 MB an unbounded WAL reaches here.
         #expect(largestWAL > 0)
         #expect(largestWAL <= 5 << 20, "WAL reached \(largestWAL) bytes")
         store.close()
