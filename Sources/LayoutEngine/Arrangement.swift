@@ -155,12 +155,6 @@ enum ArrangementRules {
         }
     }
 
-    /// Whether `axes` lists `axis`.
-    private static func allows(_ axes: [Axis], _ axis: Axis) -> Bool {
-        for a in axes where a == axis { return true }
-        return false
-    }
-
     private static func view(_ frame: Rect, z: Double, env: ResolvedEnvironment) -> ArrangedView {
         ArrangedView(frame: frame, visible: true, zIndex: z, region: env.side(of: frame))
     }
@@ -184,7 +178,7 @@ enum ArrangementRules {
             fold.map { $0.orientation == .vertical ? .horizontal : .vertical }
             ?? (env.width >= env.height ? .horizontal : .vertical)
         let hidden = ArrangedView(frame: nil, visible: false, zIndex: nil, region: nil)
-        guard allows(a.axes, axis) else {
+        guard a.axes.contains(axis) else {
             diagnostics.append(
                 Diagnostic(
                     code: .secondaryHidden, severity: .warning, presentation: nil, path: .fixed("/arrangement/axes"),
@@ -249,7 +243,7 @@ enum ArrangementRules {
             secondary: view(env.bounds, z: 0, env: env))
         guard let fold = env.separatingFold, let (first, second) = orderedRegions(env, fold) else { return overlaid }
         let axis: Axis = fold.orientation == .vertical ? .horizontal : .vertical
-        guard allows(a.axes, axis) else {
+        guard a.axes.contains(axis) else {
             diagnostics.append(
                 Diagnostic(
                     code: .contentSpansFold, severity: .warning, presentation: nil, path: .fixed("/arrangement/axes"),
