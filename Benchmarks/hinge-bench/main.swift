@@ -420,11 +420,48 @@ if let batchText = ProcessInfo.processInfo.environment["HINGE_BENCH_RECORD"] {
     exit(0)
 }
 
+// HINGE_BENCH_DUMP=dir: only write the encoded responses of the small, typical and large scenes to dir/small.json,
+// dir/typical.json and dir/large.json, and of each scene file given as an argument to dir/<file name> (its errors
+// when it does not decode), to compare the bytes two builds write (`cmp`).
+if let dir = ProcessInfo.processInfo.environment["HINGE_BENCH_DUMP"] {
+    var outputs = [
+        ("small.json", Array(small.utf8)), ("typical.json", Array(typical.utf8)), ("large.json", Array(large.utf8)),
+    ]
+    for path in CommandLine.arguments.dropFirst() {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            print("cannot read \(path)")
+            exit(1)
+        }
+        outputs.append(((path as NSString).lastPathComponent, Array(data)))
+    }
+    for (name, bytes) in outputs {
+        // A file that does not decode writes its errors instead.
+        var response = Data("undecodable".utf8)
+        if let document = try? JSONParser.document(bytes) {
+            switch Scene.decode(document.root, catalog: catalog) {
+            case .scene(let scene): response = Data(LayoutEngine.resolve(scene).encoded)
+            case .invalid(let errors, _): response = Data("\(errors)".utf8)
+            }
+        }
+        guard FileManager.default.createFile(atPath: dir + "/" + name, contents: response) else {
+            print("cannot write \(dir)/\(name)")
+            exit(1)
+        }
+    }
+    exit(0)
+}
+
 // HINGE_BENCH_PROFILE=1: only loop the typical pipeline, for `perf record`.
 // HINGE_BENCH_PROFILE=resolve (or decode, encode, parse): only that step. HINGE_BENCH_ITERATIONS=n: loop n times (200,000 by
-// default; a few thousand are enough under `valgrind --tool=callgrind`).
+// default; a few thousand are enough under `valgrind --tool=callgrind`). HINGE_BENCH_SCENE=small or large: loop that
+// scene instead of the typical one.
 if let mode = ProcessInfo.processInfo.environment["HINGE_BENCH_PROFILE"] {
-    let bytes = Array(typical.utf8)
+    let bytes: [UInt8]
+    switch ProcessInfo.processInfo.environment["HINGE_BENCH_SCENE"] {
+    case "small": bytes = Array(small.utf8)
+    case "large": bytes = Array(large.utf8)
+    default: bytes = Array(typical.utf8)
+    }
     let scene = decodeScene(bytes)
     let iterations = ProcessInfo.processInfo.environment["HINGE_BENCH_ITERATIONS"].flatMap { Int($0) } ?? 200_000
     var sink = 0

@@ -30,9 +30,18 @@ public struct DeviceProfile: Sendable, Equatable {
     }
 
     /// True when some display has a fold: only such devices honour `posture` (docs/rules.md#posture).
-    public var folds: Bool { displays.contains { $0.fold != nil } }
+    public var folds: Bool {
+        for i in displays.indices where displays[i].fold != nil { return true }
+        return false
+    }
 
-    public func display(id: String) -> Display? { displays.first { $0.id == id } }
+    public func display(id: String) -> Display? { displayIndex(id: id).map { displays[$0] } }
+
+    /// The index of display `id` in `displays` (compares the ids in place, copying no display).
+    func displayIndex(id: String) -> Int? {
+        for i in displays.indices where displays[i].id == id { return i }
+        return nil
+    }
 }
 
 public struct Insets: Sendable, Equatable {

@@ -7,9 +7,10 @@ public enum LayoutEngine {
 
     public static func resolve(_ scene: Scene) -> Resolution {
         var diagnostics: [Diagnostic] = []
-        diagnostics.reserveCapacity(scene.unknownFields.count + 2 * scene.presentations.count + 4)
+        // (`unknownFields.listed` is the fields' array itself: no call per index.)
+        diagnostics.reserveCapacity(scene.unknownFields.listed.count + 2 * scene.presentations.count + 4)
         // docs/rules.md#unknown-fields: every unknown member is a warning with its path.
-        for field in scene.unknownFields {
+        for field in scene.unknownFields.listed {
             diagnostics.append(
                 Diagnostic(
                     code: .unknownField, severity: .warning, presentation: nil, path: .pointer(field.path),
@@ -23,34 +24,37 @@ public enum LayoutEngine {
         }
         let env = EnvironmentResolver.resolve(scene, diagnostics: &diagnostics)
         let c = scene.constants
-        var stack = ModalStack(capacity: scene.presentations.count)
+        var stack = ModalStack()
         var placements: [Placement] = []
         placements.reserveCapacity(scene.presentations.count)
         for (index, presentation) in scene.presentations.enumerated() {
+            // The placement is resolved in place in `placements` (placements[index] belongs to this presentation).
             // The presentation's diagnostics are appended to the scene's list directly (moved in and out).
             var d = PresentationDiagnostics(id: presentation.id, index: index)
             swap(&d.items, &diagnostics)
-            var p = Placement(id: presentation.id, kind: presentation.kind, status: .ignored)
+            placements.append(Placement(id: presentation.id, kind: presentation.kind, status: .ignored))
             FullScreenCoverRules.warnStrayPlacement(presentation, diagnostics: &d)  // docs/rules.md#stray-placement
             // docs/rules.md#modal-stack decides whether it is presented at all.
             if stack.admit(presentation, earlier: scene.presentations[..<index], diagnostics: &d) {
-                p.status = .presented
+                placements[index].status = .presented
                 switch presentation.content {
-                case .sheet(let sheet): SheetRules.resolve(sheet, into: &p, env: env, constants: c, diagnostics: &d)
-                case .fullScreenCover: FullScreenCoverRules.resolve(into: &p, env: env, diagnostics: &d)
+                case .sheet(let sheet):
+                    SheetRules.resolve(sheet, into: &placements[index], env: env, constants: c, diagnostics: &d)
+                case .fullScreenCover: FullScreenCoverRules.resolve(into: &placements[index], env: env, diagnostics: &d)
                 case .popover(let popover):
-                    PopoverRules.resolve(popover, into: &p, env: env, constants: c, diagnostics: &d)
+                    PopoverRules.resolve(popover, into: &placements[index], env: env, constants: c, diagnostics: &d)
                 case .adaptivePanel(let panel):
-                    AdaptivePanelRules.resolve(panel, into: &p, env: env, constants: c, diagnostics: &d)
+                    AdaptivePanelRules.resolve(panel, into: &placements[index], env: env, constants: c, diagnostics: &d)
                 }
             }
             // docs/rules.md#present-or-navigate, also for an ignored presentation.
-            PresentOrNavigateRules.advise(presentation, swipeToDismiss: p.swipeToDismiss, diagnostics: &d)
-            placements.append(p)
+            PresentOrNavigateRules.advise(
+                presentation, swipeToDismiss: placements[index].swipeToDismiss, diagnostics: &d)
             swap(&d.items, &diagnostics)
         }
-        let arrangement = scene.arrangement.map {
-            ArrangementRules.resolve($0, env: env, constants: c, diagnostics: &diagnostics)
+        var arrangement: ResolvedArrangement?
+        if let a = scene.arrangement {
+            arrangement = ArrangementRules.resolve(a, env: env, constants: c, diagnostics: &diagnostics)
         }
         return Resolution(environment: env, arrangement: arrangement, placements: placements, diagnostics: diagnostics)
     }

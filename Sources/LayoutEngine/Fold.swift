@@ -31,11 +31,11 @@ enum FoldRules {
     /// landscape turns a vertical fold into a horizontal one and back, keeping its position along the new axis (the
     /// display is treated as a transpose of its portrait self, exact for the centred folds real devices have); then it
     /// is moved into window coordinates. A fold given directly by the scene is already in window coordinates.
-    static func foldInWindow(display: Display?, sceneFold: Fold?, orientation: Orientation, window: WindowRequest)
+    static func foldInWindow(displayFold: Fold?, sceneFold: Fold?, orientation: Orientation, window: WindowRequest)
         -> Fold?
     {
         if let f = sceneFold { return f }
-        guard var f = display?.fold else { return nil }
+        guard var f = displayFold else { return nil }
         if orientation == .landscape { f.orientation = f.orientation == .vertical ? .horizontal : .vertical }
         f.position -= f.orientation == .vertical ? window.x : window.y
         return f

@@ -1,18 +1,39 @@
 /// Modal stack, chaining, concurrency (docs/rules.md#modal-stack).
 struct ModalStack {
     /// For each presentation so far: whether it is modal, whether it was presented, and whether it already
-    /// presents a modal (one array: one allocation per resolution).
+    /// presents a modal.
     private struct Entry {
-        var modal: Bool
-        var presented: Bool
-        var busy: Bool
+        var modal = false
+        var presented = false
+        var busy = false
     }
-    private var entries: [Entry] = []
+    /// The entries of the first 64 presentations, one bit each (most scenes need no allocation)…
+    private var modal: UInt64 = 0
+    private var presented: UInt64 = 0
+    private var busy: UInt64 = 0
+    /// …and those of the presentations after them.
+    private var more: [Entry] = []
+    /// How many presentations were admitted or refused so far.
+    private var count = 0
     /// Whether the scene's root context already presents a modal.
     private var busyRoot = false
 
-    init(capacity: Int) {
-        entries.reserveCapacity(capacity)
+    private subscript(index: Int) -> Entry {
+        @inline(__always) get {
+            guard index < 64 else { return more[index - 64] }
+            let bit: UInt64 = 1 << UInt64(index)
+            return Entry(modal: modal & bit != 0, presented: presented & bit != 0, busy: busy & bit != 0)
+        }
+        @inline(__always) set {
+            guard index < 64 else {
+                if index - 64 == more.count { more.append(newValue) } else { more[index - 64] = newValue }
+                return
+            }
+            let bit: UInt64 = 1 << UInt64(index)
+            modal = newValue.modal ? modal | bit : modal & ~bit
+            presented = newValue.presented ? presented | bit : presented & ~bit
+            busy = newValue.busy ? busy | bit : busy & ~bit
+        }
     }
 
     /// `sheet`, `fullScreenCover` and `popover` are modal; `adaptivePanel` only with modal: true.
@@ -32,23 +53,23 @@ struct ModalStack {
     ) -> Bool {
         let isModal = Self.isModal(p)
         var ok = true
-        if let from = p.presentedFrom, from < entries.count {
-            if !entries[from].presented {
+        if let from = p.presentedFrom, from < count {
+            if !self[from].presented {
                 ok = false
                 d.add(
                     .concurrentPresentation, .warning, "presentedFrom",
                     .presenterNotOnScreen(earlier[from].id, id: p.id))
-            } else if isModal, entries[from].busy {
+            } else if isModal, self[from].busy {
                 ok = false
                 d.add(
                     .concurrentPresentation, .warning, "",
                     .presenterBusy(earlier[from].id))
-            } else if isModal, entries[from].modal {
+            } else if isModal, self[from].modal {
                 d.add(
                     .chainedModal, .warning, "presentedFrom",
                     .chainedModal(earlier[from].id))
             }
-            if ok, isModal { entries[from].busy = true }
+            if ok, isModal { self[from].busy = true }
         } else if isModal {
             if busyRoot {
                 ok = false
@@ -60,7 +81,8 @@ struct ModalStack {
                 busyRoot = true
             }
         }
-        entries.append(Entry(modal: isModal, presented: ok, busy: false))
+        self[count] = Entry(modal: isModal, presented: ok, busy: false)
+        count += 1
         return ok
     }
 }

@@ -14,6 +14,14 @@ enum PopoverRules {
         placePopover(popover, into: &p, env: env, region: region, constants: c)
     }
 
+    /// The sheet a popover becomes on a compact width: detents medium and large, selected large.
+    private static let adaptedSheet: SheetRequest = {
+        var sheet = SheetRequest()
+        sheet.detents = [.medium, .large]
+        sheet.selectedDetent = .large
+        return sheet
+    }()
+
     /// docs/rules.md#popover-adaptation: the sheet or full-screen cover the popover becomes in a compact size
     /// class; false when it stays a popover.
     private static func adapted(
@@ -23,12 +31,9 @@ enum PopoverRules {
         let adaptation = popover.compactAdaptation
         if sizeClass.horizontal == .compact, adaptation == .automatic || adaptation == .sheet {
             // On a compact width it becomes a sheet (docs/rules.md#popover-adaptation) — a region sheet in the anchor's
-            // region when a fold separates — with detents medium and large, selected large.
-            var sheet = SheetRequest()
-            sheet.detents = [.medium, .large]
-            sheet.selectedDetent = .large
+            // region when a fold separates — with detents medium and large, selected large (`adaptedSheet`).
             SheetRules.resolve(
-                sheet, into: &p, env: env, constants: c, diagnostics: &d,
+                adaptedSheet, into: &p, env: env, constants: c, diagnostics: &d,
                 forcedRegion: env.separatingFold != nil ? region : nil)
             p.adaptedFrom = .popover
             p.placement = nil  // a popover has no sheet placement; `region` says where the sheet went

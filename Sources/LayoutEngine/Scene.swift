@@ -11,7 +11,23 @@ public enum LayoutDirection: String, Sendable, CaseIterable { case ltr, rtl }
 public enum DynamicTypeSize: String, Sendable, CaseIterable, Comparable {
     case xSmall, small, medium, large, xLarge, xxLarge, xxxLarge
     case accessibility1, accessibility2, accessibility3, accessibility4, accessibility5
-    var rank: Int { DynamicTypeSize.allCases.firstIndex(of: self) ?? 0 }
+    /// The position in the declaration order (a switch: no `allCases` array to search).
+    var rank: Int {
+        switch self {
+        case .xSmall: return 0
+        case .small: return 1
+        case .medium: return 2
+        case .large: return 3
+        case .xLarge: return 4
+        case .xxLarge: return 5
+        case .xxxLarge: return 6
+        case .accessibility1: return 7
+        case .accessibility2: return 8
+        case .accessibility3: return 9
+        case .accessibility4: return 10
+        case .accessibility5: return 11
+        }
+    }
     public static func < (a: DynamicTypeSize, b: DynamicTypeSize) -> Bool { a.rank < b.rank }
     public var isAccessibility: Bool { self >= .accessibility1 }
 }
@@ -76,11 +92,13 @@ public struct Presentation: Sendable, Equatable {
         }
     }
 
+    /// The kind's fields. The payloads are boxed (`indirect`): a presentation stays a few words long, so copying
+    /// one is a few reference-count operations, not a copy of every field of every kind.
     public enum Content: Sendable, Equatable {
-        case sheet(SheetRequest)
+        indirect case sheet(SheetRequest)
         case fullScreenCover
-        case popover(PopoverRequest)
-        case adaptivePanel(PanelRequest)
+        indirect case popover(PopoverRequest)
+        indirect case adaptivePanel(PanelRequest)
     }
 
     public var id: String

@@ -164,8 +164,9 @@ enum SheetRules {
 
     private static func sortStably(_ sorted: inout [ResolvedDetent]) {
         // Insertion sort (at most 16 detents): an element moves only past strictly taller ones, so ties keep
-        // their request order.
-        for i in sorted.indices.dropFirst() {
+        // their request order. An element not shorter than the one before it stays where it is (nothing is written
+        // for detents listed in ascending order, as most requests list them).
+        for i in sorted.indices.dropFirst() where sorted[i - 1].height > sorted[i].height {
             let x = sorted[i]
             var j = i
             while j > 0, sorted[j - 1].height > x.height {

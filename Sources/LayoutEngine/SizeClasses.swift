@@ -25,15 +25,14 @@ enum SizeClassRules {
     }
 
     /// docs/rules.md#size-classes, first rule that applies: 1 the request's `sizeClass`; 2 the profile's table when the
-    /// window is the whole display; 3 the thresholds.
+    /// window is the whole display (`displaySizeClass`: the table's entry for the display and orientation); 3 the
+    /// thresholds.
     static func window(
-        requested: SizeClassPair?, display: Display?, orientation: Orientation, wholeDisplay: Bool,
+        requested: SizeClassPair?, displaySizeClass: SizeClassPair?, wholeDisplay: Bool,
         width: Double, height: Double, profile: DeviceProfile?
     ) -> SizeClassPair {
         if let requested { return requested }  // rule 1
-        if wholeDisplay, let display {  // rule 2
-            return orientation == .portrait ? display.portraitSizeClass : display.landscapeSizeClass
-        }
+        if wholeDisplay, let displaySizeClass { return displaySizeClass }  // rule 2
         return fromThresholds(width: width, height: height, profile: profile)  // rule 3
     }
 }
