@@ -61,6 +61,11 @@ public final class Store: DeviceCatalog, Sendable {
         /// beginning; also the size the WAL file is cut back to after a restart (`journal_size_limit`).
         /// Default 4096 (64 MiB at 16 KiB pages): the WAL file on disk stays about this size under any load.
         public var walMaxPages: Int
+        /// The writer's gathering window, in µs: when records were already waiting as its last commit ended
+        /// (the writer is the bottleneck), it waits up to this long, or until 64 records wait, before the next
+        /// commit, so that one transaction carries more records (`StoreWriter`). A record that finds the
+        /// writer idle is committed at once. 0 turns gathering off. Default 200.
+        public var commitGatherMicroseconds: Int
         /// Request-log reads waiting for a read thread (`ReadWorkers`); beyond it a read is refused at once
         /// (the routes answer 503 with `Retry-After`). Default 256.
         public var readQueueCapacity: Int
@@ -91,7 +96,7 @@ public final class Store: DeviceCatalog, Sendable {
             storageCheckMillis: Int = 1000, onStorageChange: (@Sendable (String?) -> Void)? = nil,
             requireWritable: Bool = true, replicaID: String = Store.defaultReplicaID(), postgresSchema: String? = nil,
             retryConnection: Bool = false, reconnectMillis: Int = 250, log: (@Sendable (String) -> Void)? = nil,
-            bodyCodec: BodyCodec = .preferred
+            bodyCodec: BodyCodec = .preferred, commitGatherMicroseconds: Int = 200
         ) {
             self.path = path
             self.replicaID = replicaID
@@ -107,6 +112,7 @@ public final class Store: DeviceCatalog, Sendable {
             self.queueCapacityBytes = queueCapacityBytes
             self.walCheckpointPages = walCheckpointPages
             self.walMaxPages = walMaxPages
+            self.commitGatherMicroseconds = commitGatherMicroseconds
             self.readQueueCapacity = readQueueCapacity
             self.maxLogBytes = maxLogBytes
             self.exclusive = exclusive
@@ -173,6 +179,9 @@ public final class Store: DeviceCatalog, Sendable {
         guard configuration.reconnectMillis >= 1 else {
             throw .invalidConfiguration("reconnectMillis must be at least 1")
         }
+        guard (0...10_000_000).contains(configuration.commitGatherMicroseconds) else {
+            throw .invalidConfiguration("commitGatherMicroseconds must be 0 to 10000000 (10 s)")
+        }
         guard configuration.storageCheckMillis >= 1 else {
             throw .invalidConfiguration("storageCheckMillis must be at least 1")
         }
@@ -189,7 +198,8 @@ public final class Store: DeviceCatalog, Sendable {
         let writer = StoreWriter(
             engine: engine, metrics: metrics,
             limits: StoreWriter.Limits(
-                queueCapacity: configuration.queueCapacity, queueCapacityBytes: configuration.queueCapacityBytes))
+                queueCapacity: configuration.queueCapacity, queueCapacityBytes: configuration.queueCapacityBytes,
+                gatherMicroseconds: configuration.commitGatherMicroseconds))
         let devices = DeviceProfileStore(initial: profiles, writer: writer, engine: engine)
         let hooks = EngineHooks(
             generation: { devices.generation },

@@ -37,13 +37,28 @@ public final class ConditionLock: @unchecked Sendable {
     public func wait() { pthread_cond_wait(condition, mutex) }
     /// Waits at most `milliseconds` (a signal, a timeout or a spurious wakeup all return).
     public func wait(milliseconds: Int) {
+        wait(until: ConditionLock.deadline(afterNanoseconds: milliseconds * 1_000_000))
+    }
+    /// Waits until `deadline` at the latest (`CLOCK_REALTIME`, from `deadline(afterNanoseconds:)`).
+    public func wait(until deadline: timespec) {
+        var d = deadline
+        _ = pthread_cond_timedwait(condition, mutex, &d)
+    }
+    /// The `CLOCK_REALTIME` time `nanoseconds` from now, for `wait(until:)`.
+    public static func deadline(afterNanoseconds nanoseconds: Int) -> timespec {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        let total = Int(now.tv_nsec) + (milliseconds % 1000) * 1_000_000
+        let total = Int(now.tv_nsec) + nanoseconds % 1_000_000_000
         var deadline = timespec()
-        deadline.tv_sec = now.tv_sec + milliseconds / 1000 + total / 1_000_000_000
+        deadline.tv_sec = now.tv_sec + nanoseconds / 1_000_000_000 + total / 1_000_000_000
         deadline.tv_nsec = total % 1_000_000_000
-        _ = pthread_cond_timedwait(condition, mutex, &deadline)
+        return deadline
+    }
+    /// True once `deadline` (`CLOCK_REALTIME`) has passed.
+    public static func hasPassed(_ deadline: timespec) -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return now.tv_sec > deadline.tv_sec || (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec)
     }
     public func signal() { pthread_cond_signal(condition) }
     public func broadcast() { pthread_cond_broadcast(condition) }
