@@ -35,8 +35,17 @@ stop() {
     kill -TERM "$pid"; wait "$pid" || true
     pid=""
 }
+# Each binary's log is named by its position among the arguments (two builds are often both called `hinge`).
+db_of() {
+    local i=0 b
+    for b in "${binaries[@]}"; do
+        i=$((i + 1))
+        if [ "$b" = "$1" ]; then echo "$tmp/log-$i.sqlite"; return; fi
+    done
+}
+binaries=("$@")
 for bin in "$@"; do
-    db="$tmp/$(basename "$bin").sqlite"
+    db=$(db_of "$bin")
     start "$bin" "$db"
     # Different devices and codes across the log besides the typical scene's.
     python3 - "$PORT" <<'PY'
@@ -54,7 +63,7 @@ for round in $(seq "${ROUNDS:-3}"); do
     order=("$@")
     if [ $((round % 2)) -eq 0 ]; then order=($(printf '%s\n' "$@" | tac)); fi
     for bin in "${order[@]}"; do
-        start "$bin" "$tmp/$(basename "$bin").sqlite"
+        start "$bin" "$(db_of "$bin")"
         python3 - "$PORT" "$bin" "$round" <<'PY'
 import http.client, json, sys, time
 port, name, round = int(sys.argv[1]), sys.argv[2], sys.argv[3]
