@@ -24,6 +24,8 @@ extension ServeOptions {
           --max-records N      request-log size cap in records (HINGE_MAX_RECORDS, default 100000)
           --max-log-bytes N    request-log size cap in database bytes, at least 1048576
                                (HINGE_MAX_LOG_BYTES, default 1073741824 = 1 GiB); the first bound reached prunes
+          --commit-gather-us N µs the request-log writer waits for more records when it is saturated, 0 to
+                               10000000; 0 commits at once (HINGE_COMMIT_GATHER_US, default 200)
           --max-response-bytes BYTES
                                largest resolve or matrix response, 422 beyond (HINGE_MAX_RESPONSE_BYTES,
                                default 8388608)
@@ -64,6 +66,7 @@ extension ServeOptions {
                     o.noRecord = true
                 case "--max-records": o.maxRecords = try int(try value(), name, 0...Int.max)
                 case "--max-log-bytes": o.maxLogBytes = try int(try value(), name, logBytesRange)
+                case "--commit-gather-us": o.commitGatherMicroseconds = try int(try value(), name, gatherRange)
                 case "--max-response-bytes": o.maxResponseBytes = try int(try value(), name, bufferBytesRange)
                 case "--max-matrix-work": o.maxMatrixWork = try int(try value(), name, matrixWorkRange)
                 case "--max-buffered-bytes": o.maxBufferedBytes = try int(try value(), name, bufferBytesRange)
@@ -93,6 +96,9 @@ extension ServeOptions {
         if let v = environment("HINGE_MAX_LOG_BYTES") {
             o.maxLogBytes = try int(v, "HINGE_MAX_LOG_BYTES", logBytesRange)
         }
+        if let v = environment("HINGE_COMMIT_GATHER_US") {
+            o.commitGatherMicroseconds = try int(v, "HINGE_COMMIT_GATHER_US", gatherRange)
+        }
         if let v = environment("HINGE_MAX_RESPONSE_BYTES") {
             o.maxResponseBytes = try int(v, "HINGE_MAX_RESPONSE_BYTES", bufferBytesRange)
         }
@@ -121,6 +127,8 @@ extension ServeOptions {
 
     /// 1 MiB (a database of a few pages already holds the schema and the device profiles) to 1 PiB.
     static let logBytesRange = (1 << 20)...(1 << 50)
+    /// `--commit-gather-us`: 0 (commit at once) to 10 s.
+    static let gatherRange = 0...10_000_000
     /// `--max-response-bytes` and `--max-buffered-bytes`: 1 KiB to 1 TiB.
     static let bufferBytesRange = 1024...(1 << 40)
     static let matrixWorkRange = 1...Int(Int32.max)

@@ -16,6 +16,7 @@ import Store
 /// | `--no-record` | `HINGE_NO_RECORD` | off | do not record resolutions in the request log |
 /// | `--max-records` | `HINGE_MAX_RECORDS` | `100000` | request-log size cap in records (oldest pruned beyond it) |
 /// | `--max-log-bytes` | `HINGE_MAX_LOG_BYTES` | `1073741824` | request-log size cap in database bytes (≥ 1 MiB) |
+/// | `--commit-gather-us` | `HINGE_COMMIT_GATHER_US` | `200` | the request-log writer's gathering window in µs (0: off) |
 /// | `--max-response-bytes` | `HINGE_MAX_RESPONSE_BYTES` | `8388608` | largest resolve or matrix response (422 beyond) |
 /// | `--max-matrix-work` | `HINGE_MAX_MATRIX_WORK` | `200000` | largest matrix: combinations × scene nodes (422 beyond) |
 /// | `--max-buffered-bytes` | `HINGE_MAX_BUFFERED_BYTES` | `67108864` | response bytes held for slow readers (503 beyond) |
@@ -37,6 +38,9 @@ public struct ServeOptions: Sendable, Equatable {
     public var noRecord = false
     public var maxRecords = 100_000
     public var maxLogBytes = 1 << 30
+    /// `--commit-gather-us`: how long a saturated request-log writer waits for more records before a commit
+    /// (`Store.Configuration.commitGatherMicroseconds`); 0 commits at once.
+    public var commitGatherMicroseconds = 200
     public var maxResponseBytes = Matrix.Limits.defaultMaxResponseBytes
     public var maxMatrixWork = Matrix.Limits.defaultMaxWork
     public var maxBufferedBytes = Configuration().maxBufferedResponseBytes

@@ -92,7 +92,8 @@ public struct ServiceApp: Sendable {
                     } else {
                         log.error("store: the database files are usable again: writes resume")
                     }
-                }, replicaID: options.replicaID, retryConnection: true, log: { line in log.error(line) }))
+                }, replicaID: options.replicaID, retryConnection: true, log: { line in log.error(line) },
+                commitGatherMicroseconds: options.commitGatherMicroseconds))
         return ServiceApp(options: options, store: store, logFileDescriptor: logFileDescriptor)
     }
 

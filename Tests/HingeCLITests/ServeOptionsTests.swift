@@ -147,4 +147,23 @@ import Testing
             try ServeOptions.parse([], environment: { $0 == "HINGE_CORS_ORIGINS" ? "https://a.example/ui" : nil })
         }
     }
+
+    @Test func commitGatherFromTheFlagOrTheEnvironment() throws {
+        #expect(try ServeOptions.parse([], environment: { _ in nil }).commitGatherMicroseconds == 200)
+        #expect(
+            try ServeOptions.parse(["--commit-gather-us", "0"], environment: { _ in nil }).commitGatherMicroseconds == 0
+        )
+        let env: (String) -> String? = { $0 == "HINGE_COMMIT_GATHER_US" ? "500" : nil }
+        #expect(try ServeOptions.parse([], environment: env).commitGatherMicroseconds == 500)
+        #expect(try ServeOptions.parse(["--commit-gather-us=50"], environment: env).commitGatherMicroseconds == 50)
+        #expect(throws: UsageError.self) {
+            try ServeOptions.parse(["--commit-gather-us", "-1"], environment: { _ in nil })
+        }
+        #expect(throws: UsageError.self) {
+            try ServeOptions.parse(["--commit-gather-us", "10000001"], environment: { _ in nil })
+        }
+        #expect(throws: UsageError.self) {
+            try ServeOptions.parse([], environment: { $0 == "HINGE_COMMIT_GATHER_US" ? "soon" : nil })
+        }
+    }
 }
