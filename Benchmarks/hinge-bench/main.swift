@@ -360,20 +360,21 @@ if let batchText = ProcessInfo.processInfo.environment["HINGE_BENCH_RECORD"] {
         }
         return out
     }
-    /// Holds the writer thread in a job (a delete of a profile that does not exist answers on the writer
-    /// thread) until the returned semaphore is signalled; returns once the writer is inside it.
-    func holdWriter() -> DispatchSemaphore {
+    /// Queues a job that holds the writer thread (a delete of a profile that does not exist answers on the
+    /// writer thread): `entered` is signalled once the writer is inside it, which then waits for `release`.
+    func holdWriter() -> (entered: DispatchSemaphore, release: DispatchSemaphore) {
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         store.devices.delete(id: "hinge-bench-no-such-profile") { _ in
             entered.signal()
             release.wait()
         }
-        entered.wait()
-        return release
+        return (entered, release)
     }
     let failures = Atomic<Int>(0)
-    var held = holdWriter()
+    let first = holdWriter()
+    first.entered.wait()
+    var held = first.release
     let before = threadCPU()
     var main = timespec()
     var appended = 0
@@ -391,15 +392,10 @@ if let batchText = ProcessInfo.processInfo.environment["HINGE_BENCH_RECORD"] {
         appended += batch
         let previous = held
         // The next hold queues behind the batch: the writer commits the batch, then waits in it.
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        store.devices.delete(id: "hinge-bench-no-such-profile") { _ in
-            entered.signal()
-            release.wait()
-        }
+        let next = holdWriter()
         previous.signal()
-        entered.wait()
-        held = release
+        next.entered.wait()
+        held = next.release
     }
     let after = threadCPU()
     held.signal()

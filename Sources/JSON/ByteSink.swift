@@ -320,14 +320,7 @@ public struct ByteSink: ~Copyable {
     /// falls back to the byte loop).
     @inlinable @inline(__always)
     static func needsEscape(_ w: UInt64, nonASCII: Bool = false) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        let control = (w &- ones &* 0x20) & ~w
-        let q = w ^ (ones &* 0x22)
-        let quote = (q &- ones) & ~q
-        let b = w ^ (ones &* 0x5C)
-        let backslash = (b &- ones) & ~b
-        return (control | quote | backslash | (nonASCII ? w : 0)) & high != 0
+        escapeMask(w, nonASCII: nonASCII) != 0
     }
 
     /// The high bit of each byte of `w` (first byte lowest) that is a control character, `"` or `\\` (or, with

@@ -9,6 +9,26 @@ import Testing
 /// windows here are seconds long, so that waiting for one is unmistakable next to not waiting.
 @Suite("Group commit: the gathering window")
 struct GroupCommitTests {
+    /// A completion that, the first time it is called (on the writer thread, before the writer takes its next
+    /// batch), queues `count` records completing into `counter` and signals `queued`; every call then
+    /// completes into `counter` itself.
+    private static func queueing(
+        _ count: Int, into store: Store, counter: CompletionCounter, then queued: DispatchSemaphore
+    ) -> @Sendable (Result<RecordID, StoreError>) -> Void {
+        let first = Mutex(true)
+        return { result in
+            let isFirst = first.withLock { f in
+                defer { f = false }
+                return f
+            }
+            if isFirst {
+                for _ in 0..<count { store.requestLog.append(record(), completion: counter.completion) }
+                queued.signal()
+            }
+            counter.completion(result)
+        }
+    }
+
     private static func seconds(since start: DispatchTime) -> Double {
         Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
@@ -40,18 +60,7 @@ struct GroupCommitTests {
         // target of 64, which ends the window long before its 5 s.
         let queued = DispatchSemaphore(value: 0)
         let release = try #require(holdWriter(store), "the writer thread did not take the job")
-        let more = Mutex(false)
-        let chained: @Sendable (Result<RecordID, StoreError>) -> Void = { result in
-            let first = more.withLock { done in
-                defer { done = true }
-                return !done
-            }
-            if first {
-                for _ in 0..<5 { store.requestLog.append(record(), completion: counter.completion) }
-                queued.signal()
-            }
-            counter.completion(result)
-        }
+        let chained = Self.queueing(5, into: store, counter: counter, then: queued)
         for _ in 0..<2 { store.requestLog.append(record(), completion: chained) }
         let start = DispatchTime.now()
         release.signal()
@@ -74,18 +83,7 @@ struct GroupCommitTests {
         counter.expect(5)
         let queued = DispatchSemaphore(value: 0)
         let release = try #require(holdWriter(store), "the writer thread did not take the job")
-        let more = Mutex(false)
-        let chained: @Sendable (Result<RecordID, StoreError>) -> Void = { _ in
-            let first = more.withLock { done in
-                defer { done = true }
-                return !done
-            }
-            if first {
-                for _ in 0..<3 { store.requestLog.append(record(), completion: counter.completion) }
-                queued.signal()
-            }
-            counter.completion(.success(RecordID(rawValue: 0)))
-        }
+        let chained = Self.queueing(3, into: store, counter: counter, then: queued)
         for _ in 0..<2 { store.requestLog.append(record(), completion: chained) }
         let start = DispatchTime.now()
         release.signal()
