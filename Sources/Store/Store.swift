@@ -61,10 +61,10 @@ public final class Store: DeviceCatalog, Sendable {
         /// beginning; also the size the WAL file is cut back to after a restart (`journal_size_limit`).
         /// Default 4096 (64 MiB at 16 KiB pages): the WAL file on disk stays about this size under any load.
         public var walMaxPages: Int
-        /// The writer's gathering window, in µs: when records were already waiting as its last commit ended
-        /// (the writer is the bottleneck), it waits up to this long, or until 64 records wait, before the next
-        /// commit, so that one transaction carries more records (`StoreWriter`). A record that finds the
-        /// writer idle is committed at once. 0 turns gathering off. Default 200.
+        /// The writer's gathering window, in µs: when a commit of several records ends with more records
+        /// waiting (the writer is the bottleneck), it waits up to this long, or until 64 records wait, before
+        /// the next commit, so that one transaction carries more records (`StoreWriter`). A record that finds
+        /// the writer idle is committed at once. 0 turns gathering off. Default 200 (0 to 10 s).
         public var commitGatherMicroseconds: Int
         /// Request-log reads waiting for a read thread (`ReadWorkers`); beyond it a read is refused at once
         /// (the routes answer 503 with `Retry-After`). Default 256.

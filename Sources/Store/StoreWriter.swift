@@ -5,8 +5,9 @@ import Threads
 /// group-commits the request records of every event loop, whichever the engine.
 ///
 /// Loop: wait until something is pending; when the last batch committed several records and more were
-/// already waiting as it finished (the writer is the bottleneck), gather for up to `Limits.gatherMicroseconds` more, or until
-/// `Limits.gatherRecords` records wait; take *everything* pending (one swap under the lock); commit
+/// already waiting as it finished (the writer is the bottleneck), gather for up to
+/// `Limits.gatherMicroseconds` more, or until `Limits.gatherRecords` records wait (the gathering window);
+/// take *everything* pending (one swap under the lock); commit
 /// consecutive records in one transaction; run the other jobs (device writes, clear, flush markers) each
 /// in its own transaction, in queue order; call the completions; start again. Producers never touch the
 /// database: `enqueue` is a lock, an array append and maybe a condition signal.
