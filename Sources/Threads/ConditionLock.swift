@@ -20,7 +20,13 @@ public final class ConditionLock: @unchecked Sendable {
         pthread_mutex_init(mutex, nil)
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
+        // Timed waits measure against the monotonic clock: a step of the wall clock (NTP, an operator)
+        // neither cuts a wait short nor stretches it.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -39,25 +45,25 @@ public final class ConditionLock: @unchecked Sendable {
     public func wait(milliseconds: Int) {
         wait(until: ConditionLock.deadline(afterNanoseconds: milliseconds * 1_000_000))
     }
-    /// Waits until `deadline` at the latest (`CLOCK_REALTIME`, from `deadline(afterNanoseconds:)`).
+    /// Waits until `deadline` at the latest (`CLOCK_MONOTONIC`, from `deadline(afterNanoseconds:)`).
     public func wait(until deadline: timespec) {
         var d = deadline
         _ = pthread_cond_timedwait(condition, mutex, &d)
     }
-    /// The `CLOCK_REALTIME` time `nanoseconds` from now, for `wait(until:)`.
+    /// The `CLOCK_MONOTONIC` time `nanoseconds` from now, for `wait(until:)`.
     public static func deadline(afterNanoseconds nanoseconds: Int) -> timespec {
         var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
+        clock_gettime(CLOCK_MONOTONIC, &now)
         let total = Int(now.tv_nsec) + nanoseconds % 1_000_000_000
         var deadline = timespec()
         deadline.tv_sec = now.tv_sec + nanoseconds / 1_000_000_000 + total / 1_000_000_000
         deadline.tv_nsec = total % 1_000_000_000
         return deadline
     }
-    /// True once `deadline` (`CLOCK_REALTIME`) has passed.
+    /// True once `deadline` (`CLOCK_MONOTONIC`) has passed.
     public static func hasPassed(_ deadline: timespec) -> Bool {
         var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
+        clock_gettime(CLOCK_MONOTONIC, &now)
         return now.tv_sec > deadline.tv_sec || (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec)
     }
     public func signal() { pthread_cond_signal(condition) }
