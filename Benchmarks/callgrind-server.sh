@@ -23,7 +23,7 @@ BIN=$tmp/hinge
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 count() {  # count N -> instructions collected while serving N requests
     local n=$1 pid
-    valgrind --tool=callgrind --callgrind-out-file="$OUT/server-$n.out" "$BIN" serve --port "$port" --threads 1 \
+    SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$OUT/server-$n.out" "$BIN" serve --port "$port" --threads 1 \
         --db "$tmp/db-$n.sqlite" --log-level warn --no-record 2>"$tmp/valgrind-$n.log" &
     pid=$!
     python3 - "$port" "$n" "$SCENE" <<'PY'

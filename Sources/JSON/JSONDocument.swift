@@ -46,14 +46,16 @@ public final class JSONDocument: @unchecked Sendable {
     /// The parser was told to accept repeated keys: `value` merges them.
     let keysMayRepeat: Bool
 
-    /// From a parse: `input` is copied, `nodes` is taken over (freed with the document), and `escapedString`
-    /// offsets (into `decoded`) are moved past the input.
+    /// From a parse: `input` is copied, `nodes` is taken over (from `PlainMemory`, freed with the document), and
+    /// `escapedString` offsets (into `decoded`) are moved past the input.
     init(
         input: UnsafeBufferPointer<UInt8>, decoded: [UInt8], nodes parsed: UnsafeMutableBufferPointer<Node>,
         keysMayRepeat: Bool
     ) {
         self.keysMayRepeat = keysMayRepeat
-        text = .allocate(capacity: max(1, input.count + decoded.count))
+        text = UnsafeMutableBufferPointer(
+            start: PlainMemory.allocate(UInt8.self, capacity: input.count + decoded.count),
+            count: input.count + decoded.count)
         _ = text.initialize(from: input)
         if !decoded.isEmpty {
             _ = UnsafeMutableBufferPointer(rebasing: text[input.count...]).initialize(from: decoded)
@@ -70,15 +72,21 @@ public final class JSONDocument: @unchecked Sendable {
         var builder = TreeFlattener()
         builder.add(value)
         keysMayRepeat = false
-        text = .allocate(capacity: max(1, builder.text.count))
-        _ = text.initialize(from: builder.text)
-        nodes = .allocate(capacity: max(1, builder.nodes.count))
-        _ = nodes.initialize(from: builder.nodes)
+        text = Self.copy(builder.text)
+        nodes = Self.copy(builder.nodes)
+    }
+
+    /// `values` in a buffer from `PlainMemory`.
+    private static func copy<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
+        let buffer = UnsafeMutableBufferPointer(
+            start: PlainMemory.allocate(T.self, capacity: values.count), count: values.count)
+        _ = buffer.initialize(from: values)
+        return buffer
     }
 
     deinit {
-        text.deallocate()
-        nodes.deallocate()
+        PlainMemory.free(text.baseAddress!)
+        PlainMemory.free(nodes.baseAddress!)
     }
 
     public var root: JSONNode { JSONNode(document: self, index: 0) }

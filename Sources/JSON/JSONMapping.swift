@@ -34,7 +34,7 @@ struct ScratchList<Element: BitwiseCopyable> {
 
     init(capacity: Int) {
         self.capacity = capacity
-        base = .allocate(capacity: capacity)
+        base = PlainMemory.allocate(Element.self, capacity: capacity)
     }
 
     @inline(__always)
@@ -45,9 +45,9 @@ struct ScratchList<Element: BitwiseCopyable> {
     }
 
     private mutating func grow() {
-        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        let bigger = PlainMemory.allocate(Element.self, capacity: capacity * 2)
         bigger.moveInitialize(from: base, count: count)
-        base.deallocate()
+        PlainMemory.free(base)
         base = bigger
         capacity *= 2
     }
@@ -60,7 +60,7 @@ struct ScratchList<Element: BitwiseCopyable> {
     var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
     /// Frees the buffer (the owner's deinit).
-    func free() { base.deallocate() }
+    func free() { PlainMemory.free(base) }
 }
 
 /// Keys asked of objects and missing from them, by the object's location (`JSONMapper.suggestion`).

@@ -75,7 +75,7 @@ public enum JSONParser {
             do throws(ByteParser.Failure) {
                 try parser.parseDocument()
             } catch {
-                parser.nodeBase.deallocate()
+                PlainMemory.free(parser.nodeBase)
                 return .failure(error.located(in: buffer))
             }
             return .success(
@@ -137,7 +137,7 @@ struct ByteParser {
         self.rejectDuplicateKeys = rejectDuplicateKeys
         // About one node per 6 bytes in scene-like documents; the buffer grows if needed.
         nodeCapacity = end / 6 + 8
-        nodeBase = .allocate(capacity: nodeCapacity)
+        nodeBase = PlainMemory.allocate(JSONDocument.Node.self, capacity: nodeCapacity)
     }
 
     @inline(__always)
@@ -148,9 +148,9 @@ struct ByteParser {
     }
 
     private mutating func growNodes() {
-        let bigger = UnsafeMutablePointer<JSONDocument.Node>.allocate(capacity: nodeCapacity * 2)
+        let bigger = PlainMemory.allocate(JSONDocument.Node.self, capacity: nodeCapacity * 2)
         bigger.moveInitialize(from: nodeBase, count: nodeCount)
-        nodeBase.deallocate()
+        PlainMemory.free(nodeBase)
         nodeBase = bigger
         nodeCapacity *= 2
     }

@@ -11,9 +11,7 @@ extension Resolution {
 
     /// The response body: the same bytes as `JSONWriter.encode(json)`.
     public var encoded: [UInt8] {
-        var out = ByteSink(capacity: 1024 + 1024 * placements.count + 384 * diagnostics.count)
-        out.resolution(self)
-        return out.array
+        ByteSink.array(capacity: 1024 + 1024 * placements.count + 384 * diagnostics.count) { $0.resolution(self) }
     }
 }
 
