@@ -2,7 +2,9 @@
 # User-space instructions per typical resolve of the whole server (HTTP parsing, routing, the engine,
 # sending), without noise: `hinge serve --threads 1 --no-record` under callgrind answers 1,000 and then
 # 3,000 `POST /v1/resolve` of the scene on keep-alive connections of 500 requests; the difference ÷ 2,000
-# is one request (start-up and shutdown cancel out).
+# is one request (start-up and shutdown cancel out). Both runs hash with a fixed seed
+# (SWIFT_DETERMINISTIC_HASHING=1): with the usual random seed the start-up's dictionaries probe differently in
+# each run, and the difference of the two runs moved by about 2,000 instructions for the same binary.
 #
 #   Benchmarks/callgrind-server.sh [HINGE_BINARY]    # default .build/release/hinge; needs valgrind
 #   OUT=/tmp/cg Benchmarks/callgrind-server.sh       # keep the callgrind files (callgrind_annotate them)
