@@ -9,9 +9,6 @@ public struct ByteSink: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @usableFromInline var count = 0
     @usableFromInline var capacity: Int
-    /// `base` came from `PlainMemory` and is freed with the sink; false while the sink writes into memory it
-    /// was lent (`array(capacity:_:)`).
-    @usableFromInline var ownsBase = true
 
     @inlinable
     public init(capacity: Int) {
@@ -19,33 +16,7 @@ public struct ByteSink: ~Copyable {
         base = PlainMemory.allocate(UInt8.self, capacity: self.capacity)
     }
 
-    /// A sink that writes into `capacity` bytes at `base` it does not own, until it needs more.
-    @usableFromInline
-    init(lent base: UnsafeMutablePointer<UInt8>, capacity: Int) {
-        self.base = base
-        self.capacity = capacity
-        ownsBase = false
-    }
-
-    deinit { if ownsBase { PlainMemory.free(base) } }
-
-    /// What `write` puts into a sink, as an array. The sink writes straight into the array's storage, so the
-    /// bytes are not copied when they fit in `capacity`; beyond it the sink moves to memory of its own and its
-    /// bytes are copied into the array once, as `array` does.
-    public static func array(capacity: Int, _ write: (inout ByteSink) -> Void) -> [UInt8] {
-        var spilled: [UInt8]? = nil
-        let written = [UInt8](unsafeUninitializedCapacity: max(capacity, 16)) { buffer, initialized in
-            var sink = ByteSink(lent: buffer.baseAddress!, capacity: buffer.count)
-            write(&sink)
-            if sink.ownsBase {
-                spilled = sink.array
-                initialized = 0
-            } else {
-                initialized = sink.count
-            }
-        }
-        return spilled ?? written
-    }
+    deinit { PlainMemory.free(base) }
 
     /// The bytes written so far (valid while the sink is not written to or dropped).
     @inlinable public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
@@ -64,8 +35,7 @@ public struct ByteSink: ~Copyable {
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = PlainMemory.allocate(UInt8.self, capacity: newCapacity)
         newBase.update(from: base, count: count)
-        if ownsBase { PlainMemory.free(base) }
-        ownsBase = true
+        PlainMemory.free(base)
         base = newBase
         capacity = newCapacity
     }

@@ -11,7 +11,9 @@ extension Resolution {
 
     /// The response body: the same bytes as `JSONWriter.encode(json)`.
     public var encoded: [UInt8] {
-        ByteSink.array(capacity: 1024 + 1024 * placements.count + 384 * diagnostics.count) { $0.resolution(self) }
+        var out = ByteSink(capacity: 1024 + 1024 * placements.count + 384 * diagnostics.count)
+        out.resolution(self)
+        return out.array
     }
 }
 

@@ -72,20 +72,6 @@ import Testing
         sink.writeNumber(value)
         #expect(sink.array == Array(text.utf8))
     }
-
-    /// `array(capacity:_:)` writes into the array it returns while the bytes fit, and moves to its own memory
-    /// (copied into the array once) when they do not: the same bytes either way, at every size around the edge.
-    @Test func arrayWrittenInPlaceOrSpilled() {
-        for length in [0, 1, 15, 16, 17, 63, 64, 65, 200, 1000] {
-            let text = String((0..<length).map { Character(UnicodeScalar(UInt8(0x41 + $0 % 26))) })
-            var expected = ByteSink(capacity: 1)
-            expected.writeString(text)
-            for capacity in [16, 64, 100, 4096] {
-                let out = ByteSink.array(capacity: capacity) { $0.writeString(text) }
-                #expect(out == expected.array, "length \(length), capacity \(capacity)")
-            }
-        }
-    }
 }
 
 extension String {
