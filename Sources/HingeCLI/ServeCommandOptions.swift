@@ -1,5 +1,6 @@
 import HTTPServer
 import Service
+import Store
 
 /// `hinge serve`'s command line and environment, read into Service's `ServeOptions` through the same
 /// `CommandArguments` scanner as the other subcommands. Every flag has an environment variable; the flag
@@ -127,8 +128,8 @@ extension ServeOptions {
 
     /// 1 MiB (a database of a few pages already holds the schema and the device profiles) to 1 PiB.
     static let logBytesRange = (1 << 20)...(1 << 50)
-    /// `--commit-gather-us`: 0 (commit at once) to 10 s.
-    static let gatherRange = 0...10_000_000
+    /// `--commit-gather-us`: 0 (commit at once) to 10 s, as the store accepts.
+    static let gatherRange = Store.Configuration.commitGatherRange
     /// `--max-response-bytes` and `--max-buffered-bytes`: 1 KiB to 1 TiB.
     static let bufferBytesRange = 1024...(1 << 40)
     static let matrixWorkRange = 1...Int(Int32.max)

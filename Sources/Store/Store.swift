@@ -66,6 +66,8 @@ public final class Store: DeviceCatalog, Sendable {
         /// the next commit, so that one transaction carries more records (`StoreWriter`). A record that finds
         /// the writer idle is committed at once. 0 turns gathering off. Default 200 (0 to 10 s).
         public var commitGatherMicroseconds: Int
+        /// The values `commitGatherMicroseconds` may take: 0 (off) to 10 s.
+        public static let commitGatherRange = 0...10_000_000
         /// Request-log reads waiting for a read thread (`ReadWorkers`); beyond it a read is refused at once
         /// (the routes answer 503 with `Retry-After`). Default 256.
         public var readQueueCapacity: Int
@@ -179,7 +181,7 @@ public final class Store: DeviceCatalog, Sendable {
         guard configuration.reconnectMillis >= 1 else {
             throw .invalidConfiguration("reconnectMillis must be at least 1")
         }
-        guard (0...10_000_000).contains(configuration.commitGatherMicroseconds) else {
+        guard Configuration.commitGatherRange.contains(configuration.commitGatherMicroseconds) else {
             throw .invalidConfiguration("commitGatherMicroseconds must be 0 to 10000000 (10 s)")
         }
         guard configuration.storageCheckMillis >= 1 else {
