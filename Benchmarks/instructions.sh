@@ -9,7 +9,10 @@
 # Stages: parse, decode, resolve, encode, and `pipeline` (bytes in, bytes out: all four). valgrind 3.19
 # cannot read this toolchain's debug information ("Possibly corrupted debuginfo file"), so each binary is
 # run as a copy without it (`objcopy --strip-debug`; the symbols stay, for `callgrind_annotate`).
-# OUT=DIR keeps the callgrind files (DIR/<binary#>-<stage>-<n>.out).
+# OUT=DIR keeps the callgrind files (DIR/<binary#>-<stage>-<n>.out). Every run hashes with a fixed seed
+# (SWIFT_DETERMINISTIC_HASHING=1): with the usual random seed, three runs of one binary gave 63,587–63,821
+# instructions for the pipeline (a request's dictionary look-ups probe differently with each seed); with it, the
+# same count every time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
@@ -26,7 +29,7 @@ mkdir -p "$OUT"
 
 count() {  # count BINARY MODE N -> instructions collected
     local file="$OUT/$4-$2-$3.out"
-    HINGE_BENCH_PROFILE=$2 HINGE_BENCH_ITERATIONS=$3 valgrind --tool=callgrind --callgrind-out-file="$file" \
+    SWIFT_DETERMINISTIC_HASHING=1 HINGE_BENCH_PROFILE=$2 HINGE_BENCH_ITERATIONS=$3 valgrind --tool=callgrind --callgrind-out-file="$file" \
         "$1" >/dev/null 2>"$tmp/valgrind.log" || { cat "$tmp/valgrind.log" >&2; exit 1; }
     sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$tmp/valgrind.log"
 }

@@ -123,6 +123,42 @@ struct Panel: Equatable {
             ])
     }
 
+    @Test func membersReadAgainAndKeysAskedAfterEveryMemberWasRead() throws {
+        // Both members are read first: a member read again is still found, the other keys are absent, and a
+        // required one reports.
+        let json = try JSONParser.parse(#"{"id": "p", "style": "card"}"#)
+        let mapper = JSONMapper()
+        var reader = try #require(mapper.object(json, at: .root))
+        #expect(reader.string("id") == "p")
+        let style: PanelStyle? = reader.enumeration("style")
+        #expect(style == .card)
+        #expect(reader.string("id") == "p")  // a member read twice is still found
+        #expect(reader.number("size") == nil)
+        #expect(reader.bool("modal", required: true) == nil)
+        reader.finish()
+        #expect(mapper.errors.map(\.description) == ["/modal: is required"])
+        #expect(mapper.unknownFields.isEmpty)
+    }
+
+    @Test(arguments: [63, 64, 65, 130])
+    func objectsOfManyMembersFindEachMember(_ count: Int) throws {
+        let members = (0..<count).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+        let mapper = JSONMapper()
+        var reader = try #require(mapper.object(try JSONParser.parse("{\(members)}"), at: .root))
+        // Every member but the last, in reverse order, then a missing key, then the last member.
+        let keys: [StaticString] = [
+            "k129", "k128", "k127", "k100", "k65", "k64", "k63", "k62", "k1", "k0",
+        ]
+        var found: [Double] = []
+        for key in keys { if let n = reader.number(key) { found.append(n) } }
+        #expect(found == [129, 128, 127, 100, 65, 64, 63, 62, 1, 0].filter { $0 < Double(count) })
+        #expect(reader.number("absent") == nil)
+        reader.finish()
+        #expect(mapper.errors.isEmpty)
+        // The members not read are unknown fields: all of them but the ones found.
+        #expect(mapper.unknownFields.listed.count + mapper.unknownFields.omitted == count - found.count)
+    }
+
     @Test func rootMustBeAnObject() throws {
         let mapper = JSONMapper()
         #expect(Panel.map([1, 2], mapper) == nil)
