@@ -29,8 +29,9 @@ mkdir -p "$OUT"
 
 count() {  # count BINARY MODE N -> instructions collected
     local file="$OUT/$4-$2-$3.out"
-    SWIFT_DETERMINISTIC_HASHING=1 HINGE_BENCH_PROFILE=$2 HINGE_BENCH_ITERATIONS=$3 valgrind --tool=callgrind --callgrind-out-file="$file" \
-        "$1" >/dev/null 2>"$tmp/valgrind.log" || { cat "$tmp/valgrind.log" >&2; exit 1; }
+    SWIFT_DETERMINISTIC_HASHING=1 HINGE_BENCH_PROFILE=$2 HINGE_BENCH_ITERATIONS=$3 \
+        valgrind --tool=callgrind --callgrind-out-file="$file" "$1" >/dev/null 2>"$tmp/valgrind.log" \
+        || { cat "$tmp/valgrind.log" >&2; exit 1; }
     sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$tmp/valgrind.log"
 }
 

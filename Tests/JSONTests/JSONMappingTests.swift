@@ -145,7 +145,8 @@ struct Panel: Equatable {
         let members = (0..<count).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
         let mapper = JSONMapper()
         var reader = try #require(mapper.object(try JSONParser.parse("{\(members)}"), at: .root))
-        // Every member but the last, in reverse order, then a missing key, then the last member.
+        // Members on both sides of the 64th, last to first (those past the object's end are absent), then a key
+        // no object has.
         let keys: [StaticString] = [
             "k129", "k128", "k127", "k100", "k65", "k64", "k63", "k62", "k1", "k0",
         ]
