@@ -13,18 +13,20 @@ public final class JSONDocument: @unchecked Sendable {
     /// Largest input a document can index (offsets are 32-bit); `JSONParser.Options.maxSize` is far below.
     public static let maxBytes = Int(Int32.max / 2)
 
+    @usableFromInline
     struct Node {
+        @usableFromInline
         enum Kind: UInt8 { case null, `false`, `true`, number, string, escapedString, array, object }
-        var kind: Kind
+        @usableFromInline var kind: Kind
         /// string: offset of its text in `text`; container: number of elements or members.
-        var a: Int32 = 0
+        @usableFromInline var a: Int32 = 0
         /// string: length of its text in bytes; container: index of the first node after it and its content.
-        var b: Int32 = 0
+        @usableFromInline var b: Int32 = 0
         /// An object's key: index of the next key (or of the node after the object) — a reader walks the members
         /// without looking at their values.
-        var c: Int32 = 0
+        @usableFromInline var c: Int32 = 0
         /// number: the value.
-        var number: Double = 0
+        @usableFromInline var number: Double = 0
 
         init(kind: Kind) { self.kind = kind }
         init(number: Double) {
@@ -37,12 +39,12 @@ public final class JSONDocument: @unchecked Sendable {
             b = Int32(truncatingIfNeeded: length)
         }
 
-        var isContainer: Bool { kind == .array || kind == .object }
+        @inlinable var isContainer: Bool { kind == .array || kind == .object }
     }
 
     /// The input bytes followed by the decoded text of strings that had escapes.
-    let text: UnsafeMutableBufferPointer<UInt8>
-    let nodes: UnsafeMutableBufferPointer<Node>
+    @usableFromInline let text: UnsafeMutableBufferPointer<UInt8>
+    @usableFromInline let nodes: UnsafeMutableBufferPointer<Node>
     /// The parser was told to accept repeated keys: `value` merges them.
     let keysMayRepeat: Bool
 
@@ -94,19 +96,19 @@ public final class JSONDocument: @unchecked Sendable {
     // MARK: Access (indices are trusted: they come from the document's own structure)
 
     /// The index of the node after `index` and everything inside it.
-    @inline(__always) func next(_ index: Int) -> Int {
+    @inlinable @inline(__always) func next(_ index: Int) -> Int {
         let n = nodes[index]
         return n.isContainer ? Int(n.b) : index + 1
     }
 
-    @inline(__always) func textBytes(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+    @inlinable @inline(__always) func textBytes(_ index: Int) -> UnsafeBufferPointer<UInt8> {
         let n = nodes[index]
         return UnsafeBufferPointer(start: text.baseAddress! + Int(n.a), count: Int(n.b))
     }
 
     /// Whether string node `index` has exactly the bytes of `s`: the length decides most comparisons, the first
     /// byte most of the rest.
-    @inline(__always) func textEquals(_ index: Int, _ s: StaticString) -> Bool {
+    @inlinable @inline(__always) func textEquals(_ index: Int, _ s: StaticString) -> Bool {
         let n = nodes[index]
         let count = s.utf8CodeUnitCount
         return Int(n.b) == count && JSONDocument.sameBytes(text.baseAddress! + Int(n.a), s.utf8Start, count: count)
@@ -139,7 +141,7 @@ public final class JSONDocument: @unchecked Sendable {
     }
 
     /// The member named `key` of object node `object`: its position among the members and its value's index.
-    @inline(__always) func member(of object: Int, _ key: StaticString) -> (ordinal: Int, value: Int)? {
+    @inlinable @inline(__always) func member(of object: Int, _ key: StaticString) -> (ordinal: Int, value: Int)? {
         let count = Int(nodes[object].a)
         var k = object + 1
         var m = 0
@@ -151,6 +153,7 @@ public final class JSONDocument: @unchecked Sendable {
         return nil
     }
 
+    @usableFromInline
     func string(_ index: Int) -> String {
         let bytes = textBytes(index)
         // Already validated UTF-8: copied into the new string's own storage (measured faster than
@@ -278,8 +281,9 @@ private struct TreeFlattener {
 /// One value in a `JSONDocument`: what decoders look at before turning it into a Swift value.
 public struct JSONNode: Sendable {
     public let document: JSONDocument
-    let index: Int
+    @usableFromInline let index: Int
 
+    @usableFromInline
     init(document: JSONDocument, index: Int) {
         self.document = document
         self.index = index
@@ -364,18 +368,34 @@ public struct JSONNode: Sendable {
 
 /// The elements of an array node, in order.
 public struct JSONElements: Sequence {
-    let document: JSONDocument
-    let first: Int
-    let end: Int
+    @usableFromInline let document: JSONDocument
+    @usableFromInline let first: Int
+    @usableFromInline let end: Int
     public let count: Int
+
+    @usableFromInline
+    init(document: JSONDocument, first: Int, end: Int, count: Int) {
+        self.document = document
+        self.first = first
+        self.end = end
+        self.count = count
+    }
 
     public var isEmpty: Bool { count == 0 }
 
     public struct Iterator: IteratorProtocol {
-        let document: JSONDocument
-        var position: Int
-        let end: Int
+        @usableFromInline let document: JSONDocument
+        @usableFromInline var position: Int
+        @usableFromInline let end: Int
 
+        @usableFromInline
+        init(document: JSONDocument, position: Int, end: Int) {
+            self.document = document
+            self.position = position
+            self.end = end
+        }
+
+        @inlinable
         public mutating func next() -> JSONNode? {
             guard position < end else { return nil }
             let node = JSONNode(document: document, index: position)
@@ -384,6 +404,7 @@ public struct JSONElements: Sequence {
         }
     }
 
+    @inlinable
     public func makeIterator() -> Iterator { Iterator(document: document, position: first, end: end) }
     public var underestimatedCount: Int { count }
 }

@@ -19,7 +19,10 @@ public struct JSONIssue: Sendable, Equatable, CustomStringConvertible {
 /// location costs an append to an array and becomes a pointer (an array of tokens) only when an error or an
 /// unknown field is recorded. A location is meaningful only to the mapper that made it.
 public struct JSONLocation: Sendable, Equatable {
-    let id: Int32
+    @usableFromInline let id: Int32
+
+    @usableFromInline
+    init(id: Int32) { self.id = id }
     /// The document root: location 0 of every mapper (`mapper.location(.root)`).
     static let documentRoot = JSONLocation(id: 0)
 }
@@ -27,24 +30,26 @@ public struct JSONLocation: Sendable, Equatable {
 /// A list of plain values the mapper appends to on every lookup: a buffer it owns and frees, so that an append
 /// is a store and an increment (no uniqueness check or reference counting as on an `Array` property of a
 /// class).
+@usableFromInline
 struct ScratchList<Element: BitwiseCopyable> {
-    private var base: UnsafeMutablePointer<Element>
-    private(set) var count = 0
-    private var capacity: Int
+    @usableFromInline var base: UnsafeMutablePointer<Element>
+    @usableFromInline private(set) var count = 0
+    @usableFromInline var capacity: Int
 
     init(capacity: Int) {
         self.capacity = capacity
         base = PlainMemory.allocate(Element.self, capacity: capacity)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func append(_ e: Element) {
         if count == capacity { grow() }
         (base + count).initialize(to: e)
         count += 1
     }
 
-    private mutating func grow() {
+    @usableFromInline
+    mutating func grow() {
         let bigger = PlainMemory.allocate(Element.self, capacity: capacity * 2)
         bigger.moveInitialize(from: base, count: count)
         PlainMemory.free(base)
@@ -64,7 +69,7 @@ struct ScratchList<Element: BitwiseCopyable> {
 }
 
 /// Keys asked of objects and missing from them, by the object's location (`JSONMapper.suggestion`).
-typealias AskedKeys = ScratchList<(reader: Int32, key: StaticString)>
+@usableFromInline typealias AskedKeys = ScratchList<(reader: Int32, key: StaticString)>
 
 /// Collects the violations and unknown fields of one mapping pass.
 public final class JSONMapper {
@@ -79,19 +84,27 @@ public final class JSONMapper {
     public var errorCount: Int { errors.count }
     /// Every key asked of an object and missing from it, by the object's location: with the members that were
     /// read, the known members a typo is compared with.
-    @exclusivity(unchecked) private var askedKeys = AskedKeys(capacity: 128)
+    @exclusivity(unchecked) @usableFromInline var askedKeys = AskedKeys(capacity: 128)
 
     /// The locations handed out: `parent < 0` is the root (`index` −1) or a location given by a pointer
     /// (`fixed[index]`).
-    private struct Entry {
-        var parent: Int32
-        var index: Int32
-        var key: StaticString
+    @usableFromInline
+    struct Entry: BitwiseCopyable {
+        @usableFromInline var parent: Int32
+        @usableFromInline var index: Int32
+        @usableFromInline var key: StaticString
+
+        @inlinable
+        init(parent: Int32, index: Int32, key: StaticString) {
+            self.parent = parent
+            self.index = index
+            self.key = key
+        }
     }
     // A typical request takes about 30 locations: one allocation, no growth. Entry 0 is the root. Exclusivity
     // is not checked dynamically on the two lists: only the mapper's own methods touch them, never with an
     // access in progress, and the check cost more than the append it guarded.
-    @exclusivity(unchecked) private var entries = ScratchList<Entry>(capacity: 64)
+    @exclusivity(unchecked) @usableFromInline var entries = ScratchList<Entry>(capacity: 64)
     private var fixed: [JSONPointer] = []
 
     public init() {
@@ -112,7 +125,7 @@ public final class JSONMapper {
     }
 
     /// Member `key` of the object at `parent`, or element `index` of that member when `index >= 0`.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func location(_ parent: JSONLocation, _ key: StaticString, index: Int = -1) -> JSONLocation {
         entries.append(Entry(parent: parent.id, index: Int32(truncatingIfNeeded: index), key: key))
         return JSONLocation(id: Int32(entries.count - 1))
@@ -139,7 +152,7 @@ public final class JSONMapper {
     }
 
     /// Notes that `key` was asked of the object at `reader` and is not in it.
-    @inline(__always)
+    @inlinable @inline(__always)
     func asked(_ key: StaticString, of reader: JSONLocation) { askedKeys.append((reader.id, key)) }
 
     public func unknown(_ path: JSONPointer, suggestion: String? = nil) {
@@ -176,12 +189,19 @@ public final class JSONMapper {
 
     /// A reader over `value` when it is an object; otherwise records "expected an object" at `location` and
     /// returns nil. The reader builds its pointer only if it reports something.
+    @inlinable
     public func object(_ value: JSONNode, at location: JSONLocation) -> ObjectReader? {
-        guard value.isObject else {
-            error(location, "expected an object, found \(value.typeName)")
+        guard value.document.nodes[value.index].kind == .object else {
+            objectExpected(value, at: location)
             return nil
         }
-        return ObjectReader(mapper: self, node: value, location: location)
+        return ObjectReader(mapper: self, document: value.document, index: value.index, location: location)
+    }
+
+    /// The error path of `object(_:at:)`.
+    @usableFromInline
+    func objectExpected(_ value: JSONNode, at location: JSONLocation) {
+        error(location, "expected an object, found \(value.typeName)")
     }
 }
 
@@ -190,16 +210,22 @@ public final class JSONMapper {
 ///
 /// A value type (reading marks members, so readers are `var`s): a request has a dozen objects, and a class
 /// instance for each cost more than the reading itself.
+///
+/// The look-ups and typed getters are `@inlinable`: the decoders live in other modules, and a call across the
+/// module boundary (about 100 instructions a look-up) could neither fold the constant arguments (the key and its
+/// length, `required`, the range) nor skip the call. Their error paths stay out of line (`typeMismatch`,
+/// `numberProblem`, `lengthProblem`, `countProblem`, `reportUnread`), so what is copied into each decoder is the
+/// valid case only.
 public struct ObjectReader {
     public let mapper: JSONMapper
     /// Where the object sits; its pointer is built only when asked for (`path`), i.e. when reporting.
     public let location: JSONLocation
-    private let document: JSONDocument
-    private let start: Int
-    private let memberCount: Int
+    @usableFromInline let document: JSONDocument
+    @usableFromInline let start: Int
+    @usableFromInline let memberCount: Int
     /// Members read so far: one bit per member for the first 64, `readBeyond` for the rest.
-    private var readMask: UInt64 = 0
-    private var readBeyond: [Bool]
+    @usableFromInline var readMask: UInt64 = 0
+    @usableFromInline var readBeyond: [Bool]
 
     public init(mapper: JSONMapper, node: JSONNode, location: JSONLocation) {
         precondition(node.isObject, "ObjectReader reads objects")
@@ -207,6 +233,7 @@ public struct ObjectReader {
     }
 
     /// A reader over object node `index` of `document`.
+    @usableFromInline
     init(mapper: JSONMapper, document: JSONDocument, index: Int, location: JSONLocation) {
         self.mapper = mapper
         self.location = location
@@ -225,7 +252,7 @@ public struct ObjectReader {
     /// Number of members of the object.
     public var count: Int { memberCount }
 
-    @inline(__always) private mutating func markRead(_ i: Int) {
+    @inlinable @inline(__always) mutating func markRead(_ i: Int) {
         if i < 64 { readMask |= 1 << UInt64(i) } else { readBeyond[i - 64] = true }
     }
 
@@ -234,7 +261,7 @@ public struct ObjectReader {
     }
 
     /// The index of member `key`'s value node, marking the member read; nil when absent or `null`.
-    @inline(__always) private mutating func valueIndex(_ key: StaticString) -> Int? {
+    @inlinable @inline(__always) mutating func valueIndex(_ key: StaticString) -> Int? {
         guard let found = document.member(of: start, key) else {
             // A known key the object lacks: what a misspelt member may have meant. Keys that are present are
             // found again at `finish` (they are the members read), so they need no note here.
@@ -246,6 +273,7 @@ public struct ObjectReader {
     }
 
     /// The raw member, marking it read. `null` counts as absent.
+    @inlinable @inline(__always)
     public mutating func value(_ key: StaticString) -> JSONNode? {
         guard let i = valueIndex(key) else { return nil }
         return JSONNode(document: document, index: i)
@@ -256,13 +284,14 @@ public struct ObjectReader {
     public func pointer(_ key: StaticString) -> JSONPointer { path.appending(key.description) }
 
     /// The location of member `key` (or of its element `index`), for nested readers and later errors.
+    @inlinable @inline(__always)
     public func location(_ key: StaticString, index: Int = -1) -> JSONLocation {
         mapper.location(location, key, index: index)
     }
 
     public func error(_ key: StaticString, _ message: String) { mapper.error(pointer(key), message) }
 
-    @inline(__always) private func missing(_ key: StaticString, _ required: Bool) {
+    @inlinable @inline(__always) func missing(_ key: StaticString, _ required: Bool) {
         if required { mapper.error(pointer(key), "is required") }
     }
 
@@ -270,6 +299,7 @@ public struct ObjectReader {
     // `JSONNode`) only to report a problem.
 
     /// A string; with `length`, its number of characters must lie in the range.
+    @inlinable @inline(__always)
     public mutating func string(_ key: StaticString, required: Bool = false, length: ClosedRange<Int> = 0...Int.max)
         -> String?
     {
@@ -279,17 +309,24 @@ public struct ObjectReader {
         }
         let kind = document.nodes[i].kind
         guard kind == .string || kind == .escapedString else {
-            error(key, "expected a string, found \(JSONNode(document: document, index: i).typeName)")
+            typeMismatch(key, expected: "a string", i)
             return nil
         }
         let s = document.string(i)
         if !characterCount(of: s, isIn: length) {
-            error(key, "must be \(length.lowerBound) to \(length.upperBound) characters long, is \(s.count)")
+            lengthProblem(key, s, length)
             return nil
         }
         return s
     }
 
+    /// The error path of `string`: `s`, member `key`, has a number of characters outside `length`.
+    @usableFromInline
+    func lengthProblem(_ key: StaticString, _ s: String, _ length: ClosedRange<Int>) {
+        error(key, "must be \(length.lowerBound) to \(length.upperBound) characters long, is \(s.count)")
+    }
+
+    @inlinable @inline(__always)
     public mutating func bool(_ key: StaticString, required: Bool = false) -> Bool? {
         guard let i = valueIndex(key) else {
             missing(key, required)
@@ -299,12 +336,13 @@ public struct ObjectReader {
         case .true: return true
         case .false: return false
         default:
-            error(key, "expected a boolean, found \(JSONNode(document: document, index: i).typeName)")
+            typeMismatch(key, expected: "a boolean", i)
             return nil
         }
     }
 
     /// A finite number, optionally inside `range` (message names the range).
+    @inlinable @inline(__always)
     public mutating func number(
         _ key: StaticString, required: Bool = false, range: ClosedRange<Double>? = nil, positive: Bool = false
     ) -> Double? {
@@ -320,7 +358,19 @@ public struct ObjectReader {
                 return n.number
             }
         }
-        return JSONMapper.number(
+        return numberProblem(key, i, range: range, positive: positive)
+    }
+
+    /// Records that member `key` (node `i`) is not of the type expected (the error path of the typed getters).
+    @usableFromInline
+    func typeMismatch(_ key: StaticString, expected: String, _ i: Int) {
+        error(key, "expected \(expected), found \(JSONNode(document: document, index: i).typeName)")
+    }
+
+    /// The error path of `number`: records why member `key` (node `i`) is not an accepted number.
+    @usableFromInline
+    func numberProblem(_ key: StaticString, _ i: Int, range: ClosedRange<Double>?, positive: Bool) -> Double? {
+        JSONMapper.number(
             JSONNode(document: document, index: i), at: location(key), mapper: mapper, range: range, positive: positive)
     }
 
@@ -338,7 +388,7 @@ public struct ObjectReader {
     }
 
     /// The bytes of string node `index` (nil for other types), valid while the document is.
-    @usableFromInline
+    @inlinable @inline(__always)
     func stringBytes(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
         let kind = document.nodes[index].kind
         return kind == .string || kind == .escapedString ? document.textBytes(index) : nil
@@ -346,7 +396,7 @@ public struct ObjectReader {
 
     /// For `enumeration`: the index of member `key`'s value, marking it read; nil when it is absent (then "is
     /// required" is recorded if it is).
-    @usableFromInline
+    @inlinable @inline(__always)
     mutating func enumerationValue(_ key: StaticString, required: Bool) -> Int? {
         guard let i = valueIndex(key) else {
             missing(key, required)
@@ -362,6 +412,7 @@ public struct ObjectReader {
         return JSONMapper.enumeration(JSONNode(document: document, index: i), at: location(key), mapper: mapper)
     }
 
+    @inlinable @inline(__always)
     public mutating func object(_ key: StaticString, required: Bool = false) -> ObjectReader? {
         guard let i = valueIndex(key) else {
             missing(key, required)
@@ -370,7 +421,7 @@ public struct ObjectReader {
         // The nested reader is made here, from the index, without a `JSONNode` in between (one reference
         // count less per object).
         guard document.nodes[i].kind == .object else {
-            error(key, "expected an object, found \(JSONNode(document: document, index: i).typeName)")
+            typeMismatch(key, expected: "an object", i)
             return nil
         }
         return ObjectReader(mapper: mapper, document: document, index: i, location: location(key))
@@ -386,6 +437,7 @@ public struct ObjectReader {
     }
 
     /// The elements of an array member; `location(key, index: i)` is where element `i` sits.
+    @inlinable @inline(__always)
     public mutating func elements(_ key: StaticString, required: Bool = false, maxCount: Int? = nil) -> JSONElements? {
         guard let i = valueIndex(key) else {
             missing(key, required)
@@ -393,20 +445,34 @@ public struct ObjectReader {
         }
         let n = document.nodes[i]
         guard n.kind == .array else {
-            error(key, "expected an array, found \(JSONNode(document: document, index: i).typeName)")
+            typeMismatch(key, expected: "an array", i)
             return nil
         }
         if let maxCount, Int(n.a) > maxCount {
-            error(key, "has \(n.a) elements, at most \(maxCount) are allowed")
+            countProblem(key, Int(n.a), maxCount)
             return nil
         }
         return JSONElements(document: document, first: i + 1, end: Int(n.b), count: Int(n.a))
     }
 
+    /// The error path of `elements`: array member `key` has `count` elements, more than `maxCount`.
+    @usableFromInline
+    func countProblem(_ key: StaticString, _ count: Int, _ maxCount: Int) {
+        error(key, "has \(count) elements, at most \(maxCount) are allowed")
+    }
+
     /// Reports every member not read so far as an unknown field.
+    @inlinable @inline(__always)
     public func finish() {
         let n = memberCount
         guard n > 0, n > 64 || readMask != (n == 64 ? UInt64.max : (1 << UInt64(n)) - 1) else { return }
+        reportUnread()
+    }
+
+    /// The members not read, as unknown fields (the path of `finish()` that has some).
+    @usableFromInline
+    func reportUnread() {
+        let n = memberCount
         let base = path
         // The known keys a typo is compared with: those asked and missing, and the members that were read.
         var read: [String] = []
@@ -426,7 +492,7 @@ public struct ObjectReader {
 /// Whether the number of characters of `s` lies in `range`, counting characters (grapheme clusters, slow) only
 /// when the UTF-8 length does not decide: a string has at most as many characters as bytes, and at least one
 /// when it has any byte.
-@inline(__always)
+@inlinable @inline(__always)
 func characterCount(of s: String, isIn range: ClosedRange<Int>) -> Bool {
     let bytes = s.utf8.count
     if bytes <= range.upperBound, range.lowerBound <= min(bytes, 1) { return true }
