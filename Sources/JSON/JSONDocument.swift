@@ -289,12 +289,12 @@ public struct JSONNode: Sendable {
         self.index = index
     }
 
-    var kind: JSONDocument.Node.Kind { document.nodes[index].kind }
+    @inlinable var kind: JSONDocument.Node.Kind { document.nodes[index].kind }
 
     public var isNull: Bool { kind == .null }
     public var isObject: Bool { kind == .object }
     public var isArray: Bool { kind == .array }
-    public var isString: Bool { kind == .string || kind == .escapedString }
+    @inlinable public var isString: Bool { kind == .string || kind == .escapedString }
 
     /// A short name of the JSON type, for error messages ("expected a number, found a string").
     public var typeName: String {
@@ -322,7 +322,9 @@ public struct JSONNode: Sendable {
     public var stringValue: String? { isString ? document.string(index) : nil }
 
     /// Whether this is a string with exactly the bytes of `s` (no `String` is made).
-    public func isString(_ s: StaticString) -> Bool { isString && document.textEquals(index, s) }
+    @inlinable @inline(__always) public func isString(_ s: StaticString) -> Bool {
+        isString && document.textEquals(index, s)
+    }
 
     /// Elements of an array, members of an object, 0 otherwise.
     public var count: Int {

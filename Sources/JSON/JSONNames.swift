@@ -7,15 +7,15 @@
 /// string's length, usually one.
 public final class JSONNames: @unchecked Sendable {
     // @unchecked Sendable: the buffers are written in init only and freed in deinit.
-    private let count: Int
-    private let text: UnsafeMutablePointer<UInt8>
+    @usableFromInline let count: Int
+    @usableFromInline let text: UnsafeMutablePointer<UInt8>
     /// Case i's raw value is `text[starts[i] ..< starts[i + 1]]`.
-    private let starts: UnsafeMutablePointer<Int>
+    @usableFromInline let starts: UnsafeMutablePointer<Int>
     /// Length → the first case with a raw value that long (−1: none), for lengths below `lengthSlots`;
     /// case → the next case of the same length (−1: none).
-    private let firstOfLength: UnsafeMutablePointer<Int>
-    private let nextOfLength: UnsafeMutablePointer<Int>
-    private static let lengthSlots = 64
+    @usableFromInline let firstOfLength: UnsafeMutablePointer<Int>
+    @usableFromInline let nextOfLength: UnsafeMutablePointer<Int>
+    @usableFromInline static var lengthSlots: Int { 64 }
 
     public init<E: RawRepresentable & CaseIterable>(_: E.Type) where E.RawValue == String {
         let values = E.allCases.map { Array($0.rawValue.utf8) }
@@ -49,7 +49,9 @@ public final class JSONNames: @unchecked Sendable {
         nextOfLength.deallocate()
     }
 
-    /// The position in `allCases` of the case whose raw value has exactly these bytes, or nil.
+    /// The position in `allCases` of the case whose raw value has exactly these bytes, or nil. Inlined into the
+    /// decoders (`ObjectReader.enumeration`), where a call across the module boundary cost a third of it.
+    @inlinable @inline(__always)
     public func ordinal(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let n = bytes.count
         guard n < JSONNames.lengthSlots else {
