@@ -29,6 +29,14 @@ public enum SceneDecoding: Sendable {
 
     public var scene: Scene? { if case .scene(let s) = self { return s } else { return nil } }
     public var errors: [JSONIssue] { if case .invalid(let e, _) = self { return e } else { return [] } }
+
+    /// Runs `body` on the scene in place (the decoding is `.scene`): the scene is taken out of `self`, not
+    /// copied, and put back.
+    fileprivate mutating func decodeScene<R>(_ body: (inout Scene) -> R) -> R {
+        guard case .scene(var s) = consume self else { preconditionFailure("decodeScene on .invalid") }
+        defer { self = .scene(s) }
+        return body(&s)
+    }
 }
 
 /// Fields the matrix endpoint and the CLI (`--device --posture --orientation`) set on a request before it
@@ -74,12 +82,13 @@ extension Scene {
     /// never builds a `JSONValue` tree.
     public static func decode(_ value: JSONNode, catalog: any DeviceCatalog) -> SceneDecoding {
         let mapper = JSONMapper()
-        // Decoded in place and moved into the result: a Scene is large, and each copy retains every member.
-        var scene = Scene()
-        let decoded = SceneDecoder(mapper: mapper, catalog: catalog).decode(value, into: &scene)
+        // Decoded in place, inside the result that is returned: a Scene is large (688 bytes), and a copy moves
+        // them and retains every member (`.scene(scene)` from a local copied it).
+        var result = SceneDecoding.scene(Scene())
+        let decoded = result.decodeScene { SceneDecoder(mapper: mapper, catalog: catalog).decode(value, into: &$0) }
         if mapper.errorCount == 0, decoded {
-            scene.unknownFields = mapper.unknownFields
-            return .scene(scene)
+            result.decodeScene { $0.unknownFields = mapper.unknownFields }
+            return result
         }
         return .invalid(errors: mapper.errors, unknownFields: mapper.unknownFields)
     }
