@@ -85,12 +85,13 @@ extension Scene {
         // Decoded in place, inside the result that is returned: a Scene is large (688 bytes), and a copy moves
         // them and retains every member (`.scene(scene)` from a local copied it).
         var result = SceneDecoding.scene(Scene())
-        let decoded = result.decodeScene { SceneDecoder(mapper: mapper, catalog: catalog).decode(value, into: &$0) }
-        if mapper.errorCount == 0, decoded {
-            result.decodeScene { $0.unknownFields = mapper.unknownFields }
-            return result
+        let valid = result.decodeScene { scene in
+            guard SceneDecoder(mapper: mapper, catalog: catalog).decode(value, into: &scene), mapper.errorCount == 0
+            else { return false }
+            scene.unknownFields = mapper.unknownFields
+            return true
         }
-        return .invalid(errors: mapper.errors, unknownFields: mapper.unknownFields)
+        return valid ? result : .invalid(errors: mapper.errors, unknownFields: mapper.unknownFields)
     }
 
     /// The same scene with device, posture, orientation or layout direction replaced, validated again.
