@@ -292,7 +292,7 @@ public struct JSONNode: Sendable {
     @inlinable var kind: JSONDocument.Node.Kind { document.nodes[index].kind }
 
     public var isNull: Bool { kind == .null }
-    public var isObject: Bool { kind == .object }
+    @inlinable public var isObject: Bool { kind == .object }
     public var isArray: Bool { kind == .array }
     @inlinable public var isString: Bool { kind == .string || kind == .escapedString }
 

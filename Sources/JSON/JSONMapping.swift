@@ -191,7 +191,7 @@ public final class JSONMapper {
     /// returns nil. The reader builds its pointer only if it reports something.
     @inlinable
     public func object(_ value: JSONNode, at location: JSONLocation) -> ObjectReader? {
-        guard value.document.nodes[value.index].kind == .object else {
+        guard value.isObject else {
             objectExpected(value, at: location)
             return nil
         }

@@ -50,7 +50,8 @@ public final class JSONNames: @unchecked Sendable {
     }
 
     /// The position in `allCases` of the case whose raw value has exactly these bytes, or nil. Inlined into the
-    /// decoders (`ObjectReader.enumeration`), where a call across the module boundary cost a third of it.
+    /// decoders (`ObjectReader.enumeration`), which live in another module: with `JSONNode.isString(_:)`, 300
+    /// instructions less per typical decode than the calls.
     @inlinable @inline(__always)
     public func ordinal(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let n = bytes.count
