@@ -24,7 +24,7 @@ public struct JSONLocation: Sendable, Equatable {
     @usableFromInline
     init(id: Int32) { self.id = id }
     /// The document root: location 0 of every mapper (`mapper.location(.root)`).
-    static let documentRoot = JSONLocation(id: 0)
+    @usableFromInline static let documentRoot = JSONLocation(id: 0)
 }
 
 /// A list of plain values the mapper appends to on every lookup: a buffer it owns and frees, so that an append
@@ -36,9 +36,13 @@ struct ScratchList<Element: BitwiseCopyable> {
     @usableFromInline private(set) var count = 0
     @usableFromInline var capacity: Int
 
+    /// A list with room for `capacity` elements; with 0, no buffer is taken until the first append.
     init(capacity: Int) {
         self.capacity = capacity
-        base = PlainMemory.allocate(Element.self, capacity: capacity)
+        base =
+            capacity > 0
+            ? PlainMemory.allocate(Element.self, capacity: capacity)
+            : UnsafeMutablePointer(bitPattern: MemoryLayout<Element>.alignment)!
     }
 
     @inlinable @inline(__always)
@@ -50,11 +54,12 @@ struct ScratchList<Element: BitwiseCopyable> {
 
     @usableFromInline
     mutating func grow() {
-        let bigger = PlainMemory.allocate(Element.self, capacity: capacity * 2)
+        let larger = max(capacity * 2, 16)
+        let bigger = PlainMemory.allocate(Element.self, capacity: larger)
         bigger.moveInitialize(from: base, count: count)
-        PlainMemory.free(base)
+        free()
         base = bigger
-        capacity *= 2
+        capacity = larger
     }
 
     subscript(i: Int) -> Element {
@@ -65,13 +70,18 @@ struct ScratchList<Element: BitwiseCopyable> {
     var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
     /// Frees the buffer (the owner's deinit).
-    func free() { PlainMemory.free(base) }
+    func free() { if capacity > 0 { PlainMemory.free(base) } }
 }
 
 /// Keys asked of objects and missing from them, by the object's location (`JSONMapper.suggestion`).
 @usableFromInline typealias AskedKeys = ScratchList<(reader: Int32, key: StaticString)>
 
 /// Collects the violations and unknown fields of one mapping pass.
+///
+/// A quiet mapper (`JSONMapper(recording: false)`) only counts them: it keeps no location, notes no key asked,
+/// and builds no pointer. A decoder that expects most inputs to be valid runs a quiet pass first and, only when
+/// it counted a problem (`problemCount`), decodes again with a recording mapper, which finds the same problems
+/// and records them; a valid request pays for no bookkeeping it would never read.
 public final class JSONMapper {
     // Decoders read `errors.count` around each object; only the mapper's methods write the two lists, never
     // with another access in progress, so the dynamic exclusivity check is left out.
@@ -79,12 +89,21 @@ public final class JSONMapper {
     /// Capped at `JSONUnknownFields.limit`; the rest are counted.
     @exclusivity(unchecked) public private(set) var unknownFields = JSONUnknownFields()
 
-    /// The number of errors recorded so far (decoders compare it before and after an object): read here, in
-    /// the module that declares `errors`, so that no caller checks exclusivity dynamically.
-    public var errorCount: Int { errors.count }
+    /// The number of errors found so far (decoders compare it before and after an object), counted by quiet
+    /// mappers too. Read through this getter, in the module that declares the count, so that no caller checks
+    /// exclusivity dynamically.
+    public var errorCount: Int { errorTally }
+    /// The number of unknown fields found so far, counted by quiet mappers too.
+    public var unknownCount: Int { unknownTally }
+    @exclusivity(unchecked) private var errorTally = 0
+    @exclusivity(unchecked) private var unknownTally = 0
+    /// Errors and unknown fields found so far.
+    public var problemCount: Int { errorCount + unknownCount }
+    /// False for a quiet mapper (see the type's description).
+    public let recording: Bool
     /// Every key asked of an object and missing from it, by the object's location: with the members that were
     /// read, the known members a typo is compared with.
-    @exclusivity(unchecked) @usableFromInline var askedKeys = AskedKeys(capacity: 128)
+    @exclusivity(unchecked) @usableFromInline var askedKeys: AskedKeys
 
     /// The locations handed out: `parent < 0` is the root (`index` −1) or a location given by a pointer
     /// (`fixed[index]`).
@@ -104,11 +123,15 @@ public final class JSONMapper {
     // A typical request takes about 30 locations: one allocation, no growth. Entry 0 is the root. Exclusivity
     // is not checked dynamically on the two lists: only the mapper's own methods touch them, never with an
     // access in progress, and the check cost more than the append it guarded.
-    @exclusivity(unchecked) @usableFromInline var entries = ScratchList<Entry>(capacity: 64)
+    @exclusivity(unchecked) @usableFromInline var entries: ScratchList<Entry>
     private var fixed: [JSONPointer] = []
 
-    public init() {
-        entries.append(Entry(parent: -1, index: -1, key: ""))
+    /// A mapper that records what it finds; with `recording: false`, a quiet one that counts it.
+    public init(recording: Bool = true) {
+        self.recording = recording
+        askedKeys = AskedKeys(capacity: recording ? 128 : 0)
+        entries = ScratchList<Entry>(capacity: recording ? 64 : 0)
+        if recording { entries.append(Entry(parent: -1, index: -1, key: "")) }
     }
 
     deinit {
@@ -118,7 +141,7 @@ public final class JSONMapper {
 
     /// A location given by a ready pointer.
     public func location(_ pointer: JSONPointer) -> JSONLocation {
-        if pointer.tokens.isEmpty { return .documentRoot }
+        if pointer.tokens.isEmpty || !recording { return .documentRoot }
         fixed.append(pointer)
         entries.append(Entry(parent: -1, index: Int32(fixed.count - 1), key: ""))
         return JSONLocation(id: Int32(entries.count - 1))
@@ -127,12 +150,14 @@ public final class JSONMapper {
     /// Member `key` of the object at `parent`, or element `index` of that member when `index >= 0`.
     @inlinable @inline(__always)
     public func location(_ parent: JSONLocation, _ key: StaticString, index: Int = -1) -> JSONLocation {
+        guard recording else { return JSONLocation(id: 0) }
         entries.append(Entry(parent: parent.id, index: Int32(truncatingIfNeeded: index), key: key))
         return JSONLocation(id: Int32(entries.count - 1))
     }
 
     /// The pointer of `location`, built now.
     public func pointer(_ location: JSONLocation) -> JSONPointer {
+        guard recording else { return .root }
         let e = entries[Int(location.id)]
         if e.parent < 0 { return e.index < 0 ? .root : fixed[Int(e.index)] }
         var p = pointer(JSONLocation(id: e.parent)).appending(e.key.description)
@@ -141,10 +166,13 @@ public final class JSONMapper {
     }
 
     public func error(_ path: JSONPointer, _ message: String) {
-        errors.append(JSONIssue(path: path, message: message))
+        errorTally += 1
+        if recording { errors.append(JSONIssue(path: path, message: message)) }
     }
 
-    public func error(_ location: JSONLocation, _ message: String) { error(pointer(location), message) }
+    public func error(_ location: JSONLocation, _ message: String) {
+        recording ? error(pointer(location), message) : (errorTally += 1)
+    }
 
     /// An error at member `key` of the value at `location`.
     public func error(_ location: JSONLocation, member key: String, _ message: String) {
@@ -153,10 +181,11 @@ public final class JSONMapper {
 
     /// Notes that `key` was asked of the object at `reader` and is not in it.
     @inlinable @inline(__always)
-    func asked(_ key: StaticString, of reader: JSONLocation) { askedKeys.append((reader.id, key)) }
+    func asked(_ key: StaticString, of reader: JSONLocation) { if recording { askedKeys.append((reader.id, key)) } }
 
     public func unknown(_ path: JSONPointer, suggestion: String? = nil) {
-        unknownFields.append(JSONUnknownField(path: path, suggestion: suggestion))
+        unknownTally += 1
+        if recording { unknownFields.append(JSONUnknownField(path: path, suggestion: suggestion)) }
     }
 
     /// A known member of the object at `reader` that `name` is one edit away from: one asked of it and missing
@@ -170,7 +199,12 @@ public final class JSONMapper {
     /// Records an unknown member `name` of the object at `reader` (whose pointer is `base`; `read`: the names of
     /// its members that were read).
     func unknown(_ name: String, of reader: JSONLocation, base: JSONPointer, read: [String] = []) {
+        guard recording else {
+            unknownTally += 1
+            return
+        }
         if unknownFields.listed.count >= JSONUnknownFields.limit {
+            unknownTally += 1
             unknownFields.append(JSONUnknownField(path: .root))  // only counted: no pointer, no suggestion
             return
         }

@@ -5,28 +5,84 @@ import JSON
 public struct DeviceProfile: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable { case phone, tablet, foldable, desktop }
 
-    public var id: String
-    public var name: String
-    public var kind: Kind
-    public var displays: [Display]
+    /// The fields, behind one immutable reference that copies share; changing a field makes a new one. A
+    /// request copies its profile several times (out of the catalog, into the scene, out of the scene's
+    /// `Optional` where a rule reads it): a copy of the fields themselves retained each of the three
+    /// reference-counted ones through the runtime's generic `Optional` witnesses, about 1,300 instructions per
+    /// typical decode; a copy of the reference is one retain.
+    struct Fields: Sendable, Equatable {
+        var id: String
+        var name: String
+        var kind: Kind
+        var displays: [Display]
+        var regularWidthMin: Double
+        var regularHeightMin: Double
+        var builtIn: Bool
+        var illustrative: Bool
+    }
+
+    final class Shared: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var shared: Shared
+    // The reference-counted fields are yielded (`_read`), not returned: a rule that reads
+    // `profile.displays[i].width` borrows the array instead of retaining and releasing it.
+
+    /// Changes one field: the profile gets fields of its own (profiles are changed rarely, read per request).
+    private mutating func change(_ body: (inout Fields) -> Void) {
+        var f = shared.fields
+        body(&f)
+        shared = Shared(f)
+    }
+
+    public var id: String {
+        _read { yield shared.fields.id }
+        set { change { $0.id = newValue } }
+    }
+    public var name: String {
+        _read { yield shared.fields.name }
+        set { change { $0.name = newValue } }
+    }
+    public var kind: Kind {
+        get { shared.fields.kind }
+        set { change { $0.kind = newValue } }
+    }
+    public var displays: [Display] {
+        _read { yield shared.fields.displays }
+        set { change { $0.displays = newValue } }
+    }
     /// docs/rules.md#size-classes: thresholds for windows that are not the whole display.
-    public var regularWidthMin: Double
-    public var regularHeightMin: Double
-    public var builtIn: Bool
-    public var illustrative: Bool
+    public var regularWidthMin: Double {
+        get { shared.fields.regularWidthMin }
+        set { change { $0.regularWidthMin = newValue } }
+    }
+    public var regularHeightMin: Double {
+        get { shared.fields.regularHeightMin }
+        set { change { $0.regularHeightMin = newValue } }
+    }
+    public var builtIn: Bool {
+        get { shared.fields.builtIn }
+        set { change { $0.builtIn = newValue } }
+    }
+    public var illustrative: Bool {
+        get { shared.fields.illustrative }
+        set { change { $0.illustrative = newValue } }
+    }
 
     public init(
         id: String, name: String, kind: Kind, displays: [Display], regularWidthMin: Double = 600,
         regularHeightMin: Double = 500, builtIn: Bool = false, illustrative: Bool = false
     ) {
-        self.id = id
-        self.name = name
-        self.kind = kind
-        self.displays = displays
-        self.regularWidthMin = regularWidthMin
-        self.regularHeightMin = regularHeightMin
-        self.builtIn = builtIn
-        self.illustrative = illustrative
+        shared = Shared(
+            Fields(
+                id: id, name: name, kind: kind, displays: displays, regularWidthMin: regularWidthMin,
+                regularHeightMin: regularHeightMin, builtIn: builtIn, illustrative: illustrative))
+    }
+
+    public static func == (a: DeviceProfile, b: DeviceProfile) -> Bool {
+        a.shared === b.shared || a.shared.fields == b.shared.fields
     }
 
     /// True when some display has a fold: only such devices honour `posture` (docs/rules.md#posture).

@@ -80,13 +80,25 @@ extension Scene {
 
     /// Decodes a request straight from its parsed document (`JSONParser.document`): the service's path, which
     /// never builds a `JSONValue` tree.
+    ///
+    /// Most requests are valid and name only known members, so the first pass is quiet (`JSONMapper(recording:
+    /// false)`): it keeps no locations or keys asked. Only a request in which it counts an error or an unknown
+    /// field is decoded again, by a recording mapper, and that second pass alone gives the result.
     public static func decode(_ value: JSONNode, catalog: any DeviceCatalog) -> SceneDecoding {
-        let mapper = JSONMapper()
+        let quiet = decode(value, catalog: catalog, mapper: JSONMapper(recording: false))
+        if case .scene = quiet { return quiet }
+        return decode(value, catalog: catalog, mapper: JSONMapper())
+    }
+
+    /// One pass of `decode(_:catalog:)` with `mapper`: `.scene` only when it found no problem at all, unless
+    /// the mapper records (then unknown fields become the scene's).
+    private static func decode(_ value: JSONNode, catalog: any DeviceCatalog, mapper: JSONMapper) -> SceneDecoding {
         // Decoded in place, inside the result that is returned: a Scene is large (688 bytes), and a copy moves
         // them and retains every member (`.scene(scene)` from a local copied it).
         var result = SceneDecoding.scene(Scene())
         let valid = result.decodeScene { scene in
-            guard SceneDecoder(mapper: mapper, catalog: catalog).decode(value, into: &scene), mapper.errorCount == 0
+            guard SceneDecoder(mapper: mapper, catalog: catalog).decode(value, into: &scene), mapper.errorCount == 0,
+                mapper.recording || mapper.unknownCount == 0
             else { return false }
             scene.unknownFields = mapper.unknownFields
             return true

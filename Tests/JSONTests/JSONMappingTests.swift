@@ -77,6 +77,36 @@ struct Panel: Equatable {
         #expect(mapper.unknownFields.map(\.description) == ["/size/depth", "/colour"])
     }
 
+    @Test func aQuietMapperCountsWhatARecordingOneRecords() throws {
+        // The document of collectsEveryViolationWithItsPath: the same counts, nothing kept.
+        let json = try JSONParser.parse(
+            #"""
+            {"style": "sheet", "size": {"width": -1, "height": 1001, "depth": 3},
+             "heights": [10, "tall", 0], "modal": "yes", "colour": "red"}
+            """#)
+        let recording = JSONMapper()
+        let quiet = JSONMapper(recording: false)
+        #expect(Panel.map(json, recording) == nil)
+        #expect(Panel.map(json, quiet) == nil)
+        #expect(recording.errorCount == 7 && recording.unknownCount == 2 && recording.problemCount == 9)
+        #expect(quiet.errorCount == 7 && quiet.unknownCount == 2 && quiet.problemCount == 9)
+        #expect(quiet.errors.isEmpty)
+        #expect(quiet.unknownFields.isEmpty)
+        // It hands out no locations: every one is the root, and a pointer asked for is the root's.
+        let location = quiet.location(.documentRoot, "size", index: 3)
+        #expect(quiet.pointer(location) == .root)
+        #expect(quiet.pointer(quiet.location(JSONPointer(["a", "b"]))) == .root)
+        #expect(recording.pointer(recording.location(.documentRoot, "size", index: 3)) == JSONPointer(["size", "3"]))
+    }
+
+    @Test func aQuietMapperMapsAValidDocumentAsARecordingOneDoes() throws {
+        let json = try JSONParser.parse(
+            #"{"id": "p1", "style": "card", "size": {"width": 320, "height": 480.5}, "heights": [100, 200]}"#)
+        let quiet = JSONMapper(recording: false)
+        #expect(Panel.map(json, quiet) == Panel.map(json, JSONMapper()))
+        #expect(quiet.problemCount == 0)
+    }
+
     @Test func enumerationErrorListsAllowedValues() {
         let mapper = JSONMapper()
         let style: PanelStyle? = JSONMapper.enumeration("Card", at: JSONPointer(["style"]), mapper: mapper)

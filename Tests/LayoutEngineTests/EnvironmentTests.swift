@@ -5,6 +5,27 @@ import Testing
 
 @Suite("Environment (docs/rules.md#environment)")
 struct EnvironmentTests {
+    @Test("device profiles: a copy shares the fields until one of them changes; equality compares the fields")
+    func profileCopiesAreValues() {
+        let original = Fixtures.foldable
+        var copy = original
+        #expect(copy == original)
+        copy.id = "renamed"
+        copy.displays[1].width = 800
+        copy.builtIn = true
+        #expect(original.id == "test-foldable" && original.displays[1].width == 780 && !original.builtIn)
+        #expect(copy.id == "renamed" && copy.displays[1].width == 800 && copy.builtIn)
+        #expect(copy != original)
+        // Built apart, with the same fields: equal.
+        let twin = DeviceProfile(
+            id: original.id, name: original.name, kind: original.kind, displays: original.displays,
+            regularWidthMin: original.regularWidthMin, regularHeightMin: original.regularHeightMin)
+        #expect(twin == original)
+        var other = twin
+        other.regularHeightMin += 1
+        #expect(other != original)
+    }
+
     struct WindowCase: Sendable, CustomTestStringConvertible {
         var scene: String
         var display: String?
