@@ -171,7 +171,11 @@ public final class JSONMapper {
     }
 
     public func error(_ location: JSONLocation, _ message: String) {
-        recording ? error(pointer(location), message) : (errorTally += 1)
+        if recording {
+            error(pointer(location), message)
+        } else {
+            errorTally += 1
+        }
     }
 
     /// An error at member `key` of the value at `location`.
