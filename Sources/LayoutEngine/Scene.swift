@@ -62,13 +62,27 @@ public struct Scene: Sendable, Equatable {
     /// A fold given directly in window coordinates (only without a device, docs/rules.md#fold).
     public var fold: Fold?
     public var presentations: [Presentation] = []
-    public var arrangement: ArrangementRequest?
+    public var arrangement: ArrangementRequest? {
+        get { arrangementBox?.request }
+        set { arrangementBox = newValue.map(ArrangementBox.init) }
+    }
+    /// `arrangement`, behind a reference: the request is over half the size of a scene (about 370 bytes) and is
+    /// read once per resolve, while the scene is moved several times between decoding and the engine.
+    private var arrangementBox: ArrangementBox?
     public var constants = Constants()
     /// Members no rule reads, in document order: each becomes an `unknown-field` warning
     /// (docs/rules.md#unknown-fields).
     public var unknownFields = JSONUnknownFields()
 
     public init() {}
+}
+
+/// An arrangement request kept by reference in a `Scene` (immutable: changing the scene's arrangement puts a
+/// new one in).
+final class ArrangementBox: Sendable, Equatable {
+    let request: ArrangementRequest
+    init(_ request: ArrangementRequest) { self.request = request }
+    static func == (a: ArrangementBox, b: ArrangementBox) -> Bool { a === b || a.request == b.request }
 }
 
 public struct Presentation: Sendable, Equatable {

@@ -85,25 +85,29 @@ extension Scene {
     /// false)`): it keeps no locations or keys asked. Only a request in which it counts an error or an unknown
     /// field is decoded again, by a recording mapper, and that second pass alone gives the result.
     public static func decode(_ value: JSONNode, catalog: any DeviceCatalog) -> SceneDecoding {
-        let quiet = decode(value, catalog: catalog, mapper: JSONMapper(recording: false))
-        if case .scene = quiet { return quiet }
-        return decode(value, catalog: catalog, mapper: JSONMapper())
-    }
-
-    /// One pass of `decode(_:catalog:)` with `mapper`: `.scene` only when it found no problem at all, unless
-    /// the mapper records (then unknown fields become the scene's).
-    private static func decode(_ value: JSONNode, catalog: any DeviceCatalog, mapper: JSONMapper) -> SceneDecoding {
         // Decoded in place, inside the result that is returned: a Scene is large (688 bytes), and a copy moves
         // them and retains every member (`.scene(scene)` from a local copied it).
         var result = SceneDecoding.scene(Scene())
-        let valid = result.decodeScene { scene in
+        if decode(value, catalog: catalog, mapper: JSONMapper(recording: false), into: &result) { return result }
+        result = .scene(Scene())
+        let mapper = JSONMapper()
+        if decode(value, catalog: catalog, mapper: mapper, into: &result) { return result }
+        return .invalid(errors: mapper.errors, unknownFields: mapper.unknownFields)
+    }
+
+    /// One pass of `decode(_:catalog:)` with `mapper` into `result` (a `.scene` of a fresh `Scene()`): true when
+    /// the pass found no error, and, for a quiet mapper, no unknown field either (a recording mapper makes them
+    /// the scene's).
+    private static func decode(
+        _ value: JSONNode, catalog: any DeviceCatalog, mapper: JSONMapper, into result: inout SceneDecoding
+    ) -> Bool {
+        result.decodeScene { scene in
             guard SceneDecoder(mapper: mapper, catalog: catalog).decode(value, into: &scene), mapper.errorCount == 0,
                 mapper.recording || mapper.unknownCount == 0
             else { return false }
             scene.unknownFields = mapper.unknownFields
             return true
         }
-        return valid ? result : .invalid(errors: mapper.errors, unknownFields: mapper.unknownFields)
     }
 
     /// The same scene with device, posture, orientation or layout direction replaced, validated again.
@@ -206,9 +210,9 @@ struct SceneDecoder {
             }
         }
         if let v = r.value("arrangement") {
-            s.arrangement = ArrangementRequest()
-            if !ArrangementRequest.decode(v, into: &s.arrangement!, mapper: mapper, at: r.location("arrangement")) {
-                s.arrangement = nil
+            var a = ArrangementRequest()
+            if ArrangementRequest.decode(v, into: &a, mapper: mapper, at: r.location("arrangement")) {
+                s.arrangement = a
             }
         }
         r.finish()
