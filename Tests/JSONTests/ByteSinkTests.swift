@@ -65,6 +65,17 @@ import Testing
         #expect(ByteSink.array(capacity: 0) { _ in } == [])
     }
 
+    @Test func integersAreWrittenAsSwiftPrintsThem() {
+        // Every value up to 100,000 (each digit count and the pair table's every entry), both signs, and the ends.
+        let values: [Int64] = Array(0...100_000) + [-1, -9, -10, -99, -100, -999, -1000, -9999, -10_000, .max, .min]
+        for v in values {
+            var sink = ByteSink(capacity: 1)
+            sink.writeInteger(v)
+            #expect(sink.array == Array(String(v).utf8), "\(v)")
+        }
+        #expect(ByteSink.digitPairs.utf8CodeUnitCount == 200)
+    }
+
     @Test func cleanTextOfEveryLengthIsCopied() {
         for length in 0...80 {
             let s = String((0..<length).map { Character(UnicodeScalar(UInt8(0x20 + $0 % 90))) }).replacingQuotes()
