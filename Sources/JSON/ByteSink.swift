@@ -9,8 +9,6 @@ public struct ByteSink: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @usableFromInline var count = 0
     @usableFromInline var capacity: Int
-    /// False while the sink writes into memory it was lent (`array(capacity:_:)`): it frees only its own.
-    @usableFromInline var ownsBase = true
 
     @inlinable
     public init(capacity: Int) {
@@ -18,34 +16,7 @@ public struct ByteSink: ~Copyable {
         base = PlainMemory.allocate(UInt8.self, capacity: self.capacity)
     }
 
-    /// A sink writing into `buffer`, which it does not free; it moves to memory of its own if it needs more.
-    @usableFromInline
-    init(lent buffer: UnsafeMutableBufferPointer<UInt8>) {
-        base = buffer.baseAddress!
-        capacity = buffer.count
-        ownsBase = false
-    }
-
-    deinit { if ownsBase { PlainMemory.free(base) } }
-
-    /// The bytes `body` writes, in an array: the sink writes straight into the array's storage, `capacity` bytes
-    /// reserved up front, so that bytes that fit are not copied (an encoder that knows about how much it will
-    /// write saves the copy `array` makes). Bytes that do not fit are copied once into the array.
-    @inlinable
-    public static func array(capacity: Int, _ body: (inout ByteSink) -> Void) -> [UInt8] {
-        var spilled: [UInt8]? = nil
-        let written = [UInt8](unsafeUninitializedCapacity: max(capacity, 16)) { buffer, initialized in
-            var sink = ByteSink(lent: buffer)
-            body(&sink)
-            if sink.ownsBase {
-                spilled = sink.array
-                initialized = 0
-            } else {
-                initialized = sink.count
-            }
-        }
-        return spilled ?? written
-    }
+    deinit { PlainMemory.free(base) }
 
     /// The bytes written so far (valid while the sink is not written to or dropped).
     @inlinable public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
@@ -64,8 +35,7 @@ public struct ByteSink: ~Copyable {
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = PlainMemory.allocate(UInt8.self, capacity: newCapacity)
         newBase.update(from: base, count: count)
-        if ownsBase { PlainMemory.free(base) }
-        ownsBase = true
+        PlainMemory.free(base)
         base = newBase
         capacity = newCapacity
     }

@@ -9,10 +9,14 @@ extension Resolution {
         buffer.append(contentsOf: encoded)
     }
 
-    /// The response body: the same bytes as `JSONWriter.encode(json)`, written straight into the array (room
-    /// for a typical resolution reserved up front: 1 KB, 1 KB per placement and 384 B per diagnostic).
+    /// The response body: the same bytes as `JSONWriter.encode(json)`. Copied out of the sink into a new array:
+    /// an array made for the sink to write into (`Array(unsafeUninitializedCapacity:)`) is allocated by the
+    /// standard library's unspecialised code, which looks up the array's storage type in the runtime's shared
+    /// metadata cache on every response (see BENCHMARKS.md).
     public var encoded: [UInt8] {
-        ByteSink.array(capacity: 1024 + 1024 * placements.count + 384 * diagnostics.count) { $0.resolution(self) }
+        var out = ByteSink(capacity: 1024 + 1024 * placements.count + 384 * diagnostics.count)
+        out.resolution(self)
+        return out.array
     }
 }
 

@@ -55,16 +55,6 @@ import Testing
         }
     }
 
-    @Test(arguments: [0, 1, 15, 16, 17, 100, 5000])
-    func anArrayWrittenInPlaceOrSpilledHoldsEveryByte(_ length: Int) {
-        // Room for 16 bytes (the least `array(capacity:_:)` reserves): what fits is written in place, anything
-        // longer moves to the sink's own memory on the way and is copied once.
-        let text = String((0..<length).map { Character(UnicodeScalar(UInt8(0x61 + $0 % 26))) })
-        let bytes = ByteSink.array(capacity: 4) { $0.writeString(text) }
-        #expect(bytes == Self.reference(text, escapeLineTerminators: false))
-        #expect(ByteSink.array(capacity: 0) { _ in } == [])
-    }
-
     @Test func integersAreWrittenAsSwiftPrintsThem() {
         // Every value up to 100,000 (each digit count and the pair table's every entry), both signs, and the ends.
         let values: [Int64] = Array(0...100_000) + [-1, -9, -10, -99, -100, -999, -1000, -9999, -10_000, .max, .min]
