@@ -10,6 +10,27 @@ import Testing
         return try #require(mapper.object(document.root, at: .root))
     }
 
+    @Test func byteComparisonFindsADifferenceAtEveryPositionOfEveryLength() {
+        // The comparison loads words of 8, 4, 2 or 1 bytes by length, the last ones overlapping: every length up
+        // to 40, equal, and differing at each position in turn (by one bit, high and low).
+        for count in 0...40 {
+            let a = (0..<count).map { UInt8(0x61 + $0 % 26) }
+            #expect(a.withUnsafeBufferPointer { x in a.withUnsafeBufferPointer { y in JSONDocument.equal(x, y) } })
+            for position in 0..<count {
+                for bit in [UInt8(0x01), 0x80] {
+                    var b = a
+                    b[position] ^= bit
+                    let same = a.withUnsafeBufferPointer { x in
+                        b.withUnsafeBufferPointer { y in
+                            JSONDocument.sameBytes(x.baseAddress!, y.baseAddress!, count: count)
+                        }
+                    }
+                    #expect(!same, "length \(count), position \(position)")
+                }
+            }
+        }
+    }
+
     @Test func keysWrittenWithEscapesAreFoundByTheirText() throws {
         var r = try reader(#"{"\u0069d": "x", "sel\u0065ctedDetent": "large", "t\"q": 1}"#)
         #expect(r.string("id") == "x")
