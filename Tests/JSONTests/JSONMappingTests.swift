@@ -56,12 +56,14 @@ struct Panel: Equatable {
         #expect(mapper.unknownFields.isEmpty)
     }
 
+    /// A document with seven violations and two unknown members.
+    static let violations = #"""
+        {"style": "sheet", "size": {"width": -1, "height": 1001, "depth": 3},
+         "heights": [10, "tall", 0], "modal": "yes", "colour": "red"}
+        """#
+
     @Test func collectsEveryViolationWithItsPath() throws {
-        let json = try JSONParser.parse(
-            #"""
-            {"style": "sheet", "size": {"width": -1, "height": 1001, "depth": 3},
-             "heights": [10, "tall", 0], "modal": "yes", "colour": "red"}
-            """#)
+        let json = try JSONParser.parse(Self.violations)
         let mapper = JSONMapper()
         #expect(Panel.map(json, mapper) == nil)
         #expect(
@@ -79,11 +81,7 @@ struct Panel: Equatable {
 
     @Test func aQuietMapperCountsWhatARecordingOneRecords() throws {
         // The document of collectsEveryViolationWithItsPath: the same counts, nothing kept.
-        let json = try JSONParser.parse(
-            #"""
-            {"style": "sheet", "size": {"width": -1, "height": 1001, "depth": 3},
-             "heights": [10, "tall", 0], "modal": "yes", "colour": "red"}
-            """#)
+        let json = try JSONParser.parse(Self.violations)
         let recording = JSONMapper()
         let quiet = JSONMapper(recording: false)
         #expect(Panel.map(json, recording) == nil)
