@@ -24,7 +24,7 @@ public struct JSONLocation: Sendable, Equatable {
     @usableFromInline
     init(id: Int32) { self.id = id }
     /// The document root: location 0 of every mapper (`mapper.location(.root)`).
-    @usableFromInline static let documentRoot = JSONLocation(id: 0)
+    static let documentRoot = JSONLocation(id: 0)
 }
 
 /// A list of plain values the mapper appends to on every lookup: a buffer it owns and frees, so that an append
@@ -83,8 +83,8 @@ struct ScratchList<Element: BitwiseCopyable> {
 /// it counted a problem (`problemCount`), decodes again with a recording mapper, which finds the same problems
 /// and records them; a valid request pays for no bookkeeping it would never read.
 public final class JSONMapper {
-    // Decoders read `errors.count` around each object; only the mapper's methods write the two lists, never
-    // with another access in progress, so the dynamic exclusivity check is left out.
+    // Only the mapper's methods write the two lists and the two counts below, never with another access in
+    // progress, so the dynamic exclusivity check is left out.
     @exclusivity(unchecked) public private(set) var errors: [JSONIssue] = []
     /// Capped at `JSONUnknownFields.limit`; the rest are counted.
     @exclusivity(unchecked) public private(set) var unknownFields = JSONUnknownFields()

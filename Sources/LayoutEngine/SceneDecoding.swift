@@ -85,8 +85,8 @@ extension Scene {
     /// false)`): it keeps no locations or keys asked. Only a request in which it counts an error or an unknown
     /// field is decoded again, by a recording mapper, and that second pass alone gives the result.
     public static func decode(_ value: JSONNode, catalog: any DeviceCatalog) -> SceneDecoding {
-        // Decoded in place, inside the result that is returned: a Scene is large (688 bytes), and a copy moves
-        // them and retains every member (`.scene(scene)` from a local copied it).
+        // Decoded in place, inside the result that is returned: a copy of a Scene moves all its bytes and retains
+        // every member (`.scene(scene)` from a local copied it).
         var result = SceneDecoding.scene(Scene())
         if decode(value, catalog: catalog, mapper: JSONMapper(recording: false), into: &result) { return result }
         result = .scene(Scene())
