@@ -192,6 +192,9 @@ public final class JSONMapper {
         if recording { unknownFields.append(JSONUnknownField(path: path, suggestion: suggestion)) }
     }
 
+    /// Counts `n` unknown fields without recording them (a quiet mapper's `ObjectReader.finish`).
+    func countUnknown(_ n: Int) { unknownTally += n }
+
     /// A known member of the object at `reader` that `name` is one edit away from: one asked of it and missing
     /// (`askedKeys`) or one that was read (`read`).
     func suggestion(for name: String, in reader: JSONLocation, read: [String]) -> String? {

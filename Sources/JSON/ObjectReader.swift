@@ -269,6 +269,13 @@ public struct ObjectReader {
     @usableFromInline
     func reportUnread() {
         let n = memberCount
+        guard mapper.recording else {
+            // A quiet mapper only counts them: no names, pointers or suggestions to make.
+            var unread = 0
+            for m in 0..<n where !wasRead(m) { unread += 1 }
+            mapper.countUnknown(unread)
+            return
+        }
         let base = path
         // The known keys a typo is compared with: those asked and missing, and the members that were read.
         var read: [String] = []

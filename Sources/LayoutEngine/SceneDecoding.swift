@@ -83,17 +83,25 @@ extension Scene {
     ///
     /// Most requests are valid and name only known members, so the first pass is quiet (`JSONMapper(recording:
     /// false)`): it keeps no locations or keys asked. Only a request in which it counts an error or an unknown
-    /// field is decoded again, by a recording mapper, and that second pass alone gives the result.
+    /// field is decoded again, by a recording mapper, and that second pass alone gives the result. A request of
+    /// more than `quietPassNodeLimit` nodes is decoded by the recording pass alone: a document that large is
+    /// more often one of thousands of unknown members than a scene, and every look-up walks them in each pass.
     public static func decode(_ value: JSONNode, catalog: any DeviceCatalog) -> SceneDecoding {
         // Decoded in place, inside the result that is returned: a copy of a Scene moves all its bytes and retains
         // every member (`.scene(scene)` from a local copied it).
         var result = SceneDecoding.scene(Scene())
-        if decode(value, catalog: catalog, mapper: JSONMapper(recording: false), into: &result) { return result }
-        result = .scene(Scene())
+        if value.nodeCount <= quietPassNodeLimit {
+            if decode(value, catalog: catalog, mapper: JSONMapper(recording: false), into: &result) { return result }
+            result = .scene(Scene())
+        }
         let mapper = JSONMapper()
         if decode(value, catalog: catalog, mapper: mapper, into: &result) { return result }
         return .invalid(errors: mapper.errors, unknownFields: mapper.unknownFields)
     }
+
+    /// Nodes (`JSONNode.nodeCount`) above which a request skips the quiet pass. The typical scene of the
+    /// benchmarks has 68, one of 50 presentations 656.
+    static let quietPassNodeLimit = 2_048
 
     /// One pass of `decode(_:catalog:)` with `mapper` into `result` (a `.scene` of a fresh `Scene()`): true when
     /// the pass found no error, and, for a quiet mapper, no unknown field either (a recording mapper makes them

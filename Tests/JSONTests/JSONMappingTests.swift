@@ -186,6 +186,13 @@ struct Panel: Equatable {
         #expect(mapper.errors.isEmpty)
         // The members not read are unknown fields: all of them but the ones found.
         #expect(mapper.unknownFields.listed.count + mapper.unknownFields.omitted == count - found.count)
+        #expect(mapper.unknownCount == count - found.count)
+        // A quiet mapper counts as many, on both sides of the 64th member.
+        let quiet = JSONMapper(recording: false)
+        var quietReader = try #require(quiet.object(try JSONParser.parse("{\(members)}"), at: .root))
+        for key in keys { _ = quietReader.number(key) }
+        quietReader.finish()
+        #expect(quiet.unknownCount == count - found.count && quiet.unknownFields.isEmpty)
     }
 
     @Test func rootMustBeAnObject() throws {

@@ -110,6 +110,23 @@ struct ValidationTests {
         #expect(try errors(#"{"device":"test-phone","presentations":[{"id":"\#(maxID)","kind":"sheet"}]}"#).isEmpty)
     }
 
+    @Test(
+        "unknown-fields: a request too large for the quiet first pass reports its unknown fields, suggestions and errors as a small one does",
+        arguments: [0, 1_100])
+    func unknownFieldsBeyondTheQuietPass(_ padding: Int) throws {
+        // 1,100 extra members take the document past `quietPassNodeLimit` (2,048 nodes): the recording pass alone.
+        let extra = (0..<padding).map { #","p\#($0)":0"# }.joined()
+        let valid = Scene.decode(
+            try parse(#"{"device":"test-phone","orientaton":"landscape"\#(extra)}"#), catalog: Fixtures.catalog)
+        let fields = try #require(valid.scene).unknownFields
+        #expect(fields.listed.first?.path == JSONPointer(["orientaton"]))
+        #expect(fields.listed.first?.suggestion == "orientation")
+        #expect(fields.listed.count + fields.omitted == 1 + padding)
+        let invalid = Scene.decode(
+            try parse(#"{"device":"nope","orientaton":"landscape"\#(extra)}"#), catalog: Fixtures.catalog)
+        #expect(invalid.errors.map(\.description).first?.hasPrefix(#"/device: unknown device "nope""#) == true)
+    }
+
     @Test("unknown-fields: warnings with their path (unknown-field)")
     func unknownFields() throws {
         let r = try resolve(
