@@ -29,6 +29,8 @@ final class Connection {
     var interest: UInt32
     /// Queued in the loop's `flushQueue` (its output is written at the end of the event batch).
     var flushScheduled = false
+    /// Queued in the loop's `processQueue` (its input is parsed after the batch's reads).
+    var processScheduled = false
 
     init(
         fd: Int32, id: UInt64, limits: HTTPParser.Limits, machineLimits: ConnectionStateMachine.Limits,

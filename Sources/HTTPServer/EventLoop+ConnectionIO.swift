@@ -25,7 +25,7 @@ extension EventLoop {
         if n > 0 {
             if c.machine.bytesReceived() == .discard { return }  // lingering: the connection is being closed
             c.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]))
-            process(c)
+            scheduleProcessing(c)
         } else if n == 0 {
             let action = c.machine.peerClosedInput(parserPhase: c.parser.phase, hasPendingOutput: c.hasPendingOutput)
             if action == .close {
@@ -59,6 +59,27 @@ extension EventLoop {
         }
         c.machine.parsingPaused(parserPhase: c.parser.phase, now: now)
         scheduleFlush(c)
+    }
+
+    /// Parses and answers `c`'s input after every read of the current `epoll_wait` batch (`processScheduled`):
+    /// the batch's reads run back to back in the kernel, then its requests back to back in the engine, then
+    /// its sends, each with its code and data still in the caches.
+    func scheduleProcessing(_ c: Connection) {
+        if c.processScheduled { return }
+        c.processScheduled = true
+        processQueue.append(c)
+    }
+
+    /// Processes the connections `scheduleProcessing` queued (those still open), in the order they were queued.
+    func processScheduled() {
+        var i = 0
+        while i < processQueue.count {
+            let c = processQueue[i]
+            c.processScheduled = false
+            if Int(c.fd) < connections.count, connections[Int(c.fd)] === c { process(c) }
+            i += 1
+        }
+        processQueue.removeAll(keepingCapacity: true)
     }
 
     /// Writes `c`'s output after every event of the current `epoll_wait` batch has been handled

@@ -63,6 +63,9 @@ final class EventLoop: @unchecked Sendable {
     @exclusivity(unchecked) var encoder: ResponseEncoder
     /// Connections whose output is written at the end of the current event batch (`scheduleFlush`).
     @exclusivity(unchecked) var flushQueue: [Connection] = []
+    /// Connections that received bytes in the current event batch, parsed and answered after every read of the
+    /// batch (`scheduleProcessing`).
+    @exclusivity(unchecked) var processQueue: [Connection] = []
     @exclusivity(unchecked) var accessLog: AccessLog
     let readBuffer: UnsafeMutableRawBufferPointer
     let tickNanoseconds: UInt64
@@ -169,6 +172,7 @@ final class EventLoop: @unchecked Sendable {
                     }
                 }
             }
+            processScheduled()
             flushScheduled()
             if now >= nextTick {
                 tick()

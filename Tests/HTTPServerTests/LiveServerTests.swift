@@ -119,6 +119,34 @@ let liveRefusals: [LiveRefusal] =
         #expect(bodies.count == 20)
     }
 
+    /// A loop reads every connection of an `epoll_wait` batch before it answers any: requests that arrive
+    /// together, among connections that half-close or go away meanwhile, are each answered on their own
+    /// connection.
+    @Test func requestsArrivingTogetherAreEachAnsweredOnTheirOwnConnection() throws {
+        let live = try LiveServer()
+        defer { live.stop() }
+        for _ in 0..<3 {
+            let clients = try (0..<48).map { _ in try live.client() }
+            for (i, c) in clients.enumerated() {
+                c.send("GET /echo/c\(i) HTTP/1.1\r\nHost: a\r\n\r\n")
+                switch i % 4 {
+                case 1: shutdown(c.fd, Int32(SHUT_WR))  // half-closed: still answered, then closed
+                case 3: shutdown(c.fd, Int32(SHUT_RDWR))  // gone: nothing to answer
+                default: break
+                }
+            }
+            for (i, c) in clients.enumerated() where i % 4 != 3 {
+                let r = try #require(c.readResponse())
+                #expect(r.status == 200)
+                #expect(r.text == "c\(i)|")
+                if i % 4 == 1 { #expect(c.readToEnd() == "") }
+            }
+        }
+        let after = try live.client()
+        after.send("GET /echo/after HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(after.readResponse()?.text == "after|")
+    }
+
     @Test func respondingTwiceAndDroppingTheResponder() throws {
         var router = Router()
         router.add(
