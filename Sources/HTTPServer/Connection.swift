@@ -27,10 +27,8 @@ final class Connection {
 
     /// epoll interest currently registered.
     var interest: UInt32
-    /// Queued in the loop's `flushQueue` (its output is written at the end of the event batch).
-    var flushScheduled = false
-    /// Queued in the loop's `processQueue` (its input is parsed after the batch's reads).
-    var processScheduled = false
+    /// The end-of-batch steps this connection is queued for (`ConnectionBatch.step` bits).
+    var batchSteps: UInt8 = 0
 
     init(
         fd: Int32, id: UInt64, limits: HTTPParser.Limits, machineLimits: ConnectionStateMachine.Limits,
@@ -45,4 +43,34 @@ final class Connection {
 
     var hasPendingOutput: Bool { outSent < out.count }
     var pendingOutputBytes: Int { out.count - outSent }
+}
+
+/// Connections waiting for one step at the end of an `epoll_wait` batch (parsing what they received, writing
+/// what they were answered), each queued once and taken in the order queued.
+final class ConnectionBatch {
+    /// This step's bit in `Connection.batchSteps`.
+    private let step: UInt8
+    /// Not checked for exclusive access at run time (the checks cost more than the appends): only the loop's
+    /// thread touches a batch, and `drain` holds no access to it across `body`, which may add to it.
+    @exclusivity(unchecked) private var items: [Connection] = []
+
+    init(step: UInt8) { self.step = step }
+
+    @inline(__always) func add(_ c: Connection) {
+        if c.batchSteps & step != 0 { return }
+        c.batchSteps |= step
+        items.append(c)
+    }
+
+    /// Runs `body` on every queued connection, those added while it runs included, and empties the batch.
+    @inline(__always) func drain(_ body: (Connection) -> Void) {
+        var i = 0
+        while i < items.count {
+            let c = items[i]
+            c.batchSteps &= ~step
+            body(c)
+            i += 1
+        }
+        items.removeAll(keepingCapacity: true)
+    }
 }

@@ -64,44 +64,23 @@ extension EventLoop {
     /// Parses and answers `c`'s input after every read of the current `epoll_wait` batch (`processScheduled`):
     /// the batch's reads run back to back in the kernel, then its requests back to back in the engine, then
     /// its sends, each with its code and data still in the caches.
-    func scheduleProcessing(_ c: Connection) {
-        if c.processScheduled { return }
-        c.processScheduled = true
-        processQueue.append(c)
-    }
+    func scheduleProcessing(_ c: Connection) { toProcess.add(c) }
 
     /// Processes the connections `scheduleProcessing` queued (those still open), in the order they were queued.
-    func processScheduled() {
-        var i = 0
-        while i < processQueue.count {
-            let c = processQueue[i]
-            c.processScheduled = false
-            if Int(c.fd) < connections.count, connections[Int(c.fd)] === c { process(c) }
-            i += 1
-        }
-        processQueue.removeAll(keepingCapacity: true)
-    }
+    func processScheduled() { toProcess.drain { c in if isOpen(c) { process(c) } } }
 
     /// Writes `c`'s output after every event of the current `epoll_wait` batch has been handled
     /// (`flushScheduled`), not at once: the responses of a batch leave back to back, so a client that reads
     /// them is woken once for the burst rather than once per response (on loopback a send wakes the reader
     /// on the sender's CPU time; waking a sleeping thread on another CPU is the costliest part of a send).
-    func scheduleFlush(_ c: Connection) {
-        if c.flushScheduled { return }
-        c.flushScheduled = true
-        flushQueue.append(c)
-    }
+    func scheduleFlush(_ c: Connection) { toFlush.add(c) }
 
     /// Flushes the connections `scheduleFlush` queued (those still open), in the order they were queued.
-    func flushScheduled() {
-        var i = 0
-        while i < flushQueue.count {
-            let c = flushQueue[i]
-            c.flushScheduled = false
-            if Int(c.fd) < connections.count, connections[Int(c.fd)] === c { flush(c) }
-            i += 1
-        }
-        flushQueue.removeAll(keepingCapacity: true)
+    func flushScheduled() { toFlush.drain { c in if isOpen(c) { flush(c) } } }
+
+    /// Whether `c` is still the connection registered at its descriptor (not closed, its descriptor not reused).
+    @inline(__always) private func isOpen(_ c: Connection) -> Bool {
+        Int(c.fd) < connections.count && connections[Int(c.fd)] === c
     }
 
     private static func machineEvent(_ event: HTTPParser.Event) -> ConnectionStateMachine.ParsedEvent {

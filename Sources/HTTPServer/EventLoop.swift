@@ -39,7 +39,7 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: loop-thread state
     // Exclusivity is not checked at run time on the fields every request reads or writes (`connections`,
-    // `nextConnectionID`, `now`, `encoder`, `flushQueue`, `accessLog`): only this loop's thread touches them,
+    // `nextConnectionID`, `now`, `encoder`, `accessLog`): only this loop's thread touches them,
     // no access to one of them is held across a call that could reach it again, and the checks cost more
     // than the work they guarded.
     /// The server's listening socket (owned and closed by `HTTPServer`), or -1 when this loop does not accept.
@@ -61,11 +61,11 @@ final class EventLoop: @unchecked Sendable {
     var acceptPausedUntil: UInt64 = 0
     var listenerRegistered = false
     @exclusivity(unchecked) var encoder: ResponseEncoder
-    /// Connections whose output is written at the end of the current event batch (`scheduleFlush`).
-    @exclusivity(unchecked) var flushQueue: [Connection] = []
     /// Connections that received bytes in the current event batch, parsed and answered after every read of the
     /// batch (`scheduleProcessing`).
-    @exclusivity(unchecked) var processQueue: [Connection] = []
+    let toProcess = ConnectionBatch(step: 1)
+    /// Connections whose output is written at the end of the current event batch (`scheduleFlush`).
+    let toFlush = ConnectionBatch(step: 2)
     @exclusivity(unchecked) var accessLog: AccessLog
     let readBuffer: UnsafeMutableRawBufferPointer
     let tickNanoseconds: UInt64
