@@ -21,6 +21,23 @@ typedef int (*lz4_compress_continue_fn)(void *stream, const char *src, char *dst
 typedef int (*lz4_decompress_using_dict_fn)(const char *src, char *dst, int compressedSize, int dstCapacity,
     const char *dictionary, int dictSize);
 
+// The frame API's preferences (lz4frame.h of lz4 ≥ 1.8: LZ4F_frameInfo_t then the level and flags); all zero
+// but the level asks for one independent block of at most 64 KB, no checksums, no content size, no dictID.
+struct lz4f_preferences {
+    int block_size_id, block_mode, content_checksum, frame_type;
+    unsigned long long content_size;
+    unsigned dict_id;
+    int block_checksum;
+    int compression_level;
+    unsigned auto_flush, favor_decompression_speed, reserved[3];
+};
+typedef void *(*lz4f_create_cdict_fn)(const void *dictionary, size_t dictSize);
+typedef size_t (*lz4f_create_cctx_fn)(void **cctx, unsigned version);
+typedef size_t (*lz4f_free_cctx_fn)(void *cctx);
+typedef size_t (*lz4f_compress_frame_cdict_fn)(void *cctx, void *dst, size_t dstCapacity, const void *src,
+    size_t srcSize, const void *cdict, const struct lz4f_preferences *preferences);
+typedef unsigned (*lz4f_is_error_fn)(size_t code);
+
 typedef unsigned (*zstd_version_fn)(void);
 typedef size_t (*zstd_bound_fn)(size_t srcSize);
 typedef unsigned (*zstd_is_error_fn)(size_t code);
@@ -43,16 +60,39 @@ static struct {
     lz4_load_dict_fn load_dict;
     lz4_compress_continue_fn compress_continue;
     lz4_decompress_using_dict_fn decompress_using_dict;
+    // The frame API, for a dictionary used where it is (see hinge_lz4_compress_dictionary_in_place); optional.
+    int frame_ok;
+    lz4f_create_cdict_fn create_cdict;
+    lz4f_create_cctx_fn create_cctx;
+    lz4f_free_cctx_fn free_cctx;
+    lz4f_compress_frame_cdict_fn compress_frame_cdict;
+    lz4f_is_error_fn is_error;
 } lz4;
 
-// A prepared dictionary: its bytes (owned) and a stream that has loaded them.
+// A prepared dictionary: its bytes (owned), a stream that has loaded them, and the frame API's prepared
+// dictionary over the same bytes (NULL without the frame API).
 struct lz4_dictionary {
     char *bytes;
     int size;
     void *stream;
+    void *cdict;
 };
 // The per-thread stream a compression with a dictionary starts from a copy of the prepared one.
 static pthread_key_t lz4_stream_key;
+
+// The largest body compressed with the dictionary in place. Above it LZ4 itself copies the dictionary's
+// table into the stream (one table to probe pays for the copy on long inputs), as the copying path does.
+#define LZ4_IN_PLACE_MAX 4096
+// Frame header (magic, FLG, BD, header checksum), block size, end mark.
+#define LZ4F_HEADER 7
+#define LZ4F_OVERHEAD (LZ4F_HEADER + 4 + 4)
+
+// Per thread: a frame compression context and the frame it writes, whose block is then copied out.
+struct lz4_frame_scratch {
+    void *cctx;
+    unsigned char frame[LZ4_IN_PLACE_MAX + LZ4F_OVERHEAD + 64];
+};
+static pthread_key_t lz4_frame_key;
 
 static struct {
     int ok;
@@ -81,6 +121,13 @@ static void free_stream(void *stream) {
     if (stream) lz4.free_stream(stream);
 }
 
+static void free_frame_scratch(void *p) {
+    struct lz4_frame_scratch *scratch = p;
+    if (!scratch) return;
+    if (scratch->cctx) lz4.free_cctx(scratch->cctx);
+    free(scratch);
+}
+
 static void load_lz4(void) {
     // RTLD_LOCAL: the symbols stay out of the global namespace; the handle is kept for the process's life.
     void *h = dlopen("liblz4.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -98,6 +145,13 @@ static void load_lz4(void) {
     int ok = lz4.version && lz4.bound && lz4.compress && lz4.decompress && lz4.sizeof_state && lz4.create_stream
         && lz4.free_stream && lz4.load_dict && lz4.compress_continue && lz4.decompress_using_dict;
     if (ok && pthread_key_create(&lz4_stream_key, free_stream) != 0) ok = 0;
+    lz4.create_cdict = (lz4f_create_cdict_fn)dlsym(h, "LZ4F_createCDict");
+    lz4.create_cctx = (lz4f_create_cctx_fn)dlsym(h, "LZ4F_createCompressionContext");
+    lz4.free_cctx = (lz4f_free_cctx_fn)dlsym(h, "LZ4F_freeCompressionContext");
+    lz4.compress_frame_cdict = (lz4f_compress_frame_cdict_fn)dlsym(h, "LZ4F_compressFrame_usingCDict");
+    lz4.is_error = (lz4f_is_error_fn)dlsym(h, "LZ4F_isError");
+    lz4.frame_ok = ok && lz4.create_cdict && lz4.create_cctx && lz4.free_cctx && lz4.compress_frame_cdict
+        && lz4.is_error && pthread_key_create(&lz4_frame_key, free_frame_scratch) == 0;
     lz4.ok = ok;
 }
 
@@ -176,13 +230,52 @@ void *hinge_lz4_dictionary_create(const void *dictionary, size_t n) {
     memcpy(d->bytes, dictionary, n);
     d->size = (int)n;
     lz4.load_dict(d->stream, d->bytes, d->size);
+    // Its own copy of the bytes, hashed once; NULL leaves only the copying path.
+    if (lz4.frame_ok) d->cdict = lz4.create_cdict(d->bytes, n);
     return d;
+}
+
+long hinge_lz4_compress_dictionary_in_place(const void *dictionary, const void *src, size_t n, void *dst,
+    size_t capacity, int acceleration) {
+    const struct lz4_dictionary *d = dictionary;
+    if (!d || !d->cdict || n == 0 || n > LZ4_IN_PLACE_MAX) return -1;
+    struct lz4_frame_scratch *scratch = pthread_getspecific(lz4_frame_key);
+    if (!scratch) {
+        scratch = calloc(1, sizeof *scratch);
+        if (!scratch) return -1;
+        if (lz4.is_error(lz4.create_cctx(&scratch->cctx, 100)) || pthread_setspecific(lz4_frame_key, scratch) != 0) {
+            free_frame_scratch(scratch);
+            return -1;
+        }
+    }
+    // The frame API attaches the prepared dictionary to the context (LZ4_attach_dictionary, which liblz4 does
+    // not export): the block is compressed against the dictionary's own table, nothing copied. Level −k is
+    // acceleration k + 1.
+    struct lz4f_preferences preferences = {0};
+    preferences.compression_level = acceleration > 1 ? 1 - acceleration : 0;
+    size_t r = lz4.compress_frame_cdict(scratch->cctx, scratch->frame, sizeof scratch->frame, src, n, d->cdict,
+        &preferences);
+    if (lz4.is_error(r) || r < LZ4F_OVERHEAD) return -1;
+    const unsigned char *f = scratch->frame;
+    // Magic 0x184D2204, then FLG: version 01, none of dictID (bit 0), content checksum (2), content size (3),
+    // block checksum (4); anything else is a frame this function does not read.
+    if (f[0] != 0x04 || f[1] != 0x22 || f[2] != 0x4D || f[3] != 0x18 || (f[4] & 0xC0) != 0x40 || (f[4] & 0x1D) != 0)
+        return -1;
+    uint32_t block = (uint32_t)f[7] | (uint32_t)f[8] << 8 | (uint32_t)f[9] << 16 | (uint32_t)f[10] << 24;
+    // The high bit marks a block LZ4 stored uncompressed: nothing saved.
+    if (block & 0x80000000u) return 0;
+    if (r != LZ4F_OVERHEAD + block || block == 0) return -1;
+    if (block > capacity) return 0;
+    memcpy(dst, f + LZ4F_HEADER + 4, block);
+    return (long)block;
 }
 
 size_t hinge_lz4_compress_dictionary(const void *dictionary, const void *src, size_t n, void *dst, size_t capacity,
     int acceleration) {
     const struct lz4_dictionary *d = dictionary;
     if (!d || !hinge_lz4_available() || n > INT_MAX) return 0;
+    long in_place = hinge_lz4_compress_dictionary_in_place(dictionary, src, n, dst, capacity, acceleration);
+    if (in_place >= 0) return (size_t)in_place;
     void *stream = pthread_getspecific(lz4_stream_key);
     if (!stream) {
         stream = lz4.create_stream();

@@ -272,8 +272,8 @@ public enum BodyFormat: Int64, Sendable {
 /// them, with the LZ4 stream that loaded them, for the process's life); nil when liblz4.so.1 is not loaded.
 struct PreparedDictionary: @unchecked Sendable {
     // Sendable proof: the pointer is written once, at initialisation (a global `let`, initialised once by
-    // Swift), and the C side only reads what it points to afterwards; every compression copies its state into
-    // a stream of its own thread.
+    // Swift), and the C side only reads what it points to afterwards: every compression writes to a stream or
+    // frame context of its own thread, reading the prepared dictionary.
     let pointer: UnsafeMutableRawPointer?
 
     static let lz4Dictionary1 = PreparedDictionary(

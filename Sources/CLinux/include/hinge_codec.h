@@ -27,13 +27,22 @@ size_t hinge_lz4_compress(const void *src, size_t n, void *dst, size_t capacity,
 /// longer than `capacity`, or when unavailable.
 long hinge_lz4_decompress(const void *src, size_t n, void *dst, size_t capacity);
 
-/// An LZ4 dictionary prepared once (`LZ4_loadDict` into a stream kept for the process's life; the bytes are
-/// copied): compressing with it copies that stream's state (`LZ4_sizeofState()` bytes) into a per-thread
-/// stream instead of hashing the dictionary again. NULL when LZ4 is unavailable or allocation failed.
+/// An LZ4 dictionary prepared once, for the process's life (the bytes are copied): `LZ4_loadDict` into a
+/// stream, and `LZ4F_createCDict` when liblz4 has the frame API. NULL when LZ4 is unavailable or allocation
+/// failed.
 void *hinge_lz4_dictionary_create(const void *dictionary, size_t n);
-/// An LZ4 block that may refer to `dictionary` (`LZ4_compress_fast_continue`): the compressed size, or 0.
+/// An LZ4 block that may refer to `dictionary`: the compressed size, or 0. Bodies of up to 4 KB go through
+/// `hinge_lz4_compress_dictionary_in_place`; longer ones, or all when that path is unavailable, start from a
+/// copy of the prepared stream's state (`LZ4_sizeofState()` bytes, about 16 KB) in a per-thread stream
+/// (`LZ4_compress_fast_continue`).
 size_t hinge_lz4_compress_dictionary(const void *dictionary, const void *src, size_t n, void *dst, size_t capacity,
     int acceleration);
+/// The same LZ4 block (decoded by `hinge_lz4_decompress_dictionary`) compressed against the dictionary where it
+/// is, without copying its state: `LZ4F_compressFrame_usingCDict` into a per-thread frame, whose one block is
+/// copied to `dst`. The block's size; 0 when it would not be smaller than `n` or not fit in `capacity`; -1 when
+/// this path cannot take the body (longer than 4 KB, empty, no frame API, an unexpected frame).
+long hinge_lz4_compress_dictionary_in_place(const void *dictionary, const void *src, size_t n, void *dst,
+    size_t capacity, int acceleration);
 /// `LZ4_decompress_safe_usingDict`: the decompressed size, or -1.
 long hinge_lz4_decompress_dictionary(const void *dictionary, const void *src, size_t n, void *dst, size_t capacity);
 
