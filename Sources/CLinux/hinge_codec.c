@@ -60,7 +60,7 @@ static struct {
     lz4_load_dict_fn load_dict;
     lz4_compress_continue_fn compress_continue;
     lz4_decompress_using_dict_fn decompress_using_dict;
-    // The frame API, for a dictionary used where it is (see hinge_lz4_compress_dictionary_in_place); optional.
+    // The frame API, for a dictionary used where it is (see hinge_lz4_compress_dictionary_block); optional.
     int frame_ok;
     lz4f_create_cdict_fn create_cdict;
     lz4f_create_cctx_fn create_cctx;
@@ -87,7 +87,7 @@ static pthread_key_t lz4_stream_key;
 #define LZ4F_HEADER 7
 #define LZ4F_OVERHEAD (LZ4F_HEADER + 4 + 4)
 
-// Per thread: a frame compression context and the frame it writes, whose block is then copied out.
+// Per thread: a frame compression context and the frame it writes, whose block the caller then copies.
 struct lz4_frame_scratch {
     void *cctx;
     unsigned char frame[LZ4_IN_PLACE_MAX + LZ4F_OVERHEAD + 64];
@@ -235,10 +235,10 @@ void *hinge_lz4_dictionary_create(const void *dictionary, size_t n) {
     return d;
 }
 
-long hinge_lz4_compress_dictionary_in_place(const void *dictionary, const void *src, size_t n, void *dst,
-    size_t capacity, int acceleration) {
+long hinge_lz4_compress_dictionary_block(const void *dictionary, const void *src, size_t n, int acceleration,
+    const unsigned char **block) {
     const struct lz4_dictionary *d = dictionary;
-    if (!d || !d->cdict || n == 0 || n > LZ4_IN_PLACE_MAX) return -1;
+    if (!d || !d->cdict || n == 0 || n > LZ4_IN_PLACE_MAX || !block) return -1;
     struct lz4_frame_scratch *scratch = pthread_getspecific(lz4_frame_key);
     if (!scratch) {
         scratch = calloc(1, sizeof *scratch);
@@ -261,21 +261,26 @@ long hinge_lz4_compress_dictionary_in_place(const void *dictionary, const void *
     // block checksum (4); anything else is a frame this function does not read.
     if (f[0] != 0x04 || f[1] != 0x22 || f[2] != 0x4D || f[3] != 0x18 || (f[4] & 0xC0) != 0x40 || (f[4] & 0x1D) != 0)
         return -1;
-    uint32_t block = (uint32_t)f[7] | (uint32_t)f[8] << 8 | (uint32_t)f[9] << 16 | (uint32_t)f[10] << 24;
+    uint32_t size = (uint32_t)f[7] | (uint32_t)f[8] << 8 | (uint32_t)f[9] << 16 | (uint32_t)f[10] << 24;
     // The high bit marks a block LZ4 stored uncompressed: nothing saved.
-    if (block & 0x80000000u) return 0;
-    if (r != LZ4F_OVERHEAD + block || block == 0) return -1;
-    if (block > capacity) return 0;
-    memcpy(dst, f + LZ4F_HEADER + 4, block);
-    return (long)block;
+    if (size & 0x80000000u) return 0;
+    if (r != LZ4F_OVERHEAD + size || size == 0) return -1;
+    *block = f + LZ4F_HEADER + 4;
+    return (long)size;
 }
 
 size_t hinge_lz4_compress_dictionary(const void *dictionary, const void *src, size_t n, void *dst, size_t capacity,
     int acceleration) {
     const struct lz4_dictionary *d = dictionary;
     if (!d || !hinge_lz4_available() || n > INT_MAX) return 0;
-    long in_place = hinge_lz4_compress_dictionary_in_place(dictionary, src, n, dst, capacity, acceleration);
-    if (in_place >= 0) return (size_t)in_place;
+    const unsigned char *block = NULL;
+    long in_place = hinge_lz4_compress_dictionary_block(dictionary, src, n, acceleration, &block);
+    if (in_place == 0) return 0;
+    if (in_place > 0) {
+        if ((size_t)in_place > capacity) return 0;
+        memcpy(dst, block, (size_t)in_place);
+        return (size_t)in_place;
+    }
     void *stream = pthread_getspecific(lz4_stream_key);
     if (!stream) {
         stream = lz4.create_stream();

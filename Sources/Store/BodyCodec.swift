@@ -132,19 +132,63 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
         return out
     }
 
-    /// The compressed frame, or nil when compression failed or saved nothing.
+    /// The compressed frame, or nil when compression failed or saved nothing. Its array holds just the frame:
+    /// the writer's queue bounds the bytes of pending records by their frames' counts.
     private func compress(_ body: [UInt8]) -> [UInt8]? {
+        if tag == .lz4Dictionary1 {
+            // Up to 4 KB: the block, compressed in a buffer of this thread, is copied into an array of its size.
+            var block: UnsafePointer<UInt8>? = nil
+            let n = body.withUnsafeBytes {
+                hinge_lz4_compress_dictionary_block(
+                    PreparedDictionary.lz4Dictionary1.pointer, $0.baseAddress, $0.count, Int32(level), &block)
+            }
+            if n == 0 { return nil }
+            if n > 0, let block {
+                return frame(length: body.count, capacity: n) { out, _ in
+                    out.update(from: block, count: n)
+                    return n
+                }
+            }
+        }
         let bound = tag == .zstd ? hinge_zstd_bound(body.count) : hinge_lz4_bound(body.count)
         guard bound > 0 else { return nil }
-        let header = 1 + BodyCodec.varintLength(body.count)
-        let capacity = header + bound
-        let out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+        let compressed = body.withUnsafeBytes { src in
+            frame(length: body.count, capacity: bound) { out, capacity in
+                switch tag {
+                case .stored: return 0
+                case .lz4: return hinge_lz4_compress(src.baseAddress, src.count, out, capacity, Int32(level))
+                case .zstd: return hinge_zstd_compress(src.baseAddress, src.count, out, capacity, Int32(level))
+                case .lz4Dictionary1:
+                    return hinge_lz4_compress_dictionary(
+                        PreparedDictionary.lz4Dictionary1.pointer, src.baseAddress, src.count, out, capacity,
+                        Int32(level))
+                }
+            }
+        }
+        guard let compressed, compressed.count < body.count + 1 + BodyCodec.varintLength(body.count) else {
+            return nil
+        }
+        // Written into room for the worst case: copied out when that room is mostly unused (`Array(slice)` of a
+        // whole array would keep its buffer).
+        guard compressed.capacity > compressed.count + compressed.count / 4 else { return compressed }
+        return [UInt8](unsafeUninitializedCapacity: compressed.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: compressed)
+        }
+    }
+
+    /// A frame of this codec's tag for a body of `length` bytes whose payload `write` puts at the pointer it
+    /// gets (room for `capacity` bytes) and counts; nil when it wrote nothing.
+    private func frame(
+        length: Int, capacity: Int, _ write: (UnsafeMutablePointer<UInt8>, Int) -> Int
+    ) -> [UInt8]? {
+        let header = 1 + BodyCodec.varintLength(length)
+        let out = [UInt8](unsafeUninitializedCapacity: header + capacity) { buffer, count in
             guard let base = buffer.baseAddress else {
                 count = 0
                 return
             }
             base[0] = tag.rawValue
-            var n = body.count
+            var n = length
             var i = 1
             while n >= 0x80 {
                 base[i] = UInt8(n & 0x7F) | 0x80
@@ -152,21 +196,10 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
                 i += 1
             }
             base[i] = UInt8(n)
-            let written = body.withUnsafeBytes { src in
-                switch tag {
-                case .stored: return 0
-                case .lz4: return hinge_lz4_compress(src.baseAddress, src.count, base + header, bound, Int32(level))
-                case .zstd: return hinge_zstd_compress(src.baseAddress, src.count, base + header, bound, Int32(level))
-                case .lz4Dictionary1:
-                    return hinge_lz4_compress_dictionary(
-                        PreparedDictionary.lz4Dictionary1.pointer, src.baseAddress, src.count, base + header, bound,
-                        Int32(level))
-                }
-            }
+            let written = write(base + header, capacity)
             count = written > 0 ? header + written : 0
         }
-        guard !out.isEmpty, out.count < body.count + header else { return nil }
-        return out
+        return out.isEmpty ? nil : out
     }
 
     /// The body a blob of `format` holds; nil when it cannot be decoded (a damaged frame, or a compressor

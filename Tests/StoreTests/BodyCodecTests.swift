@@ -77,15 +77,13 @@ struct BodyCodecTests {
     /// format, so records written either way decode alike.
     @Test func bodiesOfUpTo4KBAreCompressedAgainstTheDictionaryWithoutCopyingIt() throws {
         let dictionary = try #require(PreparedDictionary.lz4Dictionary1.pointer)
-        func inPlace(_ body: [UInt8], acceleration: Int32 = 1, capacity: Int? = nil) -> ([UInt8], Int) {
-            var out = [UInt8](repeating: 0, count: capacity ?? hinge_lz4_bound(body.count))
-            let n = body.withUnsafeBytes { src in
-                out.withUnsafeMutableBytes {
-                    hinge_lz4_compress_dictionary_in_place(
-                        dictionary, src.baseAddress, src.count, $0.baseAddress, $0.count, acceleration)
-                }
+        func attached(_ body: [UInt8], acceleration: Int32 = 1) -> ([UInt8], Int) {
+            var block: UnsafePointer<UInt8>? = nil
+            let n = body.withUnsafeBytes {
+                hinge_lz4_compress_dictionary_block(dictionary, $0.baseAddress, $0.count, acceleration, &block)
             }
-            return (Array(out.prefix(max(0, n))), n)
+            guard n > 0, let block else { return ([], n) }
+            return (Array(UnsafeBufferPointer(start: block, count: n)), n)
         }
         func decoded(_ block: [UInt8], length: Int) -> [UInt8] {
             var out = [UInt8](repeating: 0, count: length)
@@ -99,21 +97,34 @@ struct BodyCodecTests {
         for size in [64, 651, 3_644, 4_096] {
             let body = BodyCodecTests.jsonBody(size).prefix(size).map { $0 }
             for acceleration: Int32 in [1, 8] {
-                let (block, n) = inPlace(body, acceleration: acceleration)
+                let (block, n) = attached(body, acceleration: acceleration)
                 #expect(n > 0 && n < body.count * 3 / 4, "\(size) B, acceleration \(acceleration): \(n)")
                 #expect(decoded(block, length: body.count) == body, "\(size) B, acceleration \(acceleration)")
             }
-            // The codec's frame carries that block: the tag, the length, the payload.
+            // The codec's frame carries that block (the tag, the length, the payload), in an array of its size.
             let frame = BodyCodec.lz4Dictionary().encode(body)
             let header = 1 + BodyCodec.varintLength(body.count)
-            #expect(Array(frame.dropFirst(header)) == inPlace(body).0, "\(size) B")
+            #expect(Array(frame.dropFirst(header)) == attached(body).0, "\(size) B")
+            #expect(frame.capacity < frame.count + 32, "\(size) B: \(frame.count) in \(frame.capacity)")
+            // The same block through the copying entry point.
+            var copy = [UInt8](repeating: 0, count: hinge_lz4_bound(body.count))
+            let copied = body.withUnsafeBytes { src in
+                copy.withUnsafeMutableBytes {
+                    hinge_lz4_compress_dictionary(dictionary, src.baseAddress, src.count, $0.baseAddress, $0.count, 1)
+                }
+            }
+            #expect(Array(copy.prefix(copied)) == attached(body).0, "\(size) B")
         }
         // Longer bodies, and empty ones, are left to the copying path.
-        #expect(inPlace(BodyCodecTests.jsonBody(4_097).prefix(4_097).map { $0 }).1 == -1)
-        #expect(inPlace([]).1 == -1)
-        // Incompressible bytes (LZ4 stores the block raw) and a block that does not fit save nothing: 0.
-        #expect(inPlace(BodyCodecTests.randomBody(3_000, seed: 3)).1 == 0)
-        #expect(inPlace(BodyCodecTests.jsonBody(3_644), capacity: 100).1 == 0)
+        #expect(attached(BodyCodecTests.jsonBody(4_097).prefix(4_097).map { $0 }).1 == -1)
+        #expect(attached([]).1 == -1)
+        // Incompressible bytes (LZ4 stores the block raw) save nothing: 0, and the codec stores the body.
+        let random = BodyCodecTests.randomBody(3_000, seed: 3)
+        #expect(attached(random).1 == 0)
+        #expect(BodyCodec.lz4Dictionary().encode(random).first == BodyCodec.Tag.stored.rawValue)
+        // A long body's frame, compressed into room for the worst case, is copied into an array of its size too.
+        let long = BodyCodec.lz4Dictionary().encode(BodyCodecTests.jsonBody(300_000))
+        #expect(long.capacity < long.count + long.count / 4, "\(long.count) in \(long.capacity)")
     }
 
     @Test func aSmallBodyIsStoredWithoutTryingACompressor() {

@@ -32,17 +32,18 @@ long hinge_lz4_decompress(const void *src, size_t n, void *dst, size_t capacity)
 /// failed.
 void *hinge_lz4_dictionary_create(const void *dictionary, size_t n);
 /// An LZ4 block that may refer to `dictionary`: the compressed size, or 0. Bodies of up to 4 KB go through
-/// `hinge_lz4_compress_dictionary_in_place`; longer ones, or all when that path is unavailable, start from a
-/// copy of the prepared stream's state (`LZ4_sizeofState()` bytes, about 16 KB) in a per-thread stream
-/// (`LZ4_compress_fast_continue`).
+/// `hinge_lz4_compress_dictionary_block` (and are copied to `dst`); longer ones, or all when that path is
+/// unavailable, start from a copy of the prepared stream's state (`LZ4_sizeofState()` bytes, about 16 KB) in a
+/// per-thread stream (`LZ4_compress_fast_continue`).
 size_t hinge_lz4_compress_dictionary(const void *dictionary, const void *src, size_t n, void *dst, size_t capacity,
     int acceleration);
 /// The same LZ4 block (decoded by `hinge_lz4_decompress_dictionary`) compressed against the dictionary where it
-/// is, without copying its state: `LZ4F_compressFrame_usingCDict` into a per-thread frame, whose one block is
-/// copied to `dst`. The block's size; 0 when it would not be smaller than `n` or not fit in `capacity`; -1 when
-/// this path cannot take the body (longer than 4 KB, empty, no frame API, an unexpected frame).
-long hinge_lz4_compress_dictionary_in_place(const void *dictionary, const void *src, size_t n, void *dst,
-    size_t capacity, int acceleration);
+/// is, without copying its state: `LZ4F_compressFrame_usingCDict` into a per-thread frame. Sets `*block` to the
+/// block inside that frame, valid until the thread's next call, and returns its size, which is less than `n`;
+/// 0 when LZ4 could not make it smaller than `n`; -1 when this path cannot take the body (longer than 4 KB,
+/// empty, no frame API, an unexpected frame).
+long hinge_lz4_compress_dictionary_block(const void *dictionary, const void *src, size_t n, int acceleration,
+    const unsigned char **block);
 /// `LZ4_decompress_safe_usingDict`: the decompressed size, or -1.
 long hinge_lz4_decompress_dictionary(const void *dictionary, const void *src, size_t n, void *dst, size_t capacity);
 
