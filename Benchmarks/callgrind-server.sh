@@ -8,10 +8,14 @@
 #
 #   Benchmarks/callgrind-server.sh [HINGE_BINARY]    # default .build/release/hinge; needs valgrind
 #   OUT=/tmp/cg Benchmarks/callgrind-server.sh       # keep the callgrind files (callgrind_annotate them)
+#   RECORD=1 Benchmarks/callgrind-server.sh          # recording instead of --no-record: the client sends one
+#                                                    # request at a time, so each record commits alone
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=$(realpath "${1:-.build/release/hinge}")
 SCENE=$(realpath "${SCENE:-Benchmarks/scenes/typical.json}")
+MODE=--no-record
+[ "${RECORD:-0}" = 1 ] && MODE=recording
 command -v valgrind >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
 tmp=$(mktemp -d)
 OUT=${OUT:-$tmp}
@@ -26,7 +30,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 count() {  # count N -> instructions collected while serving N requests
     local n=$1 pid
     SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$OUT/server-$n.out" "$BIN" serve --port "$port" --threads 1 \
-        --db "$tmp/db-$n.sqlite" --log-level warn --no-record 2>"$tmp/valgrind-$n.log" &
+        --db "$tmp/db-$n.sqlite" --log-level warn $([ "$MODE" = --no-record ] && echo --no-record) 2>"$tmp/valgrind-$n.log" &
     pid=$!
     python3 - "$port" "$n" "$SCENE" <<'PY'
 import socket, sys, time
@@ -69,4 +73,4 @@ PY
 }
 a=$(count 1000)
 b=$(count 3000)
-echo "$BIN_NAME: $(((b - a) / 2000)) instructions per typical resolve (user space, --no-record)"
+echo "$BIN_NAME: $(((b - a) / 2000)) instructions per typical resolve (user space, $MODE)"
