@@ -21,8 +21,9 @@ typedef int (*lz4_compress_continue_fn)(void *stream, const char *src, char *dst
 typedef int (*lz4_decompress_using_dict_fn)(const char *src, char *dst, int compressedSize, int dstCapacity,
     const char *dictionary, int dictSize);
 
-// The frame API's preferences (lz4frame.h of lz4 ≥ 1.8: LZ4F_frameInfo_t then the level and flags); all zero
-// but the level asks for one independent block of at most 64 KB, no checksums, no content size, no dictID.
+// The frame API's preferences (lz4frame.h of lz4 ≥ 1.8: LZ4F_frameInfo_t then the level and flags). All zero but
+// the level: 64 KB blocks (one block for the bodies given to it, which liblz4 then makes independent), no
+// checksums, no content size, no dictID.
 struct lz4f_preferences {
     int block_size_id, block_mode, content_checksum, frame_type;
     unsigned long long content_size;
