@@ -8,9 +8,10 @@
 # Benchmarks/scenes/typical.json, first with --no-record, then recording. From /proc it reads each thread's
 # CPU time (utime + stime) over the wrk run, grouped by thread name (hinge-loop-*, hinge-db-writer,
 # hinge-db-ckpt, the rest), and the writer thread's bytes written (`wchar`: WAL frames, plus the pages of its
-# own checkpoint passes). After SIGTERM (close() checkpoints and truncates the WAL) it divides the database
-# file's size by the records in it. Prints per request: CPU µs by group, recording's extra CPU (recording
-# total − --no-record total), records per commit (/metrics), writer bytes per record and file bytes per record.
+# own checkpoint passes), and the machine's idle share from /proc/stat. After SIGTERM (close() checkpoints and
+# truncates the WAL) it divides the database file's size by the records in it. Prints per request: CPU µs by
+# group, recording's extra CPU (recording total − --no-record total), the machine's idle share during the run,
+# records per commit (/metrics), writer bytes per record and file bytes per record.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null 2>&1 || { echo "needs wrk (apt-get install wrk)" >&2; exit 2; }
@@ -59,6 +60,9 @@ for tid in os.listdir(f"/proc/{pid}/task"):
     groups[group] = groups.get(group, 0) + ticks
 for g, t in sorted(groups.items()): print(g, t)
 print("writer_wchar", wchar)
+cpu = [int(x) for x in open("/proc/stat").readline().split()[1:9]]
+print("machine_idle", cpu[3] + cpu[4])
+print("machine_all", sum(cpu))
 PY
 }
 
@@ -105,6 +109,7 @@ groups = ["loops", "hinge-db-writer", "hinge-db-ckpt", "other"]
 total = sum(us(g) for g in groups)
 line = f"{bin} {mode}: {requests} requests; CPU µs/request " + ", ".join(f"{g} {us(g):.1f}" for g in groups)
 line += f", total {total:.1f}"
+line += f"; machine idle {100 * (a['machine_idle'] - b['machine_idle']) / (a['machine_all'] - b['machine_all']):.0f} %"
 if mode == "record":
     wc = (a["writer_wchar"] - b["writer_wchar"]) / requests
     line += f"; {batch} records per commit; writer wrote {wc:.0f} B/request; file {size / max(records, 1):.0f} B/record ({records} records, {size} B)"
