@@ -302,7 +302,8 @@ public enum BodyFormat: Int64, Sendable {
 }
 
 /// A dictionary prepared once by the C side (`hinge_lz4_dictionary_create`, which copies the bytes and keeps
-/// them, with the LZ4 stream that loaded them, for the process's life); nil when liblz4.so.1 is not loaded.
+/// them, with the LZ4 stream that loaded them and the frame API's prepared dictionary, for the process's life);
+/// nil when liblz4.so.1 is not loaded.
 struct PreparedDictionary: @unchecked Sendable {
     // Sendable proof: the pointer is written once, at initialisation (a global `let`, initialised once by
     // Swift), and the C side only reads what it points to afterwards: every compression writes to a stream or
