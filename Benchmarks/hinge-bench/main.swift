@@ -93,10 +93,13 @@ func decodeScene(_ bytes: [UInt8]) -> Scene {
     return scene
 }
 
-/// Bytes in, bytes out: what POST /v1/resolve does apart from HTTP (the parsed document is decoded directly,
-/// as `Resolver` does; no `JSONValue` tree).
+/// Bytes in, bytes out: what POST /v1/resolve does apart from HTTP, as `Resolver` does it: the one-pass
+/// reader first, and for a body it declines the parsed document decoded directly (no `JSONValue` tree).
 @inline(never)
 func pipeline(_ bytes: [UInt8]) -> Int {
+    if let scene = bytes.withUnsafeBufferPointer({ Scene.decodeInOnePass($0, catalog: catalog) }) {
+        return LayoutEngine.resolve(scene).encoded.count
+    }
     guard let document = try? JSONParser.document(bytes),
         case .scene(let scene) = Scene.decode(document.root, catalog: catalog)
     else { return -1 }
@@ -292,7 +295,7 @@ if let dir = ProcessInfo.processInfo.environment["HINGE_BENCH_DUMP"] {
 }
 
 // HINGE_BENCH_PROFILE=1: only loop the typical pipeline, for `perf record`.
-// HINGE_BENCH_PROFILE=resolve (or decode, encode, parse): only that step. HINGE_BENCH_ITERATIONS=n: loop n times (200,000 by
+// HINGE_BENCH_PROFILE=resolve (or decode, encode, parse, onepass): only that step. HINGE_BENCH_ITERATIONS=n: loop n times (200,000 by
 // default; a few thousand are enough under `valgrind --tool=callgrind`). HINGE_BENCH_SCENE=small or large: loop that
 // scene instead of the typical one.
 if let mode = ProcessInfo.processInfo.environment["HINGE_BENCH_PROFILE"] {
@@ -313,6 +316,9 @@ if let mode = ProcessInfo.processInfo.environment["HINGE_BENCH_PROFILE"] {
         case "decode": sink &+= Scene.decode(document.root, catalog: catalog).scene?.presentations.count ?? 0
         case "encode": sink &+= resolution.encoded.count
         case "parse": sink &+= (try? JSONParser.document(bytes)) == nil ? 0 : 1
+        case "onepass":
+            let scene = bytes.withUnsafeBufferPointer { Scene.decodeInOnePass($0, catalog: catalog) }
+            sink &+= scene?.presentations.count ?? 0
         case "tree": sink &+= (try? JSONParser.parse(bytes)) == nil ? 0 : 1
         default: sink &+= pipeline(bytes)
         }
@@ -371,6 +377,9 @@ do {
     let decode = measure(iterations: 20_000) {
         Scene.decode(document.root, catalog: catalog).scene?.presentations.count ?? 0
     }
+    let onePass = measure(iterations: 20_000) {
+        bytes.withUnsafeBufferPointer { Scene.decodeInOnePass($0, catalog: catalog) }?.presentations.count ?? 0
+    }
     let tree = measure(iterations: 20_000) { (try? JSONParser.parse(bytes)) == nil ? 0 : 1 }
     let build = measure(iterations: 20_000) { resolution.json == .null ? 0 : 1 }
     let write = measure(iterations: 20_000) { JSONWriter.encode(resolutionTree).count }
@@ -378,6 +387,6 @@ do {
     let resolveOnly = measure(iterations: 20_000) { LayoutEngine.resolve(scene).placements.count }
     print("")
     print(
-        "typical, by stage (ns/op): parse \(Int(parse)), decode \(Int(decode)), resolve \(Int(resolveOnly)), encode directly \(Int(direct)) (\(resolution.encoded.count) bytes); tree + writer instead: build \(Int(build)) + write \(Int(write)); the request as a JSONValue tree (JSONParser.parse) \(Int(tree))"
+        "typical, by stage (ns/op): one-pass read \(Int(onePass)) (the general path instead: parse \(Int(parse)), decode \(Int(decode))), resolve \(Int(resolveOnly)), encode directly \(Int(direct)) (\(resolution.encoded.count) bytes); tree + writer instead: build \(Int(build)) + write \(Int(write)); the request as a JSONValue tree (JSONParser.parse) \(Int(tree))"
     )
 }

@@ -1,5 +1,20 @@
 // Numbers of the JSON text (RFC 8259 §6): validated, and converted to Double with correct rounding.
 extension ByteParser {
+    mutating func parseNumber() throws(Failure) -> Double {
+        var scanner = NumberScanner(base: base, end: end, i: i)
+        defer { i = scanner.i }
+        return try scanner.scan()
+    }
+}
+
+/// One number of the text at `i` (the parser's and `JSONStreamReader`'s): validated, converted, and `i` left
+/// after it (or at the byte that is wrong).
+struct NumberScanner {
+    typealias Failure = ByteParser.Failure
+    let base: UnsafePointer<UInt8>
+    let end: Int
+    var i: Int
+
     /// Exact powers of ten: `m * 10^e` or `m / 10^e` with m ≤ 2^53 and e ≤ 22 is one correctly rounded
     /// operation (Clinger's fast path), so most real-world numbers never reach the slow path.
     static let exactPowersOfTen: [Double] = [
@@ -7,7 +22,12 @@ extension ByteParser {
         1e19, 1e20, 1e21, 1e22,
     ]
 
-    mutating func parseNumber() throws(Failure) -> Double {
+    func unexpected(expected: String) -> Failure {
+        ByteParser.unexpected(base: base, end: end, at: i, expected: expected)
+    }
+
+    @inline(__always)
+    mutating func scan() throws(Failure) -> Double {
         let start = i
         var negative = false
         if base[i] == UInt8(ascii: "-") {

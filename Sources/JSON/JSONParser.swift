@@ -371,6 +371,11 @@ struct ByteParser {
 
     /// An "unexpected character" failure at `i`, describing the character found there.
     func unexpected(expected: String) -> Failure {
+        Self.unexpected(base: base, end: end, at: i, expected: expected)
+    }
+
+    /// An "unexpected character" failure at `i` of `base[0..<end]`, describing the character found there.
+    static func unexpected(base: UnsafePointer<UInt8>, end: Int, at i: Int, expected: String) -> Failure {
         guard i < end else { return Failure(reason: .unexpectedEnd(expected: expected), offset: i) }
         let c = base[i]
         let found: String

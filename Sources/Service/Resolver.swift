@@ -60,7 +60,11 @@ public enum Resolver {
             case .success(let value): return resolve(value: value, catalog: catalog, overrides: overrides)
             }
         }
-        // The service's path: decoded from the parsed document, without a value tree.
+        // The service's path. A valid request in plain JSON is read in one pass; any other is parsed, and
+        // decoded from the parsed document (without a value tree), which reports what is wrong.
+        if let scene = body.withUnsafeBufferPointer({ Scene.decodeInOnePass($0, catalog: catalog) }) {
+            return output(.scene(scene), device: scene.deviceID)
+        }
         switch ResolveOutput.document(body) {
         case .failure(let f): return f.output
         case .success(let document):
