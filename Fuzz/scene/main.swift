@@ -1,10 +1,13 @@
-// libFuzzer target: any bytes → JSON parser → Scene.decode → LayoutEngine.resolve → encoders → SVG.
+// libFuzzer target: any bytes → the one-pass reader and JSON parser → Scene.decode → LayoutEngine.resolve →
+// encoders → SVG.
 // Compiled as one module with the JSON and LayoutEngine sources and the SVG renderer (Fuzz/build.sh).
 //
 // Invariants (a violation traps, which libFuzzer reports as a crash):
 // - nothing traps, whatever the bytes;
 // - a refused scene has at least one error, each with a message;
-// - decoding the parsed document (the service's path) and decoding the value tree agree exactly;
+// - decoding the parsed document and decoding the value tree agree exactly;
+// - the one-pass reader (the service's first try) takes only bytes the parser accepts and the general
+//   decoder reads as a scene without unknown fields, and its scene is that scene;
 // - the direct encoder and the tree writer give the same bytes, and those bytes parse back;
 // - every presented frame is finite;
 // - the SVG renderer accepts every resolution.
@@ -13,7 +16,11 @@ let catalog = loadFixtureCatalog()
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let document = try? JSONParser.document(bytes) else { return 0 }
+    let onePass = Scene.decodeInOnePass(UnsafeBufferPointer(start: data, count: size), catalog: catalog)
+    guard let document = try? JSONParser.document(bytes) else {
+        if onePass != nil { fatalError("the one-pass reader took bytes the parser refuses") }
+        return 0
+    }
     let value = document.root.value
     let decoded = Scene.decode(document.root, catalog: catalog)
     let fromTree = Scene.decode(value, catalog: catalog)
@@ -21,6 +28,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case (.scene(let a), .scene(let b)) where a == b: break
     case (.invalid(let e1, let u1), .invalid(let e2, let u2)) where e1 == e2 && u1 == u2: break
     default: fatalError("the document and the tree decode differently")
+    }
+    if let onePass {
+        guard case .scene(let general) = decoded, general.unknownFields.isEmpty, general == onePass else {
+            fatalError("the one-pass reader and the general decoder disagree")
+        }
     }
     switch decoded {
     case .invalid(let errors, _):

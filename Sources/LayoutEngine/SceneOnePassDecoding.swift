@@ -1,6 +1,6 @@
 import JSON
 
-// The one-pass decoding of a valid request (docs/rules.md#validation, "How a request is read"): the bytes
+// The one-pass decoding of a valid request (docs/rules.md#one-pass): the bytes
 // read front to back into a `Scene`, with no parsed document in between. It answers only when it is sure;
 // anything else goes to the general decoder (SceneDecoding.swift), which alone reports problems.
 
