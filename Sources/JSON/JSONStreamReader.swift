@@ -167,7 +167,17 @@ public struct JSONStreamReader {
 
     /// The string that is the next value (nil for `null`).
     public mutating func string() -> String? {
-        stringBytes().map { String(decoding: $0, as: UTF8.self) }
+        stringBytes().map(Self.string)
+    }
+
+    /// `bytes` (printable ASCII, as this reader's strings are) as a String: copied into the new string's own
+    /// storage, which costs less than `String(decoding:as:)` for the short strings of a request.
+    public static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            guard let to = buffer.baseAddress, let from = bytes.baseAddress else { return 0 }
+            to.update(from: from, count: bytes.count)
+            return bytes.count
+        }
     }
 
     /// The rest of a string whose opening quote is consumed, when it is printable ASCII without escapes: eight

@@ -77,7 +77,7 @@ private struct OnePassSceneDecoder {
     mutating func string(_ length: ClosedRange<Int>) -> String? {
         guard let bytes = r.stringBytes() else { return nil }
         if !length.contains(bytes.count) { r.fail() }
-        return String(decoding: bytes, as: UTF8.self)
+        return JSONStreamReader.string(bytes)
     }
 
     /// One of `E`'s raw values; nil for `null`. Any other string fails.
