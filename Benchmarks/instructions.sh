@@ -6,7 +6,9 @@
 #   Benchmarks/instructions.sh [HINGE_BENCH_BINARY ...]   # default .build/release/hinge-bench (built first)
 #   STAGES="decode resolve" Benchmarks/instructions.sh OLD NEW
 #
-# Stages: parse, decode, resolve, encode, and `pipeline` (bytes in, bytes out: all four). valgrind 3.19
+# Stages: parse, decode, onepass (the one-pass reader, bytes to `Scene`, which the service tries before parse
+# and decode; a binary older than it runs its pipeline instead), resolve, encode, and `pipeline` (bytes in,
+# bytes out, as the service does it). valgrind 3.19
 # cannot read this toolchain's debug information ("Possibly corrupted debuginfo file"), so each binary is
 # run as a copy without it (`objcopy --strip-debug`; the symbols stay, for `callgrind_annotate`).
 # OUT=DIR keeps the callgrind files (DIR/<binary#>-<stage>-<n>.out). Every run hashes with a fixed seed
@@ -21,7 +23,7 @@ if [ ${#binaries[@]} -eq 0 ]; then
     swift build -c release --product hinge-bench >/dev/null
     binaries=(.build/release/hinge-bench)
 fi
-STAGES=${STAGES:-parse decode resolve encode pipeline}
+STAGES=${STAGES:-parse decode onepass resolve encode pipeline}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 OUT=${OUT:-$tmp}
