@@ -214,6 +214,17 @@ extension ByteParser {
     /// Validates one multi-byte UTF-8 sequence at `i` (Unicode Table 3-7) and steps over it.
     @inline(__always)
     mutating func skipUTF8Sequence() throws(Failure) {
+        guard let n = Self.utf8SequenceLength(base, end, at: i) else {
+            throw Failure(reason: .invalidUTF8(base[i]), offset: i)
+        }
+        i += n
+    }
+
+    /// The length of the well-formed multi-byte UTF-8 sequence at `i` of `base[0..<end]` (Unicode Table 3-7),
+    /// or nil when it is not one (truncated, bad continuation, overlong, surrogate, above U+10FFFF): the
+    /// parser's check and `JSONStreamReader`'s.
+    @inline(__always)
+    static func utf8SequenceLength(_ base: UnsafePointer<UInt8>, _ end: Int, at i: Int) -> Int? {
         let lead = base[i]
         var count: Int
         var low: UInt8 = 0x80
@@ -235,17 +246,17 @@ extension ByteParser {
             count = 3
             high = 0x8F  // nothing above U+10FFFF
         default:
-            throw Failure(reason: .invalidUTF8(lead), offset: i)
+            return nil
         }
         // Any defect in the sequence (truncated, bad continuation, overlong, surrogate) is reported at its lead.
-        guard i + count < end else { throw Failure(reason: .invalidUTF8(lead), offset: i) }
+        guard i + count < end else { return nil }
         let second = base[i + 1]
-        guard second >= low && second <= high else { throw Failure(reason: .invalidUTF8(lead), offset: i) }
+        guard second >= low && second <= high else { return nil }
         var k = 2
         while k <= count {
-            guard base[i + k] & 0xC0 == 0x80 else { throw Failure(reason: .invalidUTF8(lead), offset: i) }
+            guard base[i + k] & 0xC0 == 0x80 else { return nil }
             k += 1
         }
-        i += count + 1
+        return count + 1
     }
 }

@@ -2,10 +2,10 @@
 /// scene's, in LayoutEngine), which asks for each value as it comes.
 ///
 /// It reads a strict subset of what `JSONParser` accepts and turns `failed` at the first thing outside it: a
-/// syntax error, a number the parser would reject, but also any string with an escape, a control byte or a
-/// byte above 0x7F, a document over the parser's default size, or a byte order mark. Within the subset a
-/// value is exactly what the parser makes of it: a string is its bytes, a number goes through the parser's
-/// own conversion (`NumberScanner`). So a caller that gives up on `failed` and hands the bytes to the parser
+/// syntax error, ill-formed UTF-8, a number the parser would reject, but also any string with an escape, a
+/// document over the parser's default size, or a byte order mark. Within the subset a value is exactly what
+/// the parser makes of it: a string is its bytes (UTF-8 checked by the parser's own rule,
+/// `ByteParser.utf8SequenceLength`), a number goes through the parser's own conversion (`NumberScanner`). So a caller that gives up on `failed` and hands the bytes to the parser
 /// never reads a document differently from it.
 ///
 /// `failed` is sticky: once set, every call answers nil or false and reads nothing, so a decoder may check it
@@ -15,6 +15,9 @@ public struct JSONStreamReader {
     @usableFromInline let end: Int
     @usableFromInline var i = 0
     public private(set) var failed = false
+    /// Whether the last string read had a byte above 0x7F (then its length in characters is not its length in
+    /// bytes).
+    public private(set) var lastStringIsASCII = true
 
     /// A reader of `bytes`, which must stay valid while it reads.
     public init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -170,7 +173,7 @@ public struct JSONStreamReader {
         stringBytes().map(Self.string)
     }
 
-    /// `bytes` (printable ASCII, as this reader's strings are) as a String: copied into the new string's own
+    /// `bytes` (well-formed UTF-8, as this reader's strings are) as a String: copied into the new string's own
     /// storage, which costs less than `String(decoding:as:)` for the short strings of a request.
     public static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: bytes.count) { buffer in
@@ -180,12 +183,14 @@ public struct JSONStreamReader {
         }
     }
 
-    /// The rest of a string whose opening quote is consumed, when it is printable ASCII without escapes: eight
-    /// bytes at a time up to the first byte that needs attention, which must be the closing quote.
+    /// The rest of a string whose opening quote is consumed, when it has no escape: eight bytes at a time up to
+    /// the first byte that needs attention, which must be the closing quote or the start of a well-formed UTF-8
+    /// sequence (stepped over). A control byte or a backslash fails.
     @inline(__always)
     mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
         let start = i
         var k = start
+        lastStringIsASCII = true
         while true {
             if k &+ 8 <= end {
                 let mask = ByteParser.attentionMask(
@@ -202,12 +207,20 @@ public struct JSONStreamReader {
                     k &+= 1
                 }
             }
-            guard k < end, base[k] == UInt8(ascii: "\"") else {
-                failed = true
-                return nil
+            if k < end {
+                let c = base[k]
+                if c == UInt8(ascii: "\"") {
+                    i = k &+ 1
+                    return UnsafeBufferPointer(start: base + start, count: k &- start)
+                }
+                if c >= 0x80, let n = ByteParser.utf8SequenceLength(base, end, at: k) {
+                    lastStringIsASCII = false
+                    k &+= n
+                    continue
+                }
             }
-            i = k &+ 1
-            return UnsafeBufferPointer(start: base + start, count: k &- start)
+            failed = true
+            return nil
         }
     }
 

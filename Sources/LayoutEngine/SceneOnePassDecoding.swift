@@ -5,9 +5,9 @@ import JSON
 // anything else goes to the general decoder (SceneDecoding.swift), which alone reports problems.
 
 extension Scene {
-    /// The scene of `body` when the body is a valid request this reader takes whole: printable-ASCII strings
-    /// without escapes, and only the members below. Nil for anything else — an error, an unknown or repeated
-    /// member, `sizeClass`, `fold` or `constants`, an escape, non-ASCII text — and the caller then decodes the
+    /// The scene of `body` when the body is a valid request this reader takes whole: strings without escapes.
+    /// Nil for anything else — an error, an unknown or repeated member, an escape — and the caller then
+    /// decodes the
     /// body with `JSONParser.document` and `Scene.decode(_:catalog:)`, which give the same scene for every
     /// body this accepts (`SceneOnePassTests` compare them) and report what is wrong with the others.
     ///
@@ -73,11 +73,12 @@ private struct OnePassSceneDecoder {
         return d
     }
 
-    /// A string whose length in characters (bytes: the reader takes ASCII only) lies in `length`.
+    /// A string whose length in characters lies in `length` (its length in bytes when it is ASCII).
     mutating func string(_ length: ClosedRange<Int>) -> String? {
         guard let bytes = r.stringBytes() else { return nil }
-        if !length.contains(bytes.count) { r.fail() }
-        return JSONStreamReader.string(bytes)
+        let s = JSONStreamReader.string(bytes)
+        if !length.contains(r.lastStringIsASCII ? bytes.count : s.count) { r.fail() }
+        return s
     }
 
     /// One of `E`'s raw values; nil for `null`. Any other string fails.
@@ -175,12 +176,20 @@ private struct OnePassSceneDecoder {
                 presentations(into: &s.presentations, ids: &ids)
             } else if matches(k, "arrangement"), seen.note(9, &r) {
                 if r.beginObject() { s.arrangement = arrangement() }
+            } else if matches(k, "sizeClass"), seen.note(10, &r) {
+                if r.beginObject() { s.sizeClass = sizeClass() }
+            } else if matches(k, "fold"), seen.note(11, &r) {
+                if r.beginObject() { s.fold = fold() }
+            } else if matches(k, "constants"), seen.note(12, &r) {
+                if r.beginObject() { constants(into: &s.constants) }
             } else {
                 r.fail()
             }
             if r.failed { return nil }
         }
+        // A window is required without a device; a fold is the device's when there is one.
         if s.window == nil && s.deviceID == nil { r.fail() }
+        if s.fold != nil && s.deviceID != nil { r.fail() }
         guard !r.failed else { return nil }
         let mapper = JSONMapper(recording: false)
         SceneDecoder(mapper: mapper, catalog: catalog).validateEnvironment(&s)
@@ -228,6 +237,70 @@ private struct OnePassSceneDecoder {
             }
         }
         return i
+    }
+
+    /// `sizeClass`, the object opened (`SizeClassPair.decode`): both members required.
+    mutating func sizeClass() -> SizeClassPair? {
+        var horizontal: SizeClass?
+        var vertical: SizeClass?
+        var seen = SeenMembers()
+        var first = true
+        while let k = r.nextKey(&first) {
+            if matches(k, "horizontal"), seen.note(0, &r) {
+                horizontal = enumeration()
+            } else if matches(k, "vertical"), seen.note(1, &r) {
+                vertical = enumeration()
+            } else {
+                r.fail()
+            }
+        }
+        guard let horizontal, let vertical else {
+            r.fail()
+            return nil
+        }
+        return SizeClassPair(horizontal: horizontal, vertical: vertical)
+    }
+
+    /// A scene's own `fold`, the object opened (`Fold.decode`): `orientation` and `position` required.
+    mutating func fold() -> Fold? {
+        var orientation: Axis?
+        var position: Double?
+        var thickness = 0.0
+        var seen = SeenMembers()
+        var first = true
+        while let k = r.nextKey(&first) {
+            if matches(k, "orientation"), seen.note(0, &r) {
+                orientation = enumeration()
+            } else if matches(k, "position"), seen.note(1, &r) {
+                position = r.number()
+            } else if matches(k, "thickness"), seen.note(2, &r) {
+                thickness = number(0...10_000) ?? 0
+            } else {
+                r.fail()
+            }
+        }
+        guard let orientation, let position else {
+            r.fail()
+            return nil
+        }
+        return Fold(orientation: orientation, position: position, thickness: thickness)
+    }
+
+    /// `constants`, the object opened (`Constants.decode`): each member one of `Constants.definitions`, a
+    /// number in its range.
+    mutating func constants(into c: inout Constants) {
+        var seen = SeenMembers()
+        var first = true
+        while let k = r.nextKey(&first) {
+            guard
+                let i = Constants.definitions.firstIndex(where: { $0.key.utf8.elementsEqual(k) }), i < 32,
+                seen.note(UInt32(i), &r), let v = number(Constants.definitions[i].range)
+            else {
+                r.fail()
+                return
+            }
+            c[keyPath: Constants.definitions[i].keyPath] = v
+        }
     }
 
     // MARK: Presentations
