@@ -86,11 +86,13 @@ extension Scene {
     /// field is decoded again, by a recording mapper, and that second pass alone gives the result. A request of
     /// more than `quietPassNodeLimit` nodes is decoded by the recording pass alone: a document that large is
     /// more often one of thousands of unknown members than a scene, and every look-up walks them in each pass.
-    public static func decode(_ value: JSONNode, catalog: any DeviceCatalog) -> SceneDecoding {
+    /// `quietPass: false` skips the quiet pass: the caller knows the request has an error or an unknown member
+    /// (the one-pass reader read it and declined it, docs/rules.md#one-pass); the result is the same.
+    public static func decode(_ value: JSONNode, catalog: any DeviceCatalog, quietPass: Bool = true) -> SceneDecoding {
         // Decoded in place, inside the result that is returned: a copy of a Scene moves all its bytes and retains
         // every member (`.scene(scene)` from a local copied it).
         var result = SceneDecoding.scene(Scene())
-        if value.nodeCount <= quietPassNodeLimit {
+        if quietPass && value.nodeCount <= quietPassNodeLimit {
             if decode(value, catalog: catalog, mapper: JSONMapper(recording: false), into: &result) { return result }
             result = .scene(Scene())
         }

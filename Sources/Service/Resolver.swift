@@ -60,16 +60,20 @@ public enum Resolver {
             case .success(let value): return resolve(value: value, catalog: catalog, overrides: overrides)
             }
         }
-        // The service's path. A valid request in plain JSON is read in one pass; any other is parsed, and
+        // The service's path. A valid request without escapes is read in one pass; any other is parsed, and
         // decoded from the parsed document (without a value tree), which reports what is wrong.
         if let scene = body.withUnsafeBufferPointer({ Scene.decodeInOnePass($0, catalog: catalog) }) {
             return output(.scene(scene), device: scene.deviceID)
         }
+        let read = body.withUnsafeBufferPointer { JSONStreamReader.reads($0) }
         switch ResolveOutput.document(body) {
         case .failure(let f): return f.output
         case .success(let document):
             let root = document.root
-            return output(Scene.decode(root, catalog: catalog), device: root.member("device")?.stringValue)
+            // A body the one-pass reader read and declined has an error or an unknown member, which the general
+            // decoder's quiet first pass would only count before decoding it again.
+            return output(
+                Scene.decode(root, catalog: catalog, quietPass: !read), device: root.member("device")?.stringValue)
         }
     }
 
