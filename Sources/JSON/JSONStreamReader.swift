@@ -91,9 +91,16 @@ public struct JSONStreamReader {
     // MARK: Containers
 
     /// Opens the object that is the next value: true. `null`: false. Anything else fails.
-    public mutating func beginObject() -> Bool {
+    public mutating func beginObject() -> Bool { begin(UInt8(ascii: "{")) }
+
+    /// Opens the array that is the next value: true. `null`: false. Anything else fails.
+    public mutating func beginArray() -> Bool { begin(UInt8(ascii: "[")) }
+
+    /// Consumes `open` when it is the next byte: true. `null`: false. Anything else fails.
+    @inline(__always)
+    mutating func begin(_ open: UInt8) -> Bool {
         if null() { return false }
-        guard peek() == UInt8(ascii: "{") else {
+        guard peek() == open else {
             failed = true
             return false
         }
@@ -130,17 +137,6 @@ public struct JSONStreamReader {
         }
         i &+= 1
         return key
-    }
-
-    /// Opens the array that is the next value: true. `null`: false. Anything else fails.
-    public mutating func beginArray() -> Bool {
-        if null() { return false }
-        guard peek() == UInt8(ascii: "[") else {
-            failed = true
-            return false
-        }
-        i &+= 1
-        return true
     }
 
     /// True when another element follows (its comma consumed); false at the array's end (consumed) or on
