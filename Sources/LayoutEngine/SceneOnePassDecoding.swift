@@ -7,10 +7,9 @@ import JSON
 // SceneOnePassDecoding+Arrangement.swift.
 
 extension Scene {
-    /// The scene of `body` when the body is a valid request this reader takes whole: strings without escapes.
-    /// Nil for anything else — an error, an unknown or repeated member, an escape — and the caller then
-    /// decodes the
-    /// body with `JSONParser.document` and `Scene.decode(_:catalog:)`, which give the same scene for every
+    /// The scene of `body` when the body is a valid request without a backslash. Nil for anything else — an
+    /// error, an unknown or repeated member, an escape — and the caller then decodes the body with
+    /// `JSONParser.document` and `Scene.decode(_:catalog:quietPass:)`, which give the same scene for every
     /// body this accepts (`SceneOnePassTests` compare them) and report what is wrong with the others.
     ///
     /// Each rule the general decoder applies to a member is applied here too, as a condition to answer at
