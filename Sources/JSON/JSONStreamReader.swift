@@ -11,15 +11,16 @@
 /// syntax error, ill-formed UTF-8, a number the parser would reject, but also any string with an escape, a
 /// document over the parser's default size, or a byte order mark. Within the subset a value is exactly what
 /// the parser makes of it: a string is its bytes (UTF-8 checked by the parser's own rule,
-/// `ByteParser.utf8SequenceLength`), a number goes through the parser's own conversion (`NumberScanner`). So a caller that gives up on `failed` and hands the bytes to the parser
-/// never reads a document differently from it.
+/// `ByteParser.utf8SequenceLength`), a number goes through the parser's own conversion (`NumberScanner`).
+/// So a caller that gives up on `failed` and hands the bytes to the parser never reads a document
+/// differently from it.
 ///
 /// `failed` is sticky: once set, every call answers nil or false and reads nothing, so a decoder may check it
 /// once at the end. `null` reads as absent: the getters answer nil for it without failing.
 public struct JSONStreamReader {
-    @usableFromInline let base: UnsafePointer<UInt8>
-    @usableFromInline let end: Int
-    @usableFromInline var i = 0
+    let base: UnsafePointer<UInt8>
+    let end: Int
+    var i = 0
     public private(set) var failed = false
     /// Whether the last string read had a byte above 0x7F (then its length in characters is not its length in
     /// bytes).
@@ -177,11 +178,6 @@ public struct JSONStreamReader {
         }
         i &+= 1
         return plainString()
-    }
-
-    /// The string that is the next value (nil for `null`).
-    public mutating func string() -> String? {
-        stringBytes().map(Self.string)
     }
 
     /// `bytes` (well-formed UTF-8, as this reader's strings are) as a String: copied into the new string's own
