@@ -161,6 +161,16 @@ final class SQLiteEngine: StoreEngine {
             profiles: loaded.profiles, rowCount: rowCount, pageSize: pageSize, warnings: warnings + loaded.warnings)
     }
 
+    /// The size the WAL file is cut back to after a restart (`journal_size_limit`), in bytes: `walMaxPages`
+    /// frames and an eighth more (at least 16), with their headers (a frame is a page and 24 bytes; the file
+    /// starts with 32). Under sustained load the WAL restarts just past `walMaxPages` frames, by the frames of
+    /// the commit that crossed the bound (a few pages; tens for a commit of hundreds of records); the margin
+    /// covers them, so a restart under steady load frees no block of the file, while the file of a burst far
+    /// larger is still cut back.
+    static func walFileLimit(walMaxPages: Int, pageSize: Int) -> Int {
+        (walMaxPages + max(walMaxPages / 8, 16)) * (pageSize + 24) + 32
+    }
+
     /// A file database's page size (new files), WAL mode and WAL size limit; returns the warnings.
     private static func setUpFile(_ connection: Connection, _ configuration: Store.Configuration, schemaVersion: Int)
         throws(StoreError) -> [String]
@@ -174,10 +184,13 @@ final class SQLiteEngine: StoreEngine {
         if mode?.lowercased() != "wal" {
             warnings.append("journal_mode is \(mode ?? "unknown"), not WAL: readers may wait for the writer")
         }
-        // After a restart the WAL file is cut back to `walMaxPages` (otherwise it keeps the size of
-        // its largest burst until close).
+        // After a restart the WAL file is cut back (otherwise it keeps the size of its largest burst until
+        // close) to its size under steady load, never below: `walMaxPages` frames and the commits that cross
+        // the bound. A limit below that size would cut the file at every restart under load, and the writer
+        // would free the file's last blocks and allocate them again each time.
         let pageSize = Int(try connection.scalarInt("PRAGMA page_size") ?? 16384)
-        try connection.setPragma("journal_size_limit", to: configuration.walMaxPages * pageSize)
+        try connection.setPragma(
+            "journal_size_limit", to: walFileLimit(walMaxPages: configuration.walMaxPages, pageSize: pageSize))
         return warnings
     }
 

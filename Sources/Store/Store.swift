@@ -58,8 +58,9 @@ public final class Store: DeviceCatalog, Sendable {
         /// Default 1024 (16 MiB at 16 KiB pages).
         public var walCheckpointPages: Int
         /// WAL pages after which the writer checkpoints itself, so that the WAL restarts from its
-        /// beginning; also the size the WAL file is cut back to after a restart (`journal_size_limit`).
-        /// Default 4096 (64 MiB at 16 KiB pages): the WAL file on disk stays about this size under any load.
+        /// beginning; the WAL file is cut back to this size and an eighth more after a restart
+        /// (`journal_size_limit`, `SQLiteEngine.walFileLimit`). Default 4096 (64 MiB at 16 KiB pages): the WAL
+        /// file on disk stays about this size under any load.
         public var walMaxPages: Int
         /// The writer's gathering window, in µs: when a commit of several records ends with more records
         /// waiting (the writer is the bottleneck), it waits up to this long, or until 64 records wait, before

@@ -86,6 +86,36 @@ struct WALBoundTests {
         store.close()
     }
 
+    /// Under steady writes the WAL restarts at its bound again and again; its file keeps its size through
+    /// the restarts (`SQLiteEngine.walFileLimit` is above that size), instead of being cut back at each one
+    /// and growing again: cutting frees the file's last blocks and growing allocates them, both on the writer.
+    @Test func walFileKeepsItsSizeThroughRestartsUnderSteadyWrites() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("hinge.sqlite")
+        let store = try Store.open(.init(path: path, walCheckpointPages: 4, walMaxPages: 16))
+        let response = incompressible(3600)
+        var sizes: [Int] = []
+        for w in 0..<150 {
+            let counter = CompletionCounter()
+            counter.expect(4)
+            for i in 0..<4 {
+                store.requestLog.append(record(at: Int64(w * 4 + i), response: response), completion: counter.completion)
+            }
+            #expect(counter.wait())
+            sizes.append(fileSize(path + "-wal"))
+        }
+        store.close()
+        // 150 commits of ~17 KB are ~2.5 MB of frames: about ten restarts of a 16-page WAL. The first waves
+        // follow the store's own first transactions (which may leave a larger file, rightly cut back); from
+        // the tenth on, every restart is one of steady writes.
+        let limit = SQLiteEngine.walFileLimit(walMaxPages: 16, pageSize: 16384)
+        let steady = sizes[10...]
+        #expect(steady.contains { $0 > 16 * 16384 }, "the WAL never passed its bound: \(steady)")
+        #expect(steady.allSatisfy { $0 <= limit }, "the WAL passed its file limit \(limit): \(steady)")
+        let cuts = zip(steady, steady.dropFirst()).filter { $0.1 < $0.0 }.count
+        #expect(cuts == 0, "the WAL file was cut \(cuts) times: \(steady)")
+    }
+
     @Test func walLimitsAreValidated() {
         for (soft, hard) in [(0, 10), (10, 5), (1, Int(Int32.max) + 1)] {
             #expect {
