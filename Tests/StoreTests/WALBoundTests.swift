@@ -99,7 +99,8 @@ struct WALBoundTests {
             let counter = CompletionCounter()
             counter.expect(4)
             for i in 0..<4 {
-                store.requestLog.append(record(at: Int64(w * 4 + i), response: response), completion: counter.completion)
+                store.requestLog.append(
+                    record(at: Int64(w * 4 + i), response: response), completion: counter.completion)
             }
             #expect(counter.wait())
             sizes.append(fileSize(path + "-wal"))
