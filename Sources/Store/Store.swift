@@ -58,7 +58,7 @@ public final class Store: DeviceCatalog, Sendable {
         /// Default 1024 (16 MiB at 16 KiB pages).
         public var walCheckpointPages: Int
         /// WAL pages after which the writer checkpoints itself, so that the WAL restarts from its
-        /// beginning; the WAL file is cut back to this size and an eighth more after a restart
+        /// beginning; the WAL file is cut back to this size and an eighth more (at least 16 pages) after a restart
         /// (`journal_size_limit`, `SQLiteEngine.walFileLimit`). Default 4096 (64 MiB at 16 KiB pages): the WAL
         /// file on disk stays about this size under any load.
         public var walMaxPages: Int
