@@ -135,5 +135,6 @@ struct RequestLogTests {
         let newest = counter.successes.withLock { $0 }.sorted(by: >).prefix(10)
         #expect(Array(try store.requestLog.list(RecordQuery()).items.map(\.id).prefix(10)) == Array(newest))
         #expect(store.counters.recordsPruned == 200 - count)
+        if case .sqlite = engine { try expectBodiesMatchRecords(store) }
     }
 }

@@ -248,6 +248,7 @@ final class StorageChanges: Sendable {
         #expect(newest.id == lastID)
         // The file itself stays near the budget: freed pages are reused.
         #expect(fileSize(dir.file("hinge.sqlite")) <= budget + (1 << 20))
+        try expectBodiesMatchRecords(store)
     }
 
     /// The bound holds across a restart with a smaller budget: the first commit prunes the older records.
@@ -284,4 +285,23 @@ final class StorageChanges: Sendable {
             try Store.open(Store.Configuration(path: ":memory:", maxLogBytes: 1000))
         }
     }
+}
+
+/// After pruning (which deletes both tables by id range with foreign keys off): every record has its body and
+/// every body its record, and the writer connection has foreign keys on again.
+func expectBodiesMatchRecords(_ store: Store) throws {
+    let (records, bodies, orphans, foreignKeys) = try store.performOnSQLiteWriter { db in
+        Result { () throws(StoreError) in
+            (
+                try db.scalarInt("SELECT count(*) FROM requests") ?? -1,
+                try db.scalarInt("SELECT count(*) FROM request_bodies") ?? -1,
+                try db.scalarInt("SELECT count(*) FROM pragma_foreign_key_check") ?? -1,
+                try db.scalarInt("PRAGMA foreign_keys") ?? -1
+            )
+        }
+    }.get()
+    #expect(records > 0)
+    #expect(bodies == records)
+    #expect(orphans == 0)
+    #expect(foreignKeys == 1)
 }
