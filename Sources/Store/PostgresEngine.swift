@@ -155,7 +155,7 @@ final class PostgresEngine: StoreEngine {
             if hooks.replaceProfiles(profiles, generation) { return }
         }
     }
-    func reconnected() { hooks.withLock { $0 }?.reconnected() }
+    func reconnected(first: Bool) { hooks.withLock { $0 }?.reconnected(first) }
 
     // MARK: Writer thread
 
@@ -259,5 +259,6 @@ struct EngineHooks: Sendable {
     var generation: @Sendable () -> Int
     /// Publishes reloaded profiles unless the writer published since the generation given; false then.
     var replaceProfiles: @Sendable ([StoredProfile], Int) -> Bool
-    var reconnected: @Sendable () -> Void
+    /// The listener connected; `first` for its first connection since the store opened.
+    var reconnected: @Sendable (_ first: Bool) -> Void
 }

@@ -16,9 +16,12 @@ import Threads
 /// migrates the schema and makes the engine ready.
 final class PostgresListener: @unchecked Sendable {
     // Sendable proof: `stopping` and `thread` are only touched with `lock` held or, for `thread`, by
-    // `start`/`stop`, which the engine calls once each from one thread.
+    // `start`/`stop`, which the engine calls once each from one thread; `hasConnected` only by the listener
+    // thread (`connect`).
     private let lock = ConditionLock()
     private var stopping = false
+    /// Whether a connection succeeded before (`EngineHooks.reconnected` tells the first from the others).
+    private var hasConnected = false
     private var thread: NamedThread?
     private unowned let engine: PostgresEngine
 
@@ -138,7 +141,8 @@ final class PostgresListener: @unchecked Sendable {
             try db.exec("LISTEN " + channel)
             try engine.reload(db)
             engine.setListenerProblem(nil)
-            engine.reconnected()
+            engine.reconnected(first: !hasConnected)
+            hasConnected = true
             return .success(db)
         } catch {
             switch error {

@@ -207,8 +207,11 @@ public final class Store: DeviceCatalog, Sendable {
         let hooks = EngineHooks(
             generation: { devices.generation },
             replaceProfiles: { devices.replaceAll($0, ifGeneration: $1) },
-            reconnected: { [weak engine] in
+            reconnected: { [weak engine] first in
                 // Health comes back once the writer's own connection answers (`PostgresEngine.probeWriter`).
+                // The listener's first connection to a store still healthy has nothing to bring back; a job
+                // then would only end a gathering window of the writer for nothing.
+                if first && metrics.healthy.load(ordering: .acquiring) { return }
                 let pg = engine as? PostgresEngine
                 writer.submit {
                     if let pg, pg.probeWriter() {
