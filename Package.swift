@@ -61,7 +61,8 @@ let package = Package(
             resources: [.copy("Scenes")]),
         // Fixtures: a database written by an earlier schema, for the migration test (Tests/StoreTests/Fixtures/README.md).
         .testTarget(
-            name: "StoreTests", dependencies: ["Store", "CLinux", "TestSupport"], resources: [.copy("Fixtures")]),
+            name: "StoreTests", dependencies: ["Store", "CLinux", "LayoutEngine", "JSON", "TestSupport"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "WireframeTests", dependencies: ["Wireframe", "LayoutEngine", "JSON", "TestSupport"]),
         // HingeCLI: one live test checks that `hinge resolve --format svg` prints the server's bytes.

@@ -3,9 +3,10 @@ after a crash (scripts/faults.py), when no server runs to answer GET /v1/request
 
 Decodes the record format of docs/store.md#body-codec: `body_format` 0 is the body as received; 1 is a
 frame — one tag byte, the body's length as an unsigned LEB128 varint, then the payload (tag 0 stored,
-1 LZ4 block, 2 zstd frame, 3 LZ4 block against the built-in dictionary 1). The compressors are the system's
-liblz4.so.1 and libzstd.so.1 through ctypes; dictionary 1 is read from Sources/Store/BodyDictionary.swift,
-the one place its bytes live. Python 3 standard library only.
+1 LZ4 block, 2 zstd frame, 3 and 4 LZ4 block against the built-in dictionary 1 or 2). The compressors are the
+system's liblz4.so.1 and libzstd.so.1 through ctypes; the dictionaries are read from
+Sources/Store/BodyDictionary.swift and BodyDictionary2.swift, the one place their bytes live. Python 3
+standard library only.
 """
 
 import ctypes
@@ -13,22 +14,26 @@ import os
 import re
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_DICTIONARY_SOURCE = os.path.join(_HERE, "..", "Sources", "Store", "BodyDictionary.swift")
-_DICTIONARY_LENGTH = 8179
+# Frame tag: (Swift source of the dictionary's bytes, their length).
+_DICTIONARIES = {
+    3: (os.path.join(_HERE, "..", "Sources", "Store", "BodyDictionary.swift"), 8179),
+    4: (os.path.join(_HERE, "..", "Sources", "Store", "BodyDictionary2.swift"), 34397),
+}
 _lz4 = None
 _zstd = None
-_dictionary = None
+_dictionary = {}
 
 
 def _library(name):
     return ctypes.CDLL(name)
 
 
-def dictionary_1():
-    """Dictionary 1's bytes, joined from the raw string literals of BodyDictionary.swift."""
-    global _dictionary
-    if _dictionary is None:
-        text = open(_DICTIONARY_SOURCE, encoding="utf-8").read()
+def dictionary(tag):
+    """The bytes of the dictionary of frame tag 3 (dictionary 1) or 4 (dictionary 2), joined from the raw string
+    literals of its Swift source."""
+    if tag not in _dictionary:
+        source, length = _DICTIONARIES[tag]
+        text = open(source, encoding="utf-8").read()
         body = text[text.index("Array(") :]
         out = []
         for piece, newline in re.findall(r'#"(.*?)"#( \+ "\\n")?', body):
@@ -36,10 +41,15 @@ def dictionary_1():
             if newline:
                 out.append("\n")
         data = "".join(out).encode("utf-8")
-        if len(data) != _DICTIONARY_LENGTH:
-            raise ValueError(f"dictionary 1 read as {len(data)} bytes, expected {_DICTIONARY_LENGTH}")
-        _dictionary = data
-    return _dictionary
+        if len(data) != length:
+            raise ValueError(f"dictionary of tag {tag} read as {len(data)} bytes, expected {length}")
+        _dictionary[tag] = data
+    return _dictionary[tag]
+
+
+def dictionary_1():
+    """Dictionary 1's bytes."""
+    return dictionary(3)
 
 
 def _varint(frame, at):
@@ -63,13 +73,13 @@ def decode_frame(frame):
     if tag == 0:
         return payload
     out = ctypes.create_string_buffer(max(1, length))
-    if tag in (1, 3):
+    if tag in (1, 3, 4):
         if _lz4 is None:
             _lz4 = _library("liblz4.so.1")
         if tag == 1:
             n = _lz4.LZ4_decompress_safe(payload, out, len(payload), length)
         else:
-            d = dictionary_1()
+            d = dictionary(tag)
             n = _lz4.LZ4_decompress_safe_usingDict(payload, out, len(payload), length, d, len(d))
     elif tag == 2:
         if _zstd is None:

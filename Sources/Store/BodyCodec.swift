@@ -4,7 +4,7 @@ import CLinux
 ///
 /// A record's row in `request_bodies` says how its two blobs are laid out (`body_format`):
 /// - `0` (`BodyFormat.asReceived`): the bytes as received and sent, nothing around them;
-/// - `1` (`BodyFormat.framed`): each blob is a frame: one tag byte (`Tag`: stored, lz4, zstd, lz4 with dictionary 1), the body's
+/// - `1` (`BodyFormat.framed`): each blob is a frame: one tag byte (`Tag`: stored, lz4, zstd, lz4 with dictionary 1 or 2), the body's
 ///   length in bytes as an unsigned LEB128 varint, then the payload (the body itself after the `stored` tag,
 ///   an LZ4 block or a zstd frame otherwise).
 ///
@@ -18,16 +18,38 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
         case stored = 0
         case lz4 = 1
         case zstd = 2
-        /// An LZ4 block compressed against `lz4Dictionary1` (`BodyDictionary.swift`).
+        /// An LZ4 block compressed against `lz4Dictionary1Bytes` (`BodyDictionary.swift`).
         case lz4Dictionary1 = 3
+        /// An LZ4 block compressed against `lz4Dictionary2Bytes` (`BodyDictionary2.swift`).
+        case lz4Dictionary2 = 4
 
-        /// `none`, `lz4`, `zstd`, `lz4-dictionary-1` (the label of `/metrics`' `hinge_request_log_body_codec`).
+        /// `none`, `lz4`, `zstd`, `lz4-dictionary-1`, `lz4-dictionary-2` (the label of `/metrics`'
+        /// `hinge_request_log_body_codec`).
         public var name: String {
             switch self {
             case .stored: return "none"
             case .lz4: return "lz4"
             case .zstd: return "zstd"
             case .lz4Dictionary1: return "lz4-dictionary-1"
+            case .lz4Dictionary2: return "lz4-dictionary-2"
+            }
+        }
+
+        /// The prepared dictionary of an LZ4-with-dictionary tag; nil for the others.
+        var dictionary: PreparedDictionary? {
+            switch self {
+            case .stored, .lz4, .zstd: return nil
+            case .lz4Dictionary1: return .lz4Dictionary1
+            case .lz4Dictionary2: return .lz4Dictionary2
+            }
+        }
+
+        /// 1 or 2 for an LZ4-with-dictionary tag.
+        var dictionaryNumber: Int? {
+            switch self {
+            case .stored, .lz4, .zstd: return nil
+            case .lz4Dictionary1: return 1
+            case .lz4Dictionary2: return 2
             }
         }
     }
@@ -43,13 +65,14 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
     public static func lz4(acceleration: Int = 1) -> BodyCodec { BodyCodec(tag: .lz4, level: max(1, acceleration)) }
     /// zstd frame at this level (1 is the fastest of zstd's regular levels; negative levels are faster still).
     public static func zstd(level: Int = 1) -> BodyCodec { BodyCodec(tag: .zstd, level: level) }
-    /// LZ4 block against the built-in dictionary of Hinge's own JSON (`lz4Dictionary1`).
-    public static func lz4Dictionary(acceleration: Int = 1) -> BodyCodec {
-        BodyCodec(tag: .lz4Dictionary1, level: max(1, acceleration))
+    /// LZ4 block against a built-in dictionary of Hinge's own JSON: 2 (`lz4Dictionary2`, the default) or 1
+    /// (`lz4Dictionary1`, which records written before dictionary 2 use).
+    public static func lz4Dictionary(_ number: Int = 2, acceleration: Int = 1) -> BodyCodec {
+        BodyCodec(tag: number == 1 ? .lz4Dictionary1 : .lz4Dictionary2, level: max(1, acceleration))
     }
 
-    /// The store's default: LZ4 against the built-in dictionary (BENCHMARKS.md, "Request log": on the typical
-    /// scene it stores fewer bytes than zstd level 1 at a quarter of its CPU).
+    /// The store's default: LZ4 against dictionary 2 (BENCHMARKS.md, "Request log": on the typical scene it
+    /// stores fewer bytes than zstd level 1 at a sixth of its CPU).
     public static let preferred = BodyCodec.lz4Dictionary()
 
     private init(tag: Tag, level: Int) {
@@ -68,8 +91,9 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
         case .stored: return "none"
         case .lz4: return level == 1 ? "lz4" : "lz4 (acceleration \(level))"
         case .zstd: return "zstd (level \(level))"
-        case .lz4Dictionary1:
-            return level == 1 ? "lz4 with dictionary 1" : "lz4 with dictionary 1 (acceleration \(level))"
+        case .lz4Dictionary1, .lz4Dictionary2:
+            let name = "lz4 with dictionary \(tag.dictionaryNumber ?? 0)"
+            return level == 1 ? name : "\(name) (acceleration \(level))"
         }
     }
 
@@ -79,7 +103,7 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
         case .stored: return true
         case .lz4: return hinge_lz4_available() != 0
         case .zstd: return hinge_zstd_available() != 0
-        case .lz4Dictionary1: return PreparedDictionary.lz4Dictionary1.pointer != nil
+        case .lz4Dictionary1, .lz4Dictionary2: return tag.dictionary?.pointer != nil
         }
     }
 
@@ -88,7 +112,7 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
         let v: UInt32
         switch tag {
         case .stored: return nil
-        case .lz4, .lz4Dictionary1: v = hinge_lz4_version()
+        case .lz4, .lz4Dictionary1, .lz4Dictionary2: v = hinge_lz4_version()
         case .zstd: v = hinge_zstd_version()
         }
         guard v > 0 else { return nil }
@@ -104,12 +128,12 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
     public var libraryName: String? {
         switch tag {
         case .stored: return nil
-        case .lz4, .lz4Dictionary1: return "liblz4.so.1"
+        case .lz4, .lz4Dictionary1, .lz4Dictionary2: return "liblz4.so.1"
         case .zstd: return "libzstd.so.1"
         }
     }
 
-    /// What the start-up line says about bodies when `self` is the preference: `bodies lz4 with dictionary 1,
+    /// What the start-up line says about bodies when `self` is the preference: `bodies lz4 with dictionary 2,
     /// liblz4.so.1 1.9.4`, or `bodies uncompressed (liblz4.so.1 not found)` when its library is not loaded.
     public var startupDescription: String { startupDescription(version: BodyCodec.libraryVersion) }
 
@@ -135,12 +159,12 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
     /// The compressed frame, or nil when compression failed or saved nothing. Its array holds just the frame:
     /// the writer's queue bounds the bytes of pending records by their frames' counts.
     private func compress(_ body: [UInt8]) -> [UInt8]? {
-        if tag == .lz4Dictionary1 {
+        if let dictionary = tag.dictionary {
             // Up to 4 KB: the block, compressed in a buffer of this thread, is copied into an array of its size.
             var block: UnsafePointer<UInt8>? = nil
             let n = body.withUnsafeBytes {
                 hinge_lz4_compress_dictionary_block(
-                    PreparedDictionary.lz4Dictionary1.pointer, $0.baseAddress, $0.count, Int32(level), &block)
+                    dictionary.pointer, $0.baseAddress, $0.count, Int32(level), &block)
             }
             if n == 0 { return nil }
             if n > 0, let block {
@@ -158,10 +182,9 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
                 case .stored: return 0
                 case .lz4: return hinge_lz4_compress(src.baseAddress, src.count, out, capacity, Int32(level))
                 case .zstd: return hinge_zstd_compress(src.baseAddress, src.count, out, capacity, Int32(level))
-                case .lz4Dictionary1:
+                case .lz4Dictionary1, .lz4Dictionary2:
                     return hinge_lz4_compress_dictionary(
-                        PreparedDictionary.lz4Dictionary1.pointer, src.baseAddress, src.count, out, capacity,
-                        Int32(level))
+                        tag.dictionary?.pointer, src.baseAddress, src.count, out, capacity, Int32(level))
                 }
             }
         }
@@ -237,7 +260,7 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
         case .stored:
             guard payload.count == length else { return .failure(.malformed("stored length differs")) }
             return .success(Array(payload))
-        case .lz4, .zstd, .lz4Dictionary1:
+        case .lz4, .zstd, .lz4Dictionary1, .lz4Dictionary2:
             guard isAvailable(tag) else { return .failure(.unavailable(tag)) }
             if length == 0 { return .success([]) }
             var ok = false
@@ -247,10 +270,9 @@ public struct BodyCodec: Sendable, Equatable, CustomStringConvertible {
                 case .stored: n = -1
                 case .lz4: n = hinge_lz4_decompress(payload.baseAddress, payload.count, buffer.baseAddress, length)
                 case .zstd: n = hinge_zstd_decompress(payload.baseAddress, payload.count, buffer.baseAddress, length)
-                case .lz4Dictionary1:
+                case .lz4Dictionary1, .lz4Dictionary2:
                     n = hinge_lz4_decompress_dictionary(
-                        PreparedDictionary.lz4Dictionary1.pointer, payload.baseAddress, payload.count,
-                        buffer.baseAddress, length)
+                        tag.dictionary?.pointer, payload.baseAddress, payload.count, buffer.baseAddress, length)
                 }
                 ok = n == length
                 count = ok ? length : 0
@@ -312,4 +334,6 @@ struct PreparedDictionary: @unchecked Sendable {
 
     static let lz4Dictionary1 = PreparedDictionary(
         pointer: lz4Dictionary1Bytes.withUnsafeBytes { hinge_lz4_dictionary_create($0.baseAddress, $0.count) })
+    static let lz4Dictionary2 = PreparedDictionary(
+        pointer: lz4Dictionary2Bytes.withUnsafeBytes { hinge_lz4_dictionary_create($0.baseAddress, $0.count) })
 }

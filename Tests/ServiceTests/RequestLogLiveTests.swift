@@ -279,7 +279,7 @@ import Testing
             "hinge_request_log_records_written_total 4",
             "hinge_store_healthy 1",
             #"hinge_store_info{engine="sqlite",replica="live-\"1\""} 1"#,
-            #"hinge_request_log_body_codec{codec="lz4-dictionary-1"} 1"#,
+            #"hinge_request_log_body_codec{codec="lz4-dictionary-2"} 1"#,
         ] {
             #expect(m.contains(line + "\n"), "missing \(line)")
         }

@@ -151,7 +151,7 @@ let phoneProfile = "{" + customProfile().dropFirst(#"{"id":"my-phone","#.utf8.co
         let line = app.startupLine(port: 8080, threads: 2)
         #expect(line.contains("database \(dir.file("hinge.sqlite")) (sqlite), replica replica-7, "))
         #expect(
-            line.contains("recording (max 500 records, max 2097152 bytes, bodies lz4 with dictionary 1, liblz4.so.1 1.")
+            line.contains("recording (max 500 records, max 2097152 bytes, bodies lz4 with dictionary 2, liblz4.so.1 1.")
         )
         options.noRecord = true
         #expect(

@@ -1,4 +1,6 @@
 import CLinux
+import JSON
+import LayoutEngine
 import TestSupport
 import Testing
 
@@ -25,8 +27,8 @@ struct BodyCodecTests {
     }
 
     static let codecs: [BodyCodec] = [
-        .stored, .lz4(), .lz4(acceleration: 8), .lz4Dictionary(), .lz4Dictionary(acceleration: 8), .zstd(level: 1),
-        .zstd(level: -5), .zstd(level: 9),
+        .stored, .lz4(), .lz4(acceleration: 8), .lz4Dictionary(), .lz4Dictionary(acceleration: 8), .lz4Dictionary(1),
+        .lz4Dictionary(1, acceleration: 8), .zstd(level: 1), .zstd(level: -5), .zstd(level: 9),
     ]
 
     @Test func theSystemLibrariesOfAFreshMachineAreLoaded() {
@@ -35,8 +37,9 @@ struct BodyCodecTests {
         #expect(BodyCodec.libraryVersion(.zstd)?.hasPrefix("1.") == true)
         #expect(BodyCodec.libraryVersion(.lz4)?.hasPrefix("1.") == true)
         #expect(BodyCodec.libraryVersion(.stored) == nil)
-        #expect(BodyCodec.isAvailable(.lz4Dictionary1))
-        #expect(BodyCodec.preferred.active == .lz4Dictionary())
+        #expect(BodyCodec.isAvailable(.lz4Dictionary1) && BodyCodec.isAvailable(.lz4Dictionary2))
+        #expect(BodyCodec.preferred.active == .lz4Dictionary() && BodyCodec.preferred.tag == .lz4Dictionary2)
+        #expect(BodyCodec.lz4Dictionary(1).tag == .lz4Dictionary1)
     }
 
     @Test(arguments: codecs)
@@ -52,15 +55,42 @@ struct BodyCodecTests {
         }
     }
 
-    /// Frames tagged `lz4Dictionary1` refer to these exact bytes: a changed dictionary would make every
-    /// stored record of that tag decode wrongly or not at all.
-    @Test func theBuiltInDictionaryNeverChanges() {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a 64
-        for b in lz4Dictionary1Bytes { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
-        #expect(lz4Dictionary1Bytes.count == 8_179 && hash == 0x3fdf_65b7_9361_7104)
+    /// Frames tagged `lz4Dictionary1` and `lz4Dictionary2` refer to these exact bytes: a changed dictionary
+    /// would make every stored record of its tag decode wrongly or not at all.
+    @Test func theBuiltInDictionariesNeverChange() {
+        func fnv(_ bytes: [UInt8]) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a 64
+            for b in bytes { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+            return hash
+        }
+        #expect(lz4Dictionary1Bytes.count == 8_179 && fnv(lz4Dictionary1Bytes) == 0x3fdf_65b7_9361_7104)
+        #expect(lz4Dictionary2Bytes.count == 34_397 && fnv(lz4Dictionary2Bytes) == 0x64ee_c551_fc21_7c4b)
     }
 
-    @Test(arguments: [BodyCodec.lz4(), .lz4Dictionary(), .zstd(level: 1)])
+    /// Dictionary 2 holds the service's own answers to the golden scenes: a resolution on a built-in device
+    /// shares its keys, its environment block and its diagnostics' wording with them, and compresses to fewer
+    /// bytes than against dictionary 1 (the typical scene's answer is not among them).
+    @Test func dictionaryTwoStoresAResolutionInFewerBytesThanDictionaryOne() throws {
+        let text =
+            #"{"device":"iphone-duo","posture":"halfOpened","presentations":[{"id":"e","kind":"sheet","#
+            + #""detents":["medium","large"]},{"id":"p","kind":"popover","presentedFrom":"e","#
+            + #""anchor":{"x":100,"y":200,"width":44,"height":44}}]}"#
+        let scene = Array(text.utf8)
+        let document = try JSONParser.document(scene)
+        let catalog = StaticDeviceCatalog(BuiltInDevices.all)
+        let decoded = try #require(Scene.decode(document.root, catalog: catalog).scene)
+        let resolution = LayoutEngine.resolve(decoded).encoded
+        try #require(resolution.count > 1_500)
+        for body in [scene, resolution] {
+            let one = BodyCodec.lz4Dictionary(1).encode(body)
+            let two = BodyCodec.lz4Dictionary().encode(body)
+            #expect(one.first == 3 && two.first == 4)
+            #expect(two.count < one.count, "\(body.count) B: \(two.count) against \(one.count)")
+            #expect(BodyCodec.decode(two, format: .framed) == .success(body))
+        }
+    }
+
+    @Test(arguments: [BodyCodec.lz4(), .lz4Dictionary(), .lz4Dictionary(1), .zstd(level: 1)])
     func aJSONBodyIsCompressedAndAnIncompressibleOneIsStored(codec: BodyCodec) throws {
         let json = BodyCodecTests.jsonBody(3_644)
         let frame = codec.encode(json)
@@ -75,8 +105,10 @@ struct BodyCodecTests {
     /// Bodies of up to 4 KB (the typical request and response) are compressed against the dictionary where it
     /// is, through the frame API, instead of from a 16 KB copy of its prepared state; the block is the same
     /// format, so records written either way decode alike.
-    @Test func bodiesOfUpTo4KBAreCompressedAgainstTheDictionaryWithoutCopyingIt() throws {
-        let dictionary = try #require(PreparedDictionary.lz4Dictionary1.pointer)
+    @Test(arguments: [BodyCodec.Tag.lz4Dictionary1, .lz4Dictionary2])
+    func bodiesOfUpTo4KBAreCompressedAgainstTheDictionaryWithoutCopyingIt(tag: BodyCodec.Tag) throws {
+        let dictionary = try #require(tag.dictionary?.pointer)
+        let codec = BodyCodec.lz4Dictionary(tag.dictionaryNumber ?? 0)
         func attached(_ body: [UInt8], acceleration: Int32 = 1) -> ([UInt8], Int) {
             var block: UnsafePointer<UInt8>? = nil
             let n = body.withUnsafeBytes {
@@ -102,7 +134,8 @@ struct BodyCodecTests {
                 #expect(decoded(block, length: body.count) == body, "\(size) B, acceleration \(acceleration)")
             }
             // The codec's frame carries that block (the tag, the length, the payload), in an array of its size.
-            let frame = BodyCodec.lz4Dictionary().encode(body)
+            let frame = codec.encode(body)
+            #expect(frame.first == tag.rawValue)
             let header = 1 + BodyCodec.varintLength(body.count)
             #expect(Array(frame.dropFirst(header)) == attached(body).0, "\(size) B")
             #expect(frame.capacity < frame.count + 32, "\(size) B: \(frame.count) in \(frame.capacity)")
@@ -121,9 +154,9 @@ struct BodyCodecTests {
         // Incompressible bytes (LZ4 stores the block raw) save nothing: 0, and the codec stores the body.
         let random = BodyCodecTests.randomBody(3_000, seed: 3)
         #expect(attached(random).1 == 0)
-        #expect(BodyCodec.lz4Dictionary().encode(random).first == BodyCodec.Tag.stored.rawValue)
+        #expect(codec.encode(random).first == BodyCodec.Tag.stored.rawValue)
         // A long body's frame, compressed into room for the worst case, is copied into an array of its size too.
-        let long = BodyCodec.lz4Dictionary().encode(BodyCodecTests.jsonBody(300_000))
+        let long = codec.encode(BodyCodecTests.jsonBody(300_000))
         #expect(long.capacity < long.count + long.count / 4, "\(long.count) in \(long.capacity)")
     }
 
@@ -144,6 +177,7 @@ struct BodyCodecTests {
         let zstd = BodyCodec.zstd(level: 1).encode(json)
         let lz4 = BodyCodec.lz4().encode(json)
         let dictionary = BodyCodec.lz4Dictionary().encode(json)
+        let dictionary1 = BodyCodec.lz4Dictionary(1).encode(json)
         // The length after the tag, LEB128 in two bytes.
         let length: [UInt8] = [UInt8(json.count & 0x7F) | 0x80, UInt8(json.count >> 7)]
         let bad: [(String, [UInt8])] = [
@@ -160,7 +194,8 @@ struct BodyCodecTests {
             ("lz4 with dictionary, cut", Array(dictionary.prefix(dictionary.count / 2))),
             ("lz4 with dictionary, read without it", [1] + dictionary.dropFirst()),
         ]
-        #expect(zstd.prefix(3) == [2] + length && lz4.prefix(3) == [1] + length && dictionary.prefix(3) == [3] + length)
+        #expect(zstd.prefix(3) == [2] + length && lz4.prefix(3) == [1] + length && dictionary.prefix(3) == [4] + length)
+        #expect(Array(dictionary1.prefix(3)) == [3] + length)
         for (name, frame) in bad {
             guard case .failure = BodyCodec.decode(frame, format: .framed) else {
                 Issue.record("\(name): decoded")
@@ -185,7 +220,7 @@ struct BodyCodecTests {
                 == "the body is zstd-compressed and libzstd.so.1 is not loaded")
     }
 
-    @Test(arguments: [BodyCodec.stored, .lz4(), .lz4Dictionary(), .zstd(level: 1)])
+    @Test(arguments: [BodyCodec.stored, .lz4(), .lz4Dictionary(), .lz4Dictionary(1), .zstd(level: 1)])
     func theStoreFramesNewBodiesAndReadsThemBack(codec: BodyCodec) throws {
         let dir = TemporaryDirectory()
         let path = dir.file("hinge.sqlite")
@@ -219,6 +254,41 @@ struct BodyCodecTests {
         } else {
             #expect(storedBytes < (request.count + response.count) / 3, "\(storedBytes) B")
         }
+    }
+
+    /// A database whose records were framed against dictionary 1 reads them back after the store writes new
+    /// records against dictionary 2: the tag of each frame names its dictionary.
+    @Test func recordsFramedAgainstDictionaryOneStillReadWhenNewOnesUseDictionaryTwo() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("hinge.sqlite")
+        let bodies = [
+            (BodyCodecTests.jsonBody(652), BodyCodecTests.jsonBody(3_644)),
+            (BodyCodecTests.jsonBody(700), BodyCodecTests.jsonBody(2_900)),
+        ]
+        var ids: [RecordID] = []
+        for (codec, (request, response)) in zip([BodyCodec.lz4Dictionary(1), .preferred], bodies) {
+            let store = try Store.open(.init(path: path, bodyCodec: codec))
+            let counter = CompletionCounter()
+            counter.expect(1)
+            store.requestLog.append(record(body: request, response: response), completion: counter.completion)
+            #expect(counter.wait())
+            ids.append(try #require(counter.successes.withLock { $0.first }))
+            store.close()
+        }
+        let store = try Store.open(.init(path: path))
+        defer { store.close() }
+        for (id, (request, response)) in zip(ids, bodies) {
+            let detail = try #require(try store.requestLog.record(id: id))
+            #expect(detail.requestBody == request && detail.responseBody == response)
+        }
+        let tags = try store.performOnSQLiteWriter { db in
+            Result { () throws(StoreError) in
+                try db.scalarText(
+                    "SELECT group_concat(hex(substr(response, 1, 1)), ',') FROM "
+                        + "(SELECT response FROM request_bodies ORDER BY request_id)")
+            }
+        }.get()
+        #expect(tags == "03,04")
     }
 
     @Test func aDamagedStoredBodyIsACorruptRowNotACrash() throws {
