@@ -4,9 +4,9 @@ import CLinux
 ///
 /// A record's row in `request_bodies` says how its two blobs are laid out (`body_format`):
 /// - `0` (`BodyFormat.asReceived`): the bytes as received and sent, nothing around them;
-/// - `1` (`BodyFormat.framed`): each blob is a frame: one tag byte (`Tag`: stored, lz4, zstd, lz4 with dictionary 1 or 2), the body's
-///   length in bytes as an unsigned LEB128 varint, then the payload (the body itself after the `stored` tag,
-///   an LZ4 block or a zstd frame otherwise).
+/// - `1` (`BodyFormat.framed`): each blob is a frame: one tag byte (`Tag`: stored, lz4, zstd, lz4 with
+///   dictionary 1 or 2), the body's length in bytes as an unsigned LEB128 varint, then the payload (the body
+///   itself after the `stored` tag, an LZ4 block or a zstd frame otherwise).
 ///
 /// The compressors are the system's liblz4.so.1 and libzstd.so.1, loaded at run time by CLinux's
 /// `hinge_codec.c`. Without the library the preferred codec needs, bodies are framed with the `stored` tag
