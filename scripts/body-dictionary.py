@@ -3,10 +3,10 @@
 
     python3 scripts/body-dictionary.py HINGE_BINARY OUT.swift NAME
 
-How dictionary 2 (`lz4Dictionary2Bytes`, Sources/Store/BodyDictionary2.swift) was made: dictionary 1's bytes,
-then, for each golden scene of Tests/LayoutEngineTests/Scenes in name order, the scene as a client sends it
-(its test device replaced by the built-in device of the same kind) and the server's answer to it, one per
-line. The server is HINGE_BINARY, started here with --no-record on a free port. A dictionary is frozen once
+How dictionary 2 (`lz4Dictionary2Bytes`, Sources/Store/BodyDictionary2.swift) was made: dictionary 1's bytes
+(`lz4Dictionary1Bytes`, which the Swift source names rather than repeats), then, for each golden scene of
+Tests/LayoutEngineTests/Scenes in name order, a line break, the scene as a client sends it (its test device
+replaced by the built-in device of the same kind), a line break and the server's answer to it. The server is HINGE_BINARY, started here with --no-record on a free port. A dictionary is frozen once
 records refer to it: running this again after the engine's answers change writes different bytes, which can
 only become a new dictionary under a new frame tag, never replace the old one.
 """
@@ -70,19 +70,20 @@ def resolve_all(binary, scenes):
 
 
 def swift_source(data, name):
+    """`let NAME: [UInt8] = lz4Dictionary1Bytes + Array(...)` of the bytes after dictionary 1's."""
     text = data.decode("utf-8")
     if '"#' in text or "\\#" in text:
         sys.exit("the bytes hold a raw string delimiter")
     lines = text.split("\n")
-    out = [f"let {name}: [UInt8] = Array(", "    [", ]
+    out = [f"let {name}: [UInt8] =", "    lz4Dictionary1Bytes", "    + Array(", "        ["]
     for number, line in enumerate(lines, 1):
-        out.append(f"        // line {number}")
+        out.append(f"            // line {number}")
         pieces = [line[i:i + PIECE] for i in range(0, len(line), PIECE)] or [""]
         for i, piece in enumerate(pieces):
             last = i == len(pieces) - 1
             suffix = ' + "\\n",' if last and number < len(lines) else ","
-            out.append(f'        #"{piece}"#{suffix}')
-    out += ["    ].joined().utf8)", ""]
+            out.append(f'            #"{piece}"#{suffix}')
+    out += ["        ].joined().utf8)", ""]
     return "\n".join(out)
 
 
@@ -99,14 +100,16 @@ def main():
         text = re.sub(r'"(test-[a-z]+)"', lambda m: '"' + BUILT_IN.get(m.group(1), m.group(1)) + '"', text)
         scenes.append(text.encode("utf-8"))
     answers = resolve_all(binary, scenes)
-    data = stored_bodies.dictionary_1()
+    first = stored_bodies.dictionary_1()
+    rest = b""
     for scene, answer in zip(scenes, answers):
-        data += b"\n" + scene + b"\n" + answer
+        rest += b"\n" + scene + b"\n" + answer
+    data = first + rest
     if len(data) > 65536:
         sys.exit(f"{len(data)} bytes: LZ4 reads at most 64 KiB of dictionary")
     header = open(target, encoding="utf-8").read().split(f"let {name}")[0] if os.path.exists(target) else ""
     with open(target, "w", encoding="utf-8") as f:
-        f.write(header + swift_source(data, name))
+        f.write(header + swift_source(rest, name))
     fnv = 0xCBF29CE484222325
     for b in data:
         fnv = ((fnv ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF

@@ -14,10 +14,11 @@ import os
 import re
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-# Frame tag: (Swift source of the dictionary's bytes, their length).
+# Frame tag: (Swift source of the dictionary's bytes, the tag of the dictionary they start with, the length).
+# Dictionary 2's source names dictionary 1 and holds the bytes after it.
 _DICTIONARIES = {
-    3: (os.path.join(_HERE, "..", "Sources", "Store", "BodyDictionary.swift"), 8179),
-    4: (os.path.join(_HERE, "..", "Sources", "Store", "BodyDictionary2.swift"), 34397),
+    3: (os.path.join(_HERE, "..", "Sources", "Store", "BodyDictionary.swift"), None, 8179),
+    4: (os.path.join(_HERE, "..", "Sources", "Store", "BodyDictionary2.swift"), 3, 34397),
 }
 _lz4 = None
 _zstd = None
@@ -32,7 +33,7 @@ def dictionary(tag):
     """The bytes of the dictionary of frame tag 3 (dictionary 1) or 4 (dictionary 2), joined from the raw string
     literals of its Swift source."""
     if tag not in _dictionary:
-        source, length = _DICTIONARIES[tag]
+        source, first, length = _DICTIONARIES[tag]
         text = open(source, encoding="utf-8").read()
         body = text[text.index("Array(") :]
         out = []
@@ -40,7 +41,7 @@ def dictionary(tag):
             out.append(piece)
             if newline:
                 out.append("\n")
-        data = "".join(out).encode("utf-8")
+        data = (dictionary(first) if first else b"") + "".join(out).encode("utf-8")
         if len(data) != length:
             raise ValueError(f"dictionary of tag {tag} read as {len(data)} bytes, expected {length}")
         _dictionary[tag] = data
