@@ -6,9 +6,10 @@
 How dictionary 2 (`lz4Dictionary2Bytes`, Sources/Store/BodyDictionary2.swift) was made: dictionary 1's bytes
 (`lz4Dictionary1Bytes`, which the Swift source names rather than repeats), then, for each golden scene of
 Tests/LayoutEngineTests/Scenes in name order, a line break, the scene as a client sends it (its test device
-replaced by the built-in device of the same kind), a line break and the server's answer to it. The server is HINGE_BINARY, started here with --no-record on a free port. A dictionary is frozen once
-records refer to it: running this again after the engine's answers change writes different bytes, which can
-only become a new dictionary under a new frame tag, never replace the old one.
+replaced by the built-in device of the same kind), a line break and the server's answer to it. The server is
+HINGE_BINARY, started here with --no-record on a free port. A dictionary is frozen once records refer to it:
+running this again after the engine's answers change writes different bytes, which can only become a new
+dictionary under a new frame tag, never replace the old one.
 """
 
 import http.client

@@ -69,7 +69,7 @@ struct BodyCodecTests {
 
     /// Dictionary 2 holds the service's own answers to the golden scenes: a resolution on a built-in device
     /// shares its keys, its environment block and its diagnostics' wording with them, and compresses to fewer
-    /// bytes than against dictionary 1 (the typical scene's answer is not among them).
+    /// bytes than against dictionary 1 (this scene's answer is not among them).
     @Test func dictionaryTwoStoresAResolutionInFewerBytesThanDictionaryOne() throws {
         let text =
             #"{"device":"iphone-duo","posture":"halfOpened","presentations":[{"id":"e","kind":"sheet","#
