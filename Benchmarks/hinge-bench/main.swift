@@ -186,7 +186,14 @@ if let batchText = ProcessInfo.processInfo.environment["HINGE_BENCH_RECORD"] {
     for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     let store: Store
     do {
-        store = try Store.open(.init(path: path, maxRecords: 1 << 40, maxLogBytes: 1 << 50))
+        var configuration = Store.Configuration(path: path, maxRecords: 1 << 40, maxLogBytes: 1 << 50)
+        if let pages = environment["HINGE_BENCH_WAL_CHECKPOINT_PAGES"].flatMap({ Int($0) }) {
+            configuration.walCheckpointPages = pages
+        }
+        if let pages = environment["HINGE_BENCH_WAL_MAX_PAGES"].flatMap({ Int($0) }) {
+            configuration.walMaxPages = pages
+        }
+        store = try Store.open(configuration)
     } catch {
         print("cannot open \(path): \(error)")
         exit(1)
@@ -214,21 +221,11 @@ if let batchText = ProcessInfo.processInfo.environment["HINGE_BENCH_RECORD"] {
         }
         return out
     }
-    /// Queues a job that holds the writer thread (a delete of a profile that does not exist answers on the
-    /// writer thread): `entered` is signalled once the writer is inside it, which then waits for `release`.
-    func holdWriter() -> (entered: DispatchSemaphore, release: DispatchSemaphore) {
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        store.devices.delete(id: "hinge-bench-no-such-profile") { _ in
-            entered.signal()
-            release.wait()
-        }
-        return (entered, release)
-    }
     let failures = Atomic<Int>(0)
-    let first = holdWriter()
-    first.entered.wait()
-    var held = first.release
+    guard var release = store.holdWriter() else {
+        print("the writer is closed")
+        exit(1)
+    }
     let before = threadCPU()
     var main = timespec()
     var appended = 0
@@ -244,15 +241,14 @@ if let batchText = ProcessInfo.processInfo.environment["HINGE_BENCH_RECORD"] {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &main)
         mainSeconds += Double(main.tv_sec - t0.tv_sec) + Double(main.tv_nsec - t0.tv_nsec) / 1e9
         appended += batch
-        let previous = held
         // The next hold queues behind the batch: the writer commits the batch, then waits in it.
-        let next = holdWriter()
-        previous.signal()
-        next.entered.wait()
-        held = next.release
+        let previous = release
+        DispatchQueue.global().async { previous() }
+        guard let next = store.holdWriter() else { break }
+        release = next
     }
     let after = threadCPU()
-    held.signal()
+    release()
     let counters = store.counters
     store.close()
     var st = stat()

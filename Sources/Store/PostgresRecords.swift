@@ -13,12 +13,12 @@ extension PostgresEngine {
 
     // MARK: Writer thread
 
-    func insertRecords(_ records: ArraySlice<StoreWriter.Item>, ids: inout [Int64]) throws(StoreError) {
+    func insertRecords(_ records: ArraySlice<StoreWriter.PendingRecord>, ids: inout [Int64]) throws(StoreError) {
         var sql = "INSERT INTO requests (" + PostgresEngine.columns + ") VALUES "
         var values: [PGValue] = []
         values.reserveCapacity(records.count * PostgresEngine.columnCount)
         for (n, i) in records.indices.enumerated() {
-            guard case .record(let p, _) = records[i] else { preconditionFailure("a job among records") }
+            let p = records[i]
             let r = p.record
             sql += n == 0 ? "(" : ", ("
             for c in 0..<PostgresEngine.columnCount {

@@ -10,7 +10,7 @@ extension SQLiteEngine {
     /// from `SQLiteRecords.nextIDSQL` (above every id ever given); the others let SQLite give the largest id
     /// + 1. The pages in use (`--max-log-bytes`) are read inside the same transaction, before `COMMIT`:
     /// reading them after it would be one more read transaction, with its locks, per commit.
-    func insertRecords(_ records: ArraySlice<StoreWriter.Item>, ids: inout [Int64]) throws(StoreError) {
+    func insertRecords(_ records: ArraySlice<StoreWriter.PendingRecord>, ids: inout [Int64]) throws(StoreError) {
         if let storage, storage.isUnusable {
             throw .storageUnusable(storage.problem ?? "the database files are unusable")
         }
@@ -234,14 +234,14 @@ enum SQLiteRecords {
     static let insertBodiesSQL =
         "INSERT INTO request_bodies (request_id, request, response, body_format) VALUES (?, ?, ?, 1)"
 
-    /// Inserts a run of records (only `.record` items, cut by `StoreWriter.process`) on the writer thread,
-    /// inside the batch transaction, appending their ids to `ids`. The hot path of the log, so it allocates
-    /// nothing of its own per row: the items are read by index where they were queued; the two statements
+    /// Inserts a run of records (a range of the writer's batch, cut by `StoreWriter.process`) on the writer
+    /// thread, inside the batch transaction, appending their ids to `ids`. The hot path of the log, so it
+    /// allocates nothing of its own per row: the records are read in place where they were queued; the two statements
     /// are looked up once per batch; a row's text columns are copied into one buffer reused for the whole
     /// batch (`RowText`) and, like the bodies, bound `SQLITE_STATIC` for the length of the step, then
     /// unbound (`SQLITE_TRANSIENT` makes SQLite malloc, copy and free each value).
     static func insert(
-        _ records: ArraySlice<StoreWriter.Item>, firstID: Int64?, replicaID: String, into db: Connection,
+        _ records: ArraySlice<StoreWriter.PendingRecord>, firstID: Int64?, replicaID: String, into db: Connection,
         ids: inout [Int64]
     )
         throws(StoreError)
@@ -249,38 +249,51 @@ enum SQLiteRecords {
         try db.withStatement(insertRequestSQL) { (row) throws(StoreError) in
             try db.withStatement(insertBodiesSQL) { (bodies) throws(StoreError) in
                 var text = RowText()
-                for i in records.indices {
-                    guard case .record(let p, _) = records[i] else { preconditionFailure("a job among records") }
-                    let r = p.record
-                    text.removeAll()
-                    let device = r.device.map { text.append($0) }
-                    let codes = text.appendCodes(r.codes)
-                    let path = text.append(r.path)
-                    let engineVersion = text.append(r.engineVersion)
-                    let replica = text.append(replicaID)
-                    try text.withBytes { (t) throws(StoreError) in
-                        try row.bindInt(r.receivedAt.millisecondsSinceEpoch, at: 1)
-                        try row.bindInt(r.durationMicros, at: 2)
-                        try row.bindStaticText(t, device, at: 3)
-                        try row.bindInt(Int64(r.status), at: 4)
-                        try row.bindStaticText(t, codes, at: 5)
-                        try row.bindStaticText(t, path, at: 6)
-                        try row.bindStaticText(t, engineVersion, at: 7)
-                        try row.bindInt(Int64(p.requestSize), at: 8)
-                        try row.bindInt(Int64(p.responseSize), at: 9)
-                        try row.bindInt(p.requestTruncated ? 1 : 0, at: 10)
-                        try row.bindInt(p.responseTruncated ? 1 : 0, at: 11)
-                        try row.bindStaticText(t, replica, at: 12)
-                        if i == records.startIndex, let firstID { try row.bindInt(firstID, at: 13) }
-                        try row.stepAndUnbind()
+                // Through the buffer, each record is read in place: binding a copy of it (`let p = records[i]`)
+                // retained and released every array and string it holds.
+                try records.withUnsafeBufferPointer { (pending) throws(StoreError) in
+                    for n in pending.indices {
+                        let id = try insertOne(
+                            pending[n], firstID: n == 0 ? firstID : nil, replicaID: replicaID, text: &text, row: row,
+                            bodies: bodies, db: db)
+                        ids.append(id)
                     }
-                    let id = db.lastInsertRowID
-                    try bodies.bindInt(id, at: 1)
-                    try bodies.stepBindingBlobs(r.requestBody, at: 2, r.responseBody, at: 3)
-                    ids.append(id)
                 }
             }
         }
+    }
+
+    /// One record's two rows; returns its id. `firstID` is bound on the batch's first record only.
+    private static func insertOne(
+        _ p: borrowing StoreWriter.PendingRecord, firstID: Int64?, replicaID: String, text: inout RowText,
+        row: Statement, bodies: Statement, db: Connection
+    ) throws(StoreError) -> Int64 {
+        text.removeAll()
+        let device = p.record.device.map { text.append($0) }
+        let codes = text.appendCodes(p.record.codes)
+        let path = text.append(p.record.path)
+        let engineVersion = text.append(p.record.engineVersion)
+        let replica = text.append(replicaID)
+        try text.withBytes { (t) throws(StoreError) in
+            try row.bindInt(p.record.receivedAt.millisecondsSinceEpoch, at: 1)
+            try row.bindInt(p.record.durationMicros, at: 2)
+            try row.bindStaticText(t, device, at: 3)
+            try row.bindInt(Int64(p.record.status), at: 4)
+            try row.bindStaticText(t, codes, at: 5)
+            try row.bindStaticText(t, path, at: 6)
+            try row.bindStaticText(t, engineVersion, at: 7)
+            try row.bindInt(Int64(p.requestSize), at: 8)
+            try row.bindInt(Int64(p.responseSize), at: 9)
+            try row.bindInt(p.requestTruncated ? 1 : 0, at: 10)
+            try row.bindInt(p.responseTruncated ? 1 : 0, at: 11)
+            try row.bindStaticText(t, replica, at: 12)
+            if let firstID { try row.bindInt(firstID, at: 13) }
+            try row.stepAndUnbind()
+        }
+        let id = db.lastInsertRowID
+        try bodies.bindInt(id, at: 1)
+        try bodies.stepBindingBlobs(p.record.requestBody, at: 2, p.record.responseBody, at: 3)
+        return id
     }
 }
 

@@ -143,6 +143,22 @@ public final class Store: DeviceCatalog, Sendable {
     private let metrics: StoreMetrics
     private let closed = Atomic<Bool>(false)
 
+    /// Holds the writer thread in a job, and returns once the writer is inside it: records appended meanwhile
+    /// queue up, and commit together once the returned closure is called. For measuring the writer at a fixed
+    /// batch size (`hinge-bench`). Nil when the writer is closed.
+    public func holdWriter() -> (@Sendable () -> Void)? {
+        let entered = OneShot<Bool>()
+        let release = OneShot<Bool>()
+        guard
+            writer.submit({
+                entered.fulfil(true)
+                _ = release.wait()
+            })
+        else { return nil }
+        _ = entered.wait()
+        return { release.fulfil(true) }
+    }
+
     /// Opens (creating if needed) and migrates the database, seeds the built-in devices, loads the device
     /// cache and starts the writer thread. Refuses — without writing anything — a file that is not a
     /// SQLite database, a SQLite database of another application, or a schema newer than this binary.
