@@ -241,7 +241,8 @@ if let batchText = ProcessInfo.processInfo.environment["HINGE_BENCH_RECORD"] {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &main)
         mainSeconds += Double(main.tv_sec - t0.tv_sec) + Double(main.tv_nsec - t0.tv_nsec) / 1e9
         appended += batch
-        // The next hold queues behind the batch: the writer commits the batch, then waits in it.
+        // The previous hold ends on another thread while the next one queues behind the batch: the writer
+        // commits the batch, then waits in the next hold.
         let previous = release
         DispatchQueue.global().async { previous() }
         guard let next = store.holdWriter() else { break }

@@ -236,10 +236,10 @@ enum SQLiteRecords {
 
     /// Inserts a run of records (a range of the writer's batch, cut by `StoreWriter.process`) on the writer
     /// thread, inside the batch transaction, appending their ids to `ids`. The hot path of the log, so it
-    /// allocates nothing of its own per row: the records are read in place where they were queued; the two statements
-    /// are looked up once per batch; a row's text columns are copied into one buffer reused for the whole
-    /// batch (`RowText`) and, like the bodies, bound `SQLITE_STATIC` for the length of the step, then
-    /// unbound (`SQLITE_TRANSIENT` makes SQLite malloc, copy and free each value).
+    /// allocates nothing of its own per row: the records are read in place where they were queued; the two
+    /// statements are looked up once per batch; a row's text columns are copied into one buffer reused for
+    /// the whole batch (`RowText`) and, like the bodies, bound `SQLITE_STATIC` for the length of the step,
+    /// then unbound (`SQLITE_TRANSIENT` makes SQLite malloc, copy and free each value).
     static func insert(
         _ records: ArraySlice<StoreWriter.PendingRecord>, firstID: Int64?, replicaID: String, into db: Connection,
         ids: inout [Int64]

@@ -27,8 +27,8 @@ protocol StoreEngine: AnyObject, Sendable {
     /// Called before each batch the writer takes from its queue.
     func prepareBatch()
 
-    /// Inserts a run of records in one transaction and appends their ids, in the
-    /// records' order, to `ids`. Throws when nothing was committed.
+    /// Inserts a run of records in one transaction and appends their ids, in the records' order, to `ids`.
+    /// Throws when nothing was committed.
     func insertRecords(_ records: ArraySlice<StoreWriter.PendingRecord>, ids: inout [Int64]) throws(StoreError)
 
     /// After a committed run of `count` records: keeps the log within its bounds (pruning) and updates
