@@ -9,12 +9,20 @@
 //   v5       schema v5: v3 with requests.id an INTEGER PRIMARY KEY without AUTOINCREMENT (no sqlite_sequence)
 // The environment sets what is stored: FLOOR_REQUEST_BYTES and FLOOR_RESPONSE_BYTES (default 652 and 3644,
 // the typical scene's bodies as received; the stored sizes of compressed bodies for the floor of a codec:
-// the bytes are then pseudo-random, as compressed bytes are), FLOOR_PAGE_SIZE (default 16384).
+// the bytes are then pseudo-random, as compressed bytes are), FLOOR_PAGE_SIZE (default 16384), FLOOR_CACHE_KIB
+// (the page cache; default SQLite's 2,000 KiB, Hinge's writer has 32,768: filling it costs page faults).
 // Besides the CPU it prints the WAL bytes written per record (frames of page size + 24 bytes, counted by a
 // WAL hook) and the database file's size per record after a final wal_checkpoint(TRUNCATE).
+// FLOOR_HANDOFF=1 adds what a server with one writer thread cannot avoid: a second thread makes each record (its
+// bodies copied into memory of its own, as an event loop does) and queues it under a mutex; the writer thread
+// waits on a condition variable for a batch, inserts it as above, frees the records and signals them done. The
+// producer runs up to one batch ahead. FLOOR_HANDOFF=2 keeps them in step instead, as clients that wait for
+// their answer do: the next batch is made only once the last one is done, so the writer sleeps between commits.
+// The CPU then printed is the writer thread's alone (CLOCK_THREAD_CPUTIME_ID), the producing thread's apart.
 // Build and run (BENCHMARKS.md, "Request log"):
 //   cc -O2 Benchmarks/sqlite_floor.c -lsqlite3 -o /tmp/sqlite_floor && /tmp/sqlite_floor v2 50 40000
 //   FLOOR_REQUEST_BYTES=412 FLOOR_RESPONSE_BYTES=700 /tmp/sqlite_floor v3 13 40000
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +72,46 @@ static void step_or_die(sqlite3 *db, sqlite3_stmt *s) {
     sqlite3_reset(s);
 }
 
+
+// The hand-off: records made on one thread, inserted on another.
+struct record {
+    char *request, *response;
+};
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    struct record *queue;  // capacity 2 × batch: the producer runs at most one batch ahead
+    int count, capacity, done, batch, lockstep;
+    double producer_seconds;
+} handoff = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
+static long handoff_request_bytes, handoff_response_bytes;
+static const char *handoff_request, *handoff_response;
+static int handoff_total;
+
+static double thread_cpu_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void *produce(void *unused) {
+    (void)unused;
+    double start = thread_cpu_seconds();
+    for (int i = 0; i < handoff_total; i++) {
+        struct record r = {malloc(handoff_request_bytes), malloc(handoff_response_bytes)};
+        memcpy(r.request, handoff_request, handoff_request_bytes);
+        memcpy(r.response, handoff_response, handoff_response_bytes);
+        pthread_mutex_lock(&handoff.lock);
+        while (handoff.count == handoff.capacity || (handoff.lockstep && i - handoff.done >= handoff.batch))
+            pthread_cond_wait(&handoff.changed, &handoff.lock);
+        handoff.queue[handoff.count++] = r;
+        pthread_cond_broadcast(&handoff.changed);
+        pthread_mutex_unlock(&handoff.lock);
+    }
+    handoff.producer_seconds = thread_cpu_seconds() - start;
+    return NULL;
+}
+
 int main(int argc, char **argv) {
     if (argc < 4) {
         fprintf(stderr, "usage: %s v1|v2|v3|v5|nobody BATCH RECORDS [DB_PATH]\n", argv[0]);
@@ -104,6 +152,11 @@ int main(int argc, char **argv) {
     exec_or_die(db, pragma);
     exec_or_die(db, "PRAGMA journal_mode = WAL");
     exec_or_die(db, "PRAGMA synchronous = NORMAL");
+    long cache_kib = env_or("FLOOR_CACHE_KIB", 0);
+    if (cache_kib > 0) {
+        snprintf(pragma, sizeof pragma, "PRAGMA cache_size = -%ld", cache_kib);
+        exec_or_die(db, pragma);
+    }
     exec_or_die(db, "PRAGMA foreign_keys = ON");
     exec_or_die(db, v5 ? "CREATE TABLE requests (id INTEGER PRIMARY KEY, received_at INTEGER NOT NULL, "
                          "duration_us INTEGER NOT NULL, device TEXT, status INTEGER NOT NULL, codes TEXT NOT NULL, "
@@ -142,10 +195,37 @@ int main(int argc, char **argv) {
     sqlite3_wal_hook(db, count_frames, NULL);
     const char *codes[3] = {"chained-modal", "popover-adapted", "split-follows-fold"};
 
-    double start = cpu_seconds();
+    long handoff_mode = env_or("FLOOR_HANDOFF", 0);
+    int handing_off = handoff_mode != 0;
+    pthread_t producer;
+    struct record *taken = calloc((size_t)batch, sizeof *taken);
+    if (handing_off) {
+        handoff.capacity = 2 * batch;
+        handoff.batch = batch;
+        handoff.lockstep = handoff_mode == 2;
+        handoff.queue = calloc((size_t)handoff.capacity, sizeof *handoff.queue);
+        handoff_request = request;
+        handoff_response = response;
+        handoff_request_bytes = request_bytes;
+        handoff_response_bytes = response_bytes;
+        handoff_total = n;
+        pthread_create(&producer, NULL, produce, NULL);
+    }
+    double start = handing_off ? thread_cpu_seconds() : cpu_seconds();
     for (int i = 0; i < n;) {
+        int take = batch < n - i ? batch : n - i;
+        if (handing_off) {
+            // Wait for a whole batch, take it, and let the producer refill the queue.
+            pthread_mutex_lock(&handoff.lock);
+            while (handoff.count < take) pthread_cond_wait(&handoff.changed, &handoff.lock);
+            memcpy(taken, handoff.queue, (size_t)take * sizeof *taken);
+            handoff.count -= take;
+            memmove(handoff.queue, handoff.queue + take, (size_t)handoff.count * sizeof *taken);
+            pthread_cond_broadcast(&handoff.changed);
+            pthread_mutex_unlock(&handoff.lock);
+        }
         exec_or_die(db, "BEGIN IMMEDIATE");
-        for (int b = 0; b < batch && i < n; b++, i++) {
+        for (int b = 0; b < take; b++, i++) {
             sqlite3_bind_int64(insert_request, 1, 1764460800000LL + i);
             sqlite3_bind_int64(insert_request, 2, 12);
             sqlite3_bind_text(insert_request, 3, "iphone-duo", -1, SQLITE_STATIC);
@@ -169,14 +249,28 @@ int main(int argc, char **argv) {
             }
             if (bodies) {
                 sqlite3_bind_int64(insert_bodies, 1, id);
-                sqlite3_bind_blob(insert_bodies, 2, request, (int)request_bytes, SQLITE_STATIC);
-                sqlite3_bind_blob(insert_bodies, 3, response, (int)response_bytes, SQLITE_STATIC);
+                sqlite3_bind_blob(insert_bodies, 2, handing_off ? taken[b].request : request, (int)request_bytes,
+                    SQLITE_STATIC);
+                sqlite3_bind_blob(insert_bodies, 3, handing_off ? taken[b].response : response, (int)response_bytes,
+                    SQLITE_STATIC);
                 step_or_die(db, insert_bodies);
             }
         }
         exec_or_die(db, "COMMIT");
+        if (handing_off) {
+            // Done: the records are freed, and their producer told (here, a counter under the lock).
+            for (int b = 0; b < take; b++) {
+                free(taken[b].request);
+                free(taken[b].response);
+            }
+            pthread_mutex_lock(&handoff.lock);
+            handoff.done += take;
+            pthread_cond_broadcast(&handoff.changed);
+            pthread_mutex_unlock(&handoff.lock);
+        }
     }
-    double seconds = cpu_seconds() - start;
+    double seconds = (handing_off ? thread_cpu_seconds() : cpu_seconds()) - start;
+    if (handing_off) pthread_join(producer, NULL);
     sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
     sqlite3_stmt *size;
     sqlite3_prepare_v2(db, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size", -1, &size, NULL);
@@ -184,14 +278,17 @@ int main(int argc, char **argv) {
     double file_bytes = (double)sqlite3_column_int64(size, 0);
     sqlite3_finalize(size);
     printf("%s, bodies %ld + %ld B, %ld B pages, batches of %d, %d records: %.1f us of CPU per record (checkpoints "
-           "included); WAL %.0f B written per record; file %.0f B per record\n",
+           "included%s); WAL %.0f B written per record; file %.0f B per record\n",
         variant, bodies ? request_bytes : 0, bodies ? response_bytes : 0, page_size, batch, n, seconds / n * 1e6,
-        (double)wal_frames * (page_size + 24) / n, file_bytes / n);
+        handing_off ? ", writer thread alone" : "", (double)wal_frames * (page_size + 24) / n, file_bytes / n);
+    if (handing_off) printf("producing thread: %.1f us of CPU per record\n", handoff.producer_seconds / n * 1e6);
     sqlite3_finalize(insert_request);
     if (insert_code) sqlite3_finalize(insert_code);
     sqlite3_finalize(insert_bodies);
     sqlite3_close(db);
     free(request);
     free(response);
+    free(taken);
+    free(handoff.queue);
     return 0;
 }
