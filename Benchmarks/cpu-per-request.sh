@@ -7,8 +7,9 @@
 #
 #   Benchmarks/cpu-per-request.sh OLD_HINGE NEW_HINGE            # ROUNDS=3 WRK_DURATION=8s by default
 #
-# Prints per run: req/s, server µs/request, wrk µs/request, total; then the medians per target and the
-# ratio nginx total / hinge total (the throughput ratio a quiet machine whose CPU is the limit would show).
+# Prints per run: req/s, server µs/request (and its system share: the kernel's work on the server's
+# behalf), wrk µs/request, total; then the medians per target and the ratio nginx total / hinge total (the
+# throughput ratio a quiet machine whose CPU is the limit would show).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -eq 2 ] || { echo "usage: Benchmarks/cpu-per-request.sh OLD_HINGE NEW_HINGE" >&2; exit 2; }
@@ -90,17 +91,18 @@ wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 local f = io.open("$SCENE", "rb"); wrk.body = f:read("*a"); f:close()
 LUA
-server_ticks() {  # utime + stime of the server's processes, in clock ticks
-    local name=$1 p t=0
-    if [ "$name" = nginx ]; then
-        for p in $(pgrep -P "$(cat "$tmp/nginx.pid")"); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done
-    else
-        t=$(awk '{print $14 + $15}' "/proc/$(cat "$tmp/$name.pid")/stat")
-    fi
-    echo "$t"
+server_ticks() {  # "utime stime" of the server's processes, in clock ticks
+    local name=$1 p u=0 s=0 pids
+    if [ "$name" = nginx ]; then pids=$(pgrep -P "$(cat "$tmp/nginx.pid")"); else pids=$(cat "$tmp/$name.pid"); fi
+    for p in $pids; do
+        read -r pu ps < <(awk '{print $14, $15}' "/proc/$p/stat")
+        u=$((u + pu))
+        s=$((s + ps))
+    done
+    echo "$u $s"
 }
 HZ=$(getconf CLK_TCK)
-run() {  # run NAME -> "req/s server_us wrk_us"
+run() {  # run NAME -> "req/s server_us wrk_us server_system_us"
     local name=$1 url="http://127.0.0.1:$(cat "$tmp/$1.port")/v1/resolve" before after
     wrk -t2 -c64 -d1s -s "$tmp/post.lua" "$url" >/dev/null
     before=$(server_ticks "$name")
@@ -112,8 +114,10 @@ t = open(sys.argv[1]).read()
 n = int(re.search(r"(\d+) requests in", t).group(1))
 rps = float(re.search(r"Requests/sec:\s+([\d.]+)", t).group(1))
 u, s = map(float, open(sys.argv[2]).read().split()[-2:])
-server = (int(sys.argv[4]) - int(sys.argv[3])) / int(sys.argv[5])
-print(f"{rps:.0f} {server / n * 1e6:.2f} {(u + s) / n * 1e6:.2f}")
+(u0, s0), (u1, s1) = (map(int, a.split()) for a in sys.argv[3:5])
+server = (u1 - u0 + s1 - s0) / int(sys.argv[5])
+system = (s1 - s0) / int(sys.argv[5])
+print(f"{rps:.0f} {server / n * 1e6:.2f} {(u + s) / n * 1e6:.2f} {system / n * 1e6:.2f}")
 PY
 }
 echo "wrk -t2 -c64 -d$WRK_DURATION, scene $SCENE, $ROUNDS rounds, $(nproc) cores; OLD=$OLD NEW=$NEW"
@@ -123,10 +127,10 @@ for round in $(seq "$ROUNDS"); do
     order="nginx old new"
     [ $((round % 2)) -eq 0 ] && order="new old nginx"
     for who in $order; do
-        read -r rps server client < <(run "$who")
-        printf '%-6s %8s req/s   server %7s us/request   wrk %6s us/request   total %7s\n' "$who" "$rps" "$server" \
-            "$client" "$(python3 -c "print(f'{$server + $client:.2f}')")"
-        echo "$who $server $client" >>"$tmp/rows"
+        read -r rps server client system < <(run "$who")
+        printf '%-6s %8s req/s   server %7s us/request (system %6s)   wrk %6s us/request   total %7s\n' "$who" \
+            "$rps" "$server" "$system" "$client" "$(python3 -c "print(f'{$server + $client:.2f}')")"
+        echo "$who $server $client $system" >>"$tmp/rows"
     done
 done
 python3 - "$tmp/rows" <<'PY'
@@ -137,8 +141,10 @@ for who in ["nginx", "old", "new"]:
     s = [float(r[1]) for r in rows if r[0] == who]
     c = [float(r[2]) for r in rows if r[0] == who]
     t = [a + b for a, b in zip(s, c)]
+    k = [float(r[3]) for r in rows if r[0] == who]
     med[who] = statistics.median(t)
-    print(f"median {who:5s}: server {statistics.median(s):.2f} us, wrk {statistics.median(c):.2f} us, total {med[who]:.2f} us per request")
+    print(f"median {who:5s}: server {statistics.median(s):.2f} us (system {statistics.median(k):.2f}), "
+          f"wrk {statistics.median(c):.2f} us, total {med[who]:.2f} us per request")
 for who in ["old", "new"]:
     print(f"CPU-bound throughput ratio {who}/fair limit: {med['nginx'] / med[who]:.2f}x")
 PY
