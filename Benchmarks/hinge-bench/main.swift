@@ -177,7 +177,8 @@ if ProcessInfo.processInfo.environment["HINGE_BENCH_CODECS"] != nil {
 // held in a job while a batch is appended, so every commit holds BATCH records (the server's batches vary with
 // load). Prints the CPU time per record of the writer thread, the checkpoint thread and this thread (framing
 // the bodies, queueing), from /proc/self/task; and the file's bytes per record after close. Compare with
-// `Benchmarks/sqlite_floor.c` at the same batch size and stored bytes (BENCHMARKS.md, "Request log").
+// `Benchmarks/sqlite_floor.c` at the same batch size and stored bytes (BENCHMARKS.md, "Request log");
+// HINGE_BENCH_RECORD_STEP=1 runs the harness of its FLOOR_HANDOFF=2 instead (see below).
 if let batchText = ProcessInfo.processInfo.environment["HINGE_BENCH_RECORD"] {
     let environment = ProcessInfo.processInfo.environment
     let batch = max(1, Int(batchText) ?? 10)
@@ -222,6 +223,53 @@ if let batchText = ProcessInfo.processInfo.environment["HINGE_BENCH_RECORD"] {
         return out
     }
     let failures = Atomic<Int>(0)
+    // HINGE_BENCH_RECORD_STEP=1: in step instead, as clients that wait for their answers are: each batch is
+    // queued in one operation (`RequestLog.append(contentsOf:)`, which wakes the writer once) and the next is
+    // made only when every record of this one is done, so the writer sleeps between commits. The same harness
+    // as `sqlite_floor`'s FLOOR_HANDOFF=2.
+    var stepSeconds: Double?
+    if environment["HINGE_BENCH_RECORD_STEP"] == "1" {
+        let done = DispatchSemaphore(value: 0)
+        let batchRecords = [RequestRecord](repeating: record, count: batch)
+        var seconds = 0.0
+        var appended = 0
+        let before = threadCPU()
+        while appended < total {
+            let n = min(batch, total - appended)
+            var t0 = timespec()
+            var t1 = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0)
+            store.requestLog.append(contentsOf: n == batch ? batchRecords : Array(batchRecords.prefix(n))) { result in
+                if case .failure = result { failures.wrappingAdd(1, ordering: .relaxed) }
+                done.signal()
+            }
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1)
+            seconds += Double(t1.tv_sec - t0.tv_sec) + Double(t1.tv_nsec - t0.tv_nsec) / 1e9
+            for _ in 0..<n { done.wait() }
+            appended += n
+        }
+        let after = threadCPU()
+        stepSeconds = seconds
+        reportRecordBench(before: before, after: after, appendingSeconds: seconds)
+    }
+    func reportRecordBench(before: [String: Double], after: [String: Double], appendingSeconds: Double) {
+        let counters = store.counters
+        store.close()
+        var st = stat()
+        let fileBytes = stat(path, &st) == 0 ? Int(st.st_size) : 0
+        for suffix in ["", "-wal", "-shm", ".lock"] { unlink(path + suffix) }
+        let us = { (name: String) in ((after[name] ?? 0) - (before[name] ?? 0)) / Double(total) * 1e6 }
+        print(
+            (stepSeconds == nil ? "" : "in step: ")
+                + String(
+                    format:
+                        "batches of %d, %d records (%d commits, %d failed): CPU µs per record: writer %.1f, "
+                        + "checkpoint %.1f, writer + checkpoint %.1f, appending thread %.1f; file %d B per record",
+                    batch, total, counters.commits, failures.load(ordering: .relaxed),
+                    us("hinge-db-writer"), us("hinge-db-ckpt"), us("hinge-db-writer") + us("hinge-db-ckpt"),
+                    appendingSeconds / Double(total) * 1e6, fileBytes / max(total, 1)))
+        exit(0)
+    }
     guard var release = store.holdWriter() else {
         print("the writer is closed")
         exit(1)
@@ -250,21 +298,7 @@ if let batchText = ProcessInfo.processInfo.environment["HINGE_BENCH_RECORD"] {
     }
     let after = threadCPU()
     release()
-    let counters = store.counters
-    store.close()
-    var st = stat()
-    let fileBytes = stat(path, &st) == 0 ? Int(st.st_size) : 0
-    for suffix in ["", "-wal", "-shm", ".lock"] { unlink(path + suffix) }
-    let us = { (name: String) in ((after[name] ?? 0) - (before[name] ?? 0)) / Double(total) * 1e6 }
-    print(
-        String(
-            format:
-                "batches of %d, %d records (%d commits, %d failed): CPU µs per record: writer %.1f, checkpoint %.1f, "
-                + "writer + checkpoint %.1f, appending thread %.1f; file %d B per record",
-            batch, total, counters.commits, failures.load(ordering: .relaxed), us("hinge-db-writer"),
-            us("hinge-db-ckpt"), us("hinge-db-writer") + us("hinge-db-ckpt"), mainSeconds / Double(total) * 1e6,
-            fileBytes / max(total, 1)))
-    exit(0)
+    reportRecordBench(before: before, after: after, appendingSeconds: mainSeconds)
 }
 
 // HINGE_BENCH_DUMP=dir: only write the encoded responses of the small, typical and large scenes to dir/small.json,

@@ -101,30 +101,56 @@ final class StoreWriter: Sendable {
     /// (success or failure), or right here, before this returns, with `.queueFull` / `.closed`.
     func append(_ record: PendingRecord, completion: @escaping RecordCompletion) {
         queue.lock()
-        if state.closing {
-            queue.unlock()
-            metrics.recordsRejected.wrappingAdd(1, ordering: .relaxed)
-            completion(.failure(.closed))
-            return
-        }
-        let bytes = record.record.requestBody.count + record.record.responseBody.count
-        let queued = state.pending.records.count
-        if queued >= limits.queueCapacity || (queued > 0 && state.pendingBytes + bytes > limits.queueCapacityBytes) {
-            queue.unlock()
-            metrics.recordsRejected.wrappingAdd(1, ordering: .relaxed)
-            completion(.failure(.queueFull(capacity: limits.queueCapacity)))
-            return
-        }
         let wasEmpty = state.pending.isEmpty
-        state.pending.records.append(record)
-        state.pending.completions.append(completion)
-        state.pendingBytes += bytes
+        if let refusal = enqueueLocked(record, completion) {
+            queue.unlock()
+            metrics.recordsRejected.wrappingAdd(1, ordering: .relaxed)
+            completion(.failure(refusal))
+            return
+        }
         let wake = wasEmpty || (state.gathering && state.pending.records.count == limits.gatherRecords)
         metrics.queueDepth.wrappingAdd(1, ordering: .relaxed)
         queue.unlock()
         // The writer waits with an empty queue (the first item wakes it) or while gathering (the item that
         // completes the gathering target does).
         if wake { queue.signal() }
+    }
+
+    /// Enqueues `records` under one lock, with at most one wake-up of the writer, so that they can share a
+    /// commit. The completion is called once per record, as `append` calls it; records past the queue's bounds
+    /// are refused one by one, in order.
+    func append(contentsOf records: [PendingRecord], completion: @escaping RecordCompletion) {
+        var refusals: [StoreError] = []
+        queue.lock()
+        let wasEmpty = state.pending.isEmpty
+        let before = state.pending.records.count
+        for record in records {
+            if let refusal = enqueueLocked(record, completion) { refusals.append(refusal) }
+        }
+        let after = state.pending.records.count
+        let wake =
+            after > before
+            && (wasEmpty || (state.gathering && before < limits.gatherRecords && after >= limits.gatherRecords))
+        metrics.queueDepth.wrappingAdd(after - before, ordering: .relaxed)
+        queue.unlock()
+        if wake { queue.signal() }
+        if !refusals.isEmpty { metrics.recordsRejected.wrappingAdd(refusals.count, ordering: .relaxed) }
+        for refusal in refusals { completion(.failure(refusal)) }
+    }
+
+    /// Queues one record, `queue` held: nil, or why it is refused (closed, or a bound of the queue reached).
+    @inline(__always)
+    private func enqueueLocked(_ record: PendingRecord, _ completion: @escaping RecordCompletion) -> StoreError? {
+        if state.closing { return .closed }
+        let bytes = record.record.requestBody.count + record.record.responseBody.count
+        let queued = state.pending.records.count
+        if queued >= limits.queueCapacity || (queued > 0 && state.pendingBytes + bytes > limits.queueCapacityBytes) {
+            return .queueFull(capacity: limits.queueCapacity)
+        }
+        state.pending.records.append(record)
+        state.pending.completions.append(completion)
+        state.pendingBytes += bytes
+        return nil
     }
 
     /// Enqueues a job; false when the writer is closed (the job will not run).

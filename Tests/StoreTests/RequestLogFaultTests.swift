@@ -115,6 +115,49 @@ struct RequestLogFaultTests {
         #expect(store.counters.maxBatchSize == 4)  // the four waited and went in one transaction
     }
 
+    @Test(arguments: EngineTarget.all) func recordsQueuedTogetherShareOneCommitInOrder(_ engine: EngineTarget) throws {
+        let database = try TestDatabase(engine)
+        let store = try database.open()
+        defer { store.close() }
+        let counter = CompletionCounter()
+        counter.expect(5)
+        store.requestLog.append(contentsOf: (0..<5).map { record(status: 200 + $0) }, completion: counter.completion)
+        #expect(counter.wait())
+        let ids = counter.successes.withLock { $0 }.map(\.rawValue).sorted()
+        #expect(ids.count == 5 && ids.last! - ids.first! == 4)
+        // One queue operation woke an idle writer once: the five went in one transaction.
+        #expect(store.counters.commits == 1 && store.counters.maxBatchSize == 5)
+        let statuses = try ids.map { id in
+            try #require(try store.requestLog.record(id: RecordID(rawValue: id))).summary.status
+        }
+        #expect(statuses == [200, 201, 202, 203, 204])
+    }
+
+    @Test(arguments: EngineTarget.all) func recordsQueuedTogetherPastTheBoundAreRefusedOneByOne(
+        _ engine: EngineTarget
+    ) throws {
+        let database = try TestDatabase(engine)
+        let store = try database.open { $0.queueCapacity = 4 }
+        defer { store.close() }
+        let release = try #require(holdWriter(store), "the writer thread did not take the job")
+        let counter = CompletionCounter()
+        counter.expect(6)
+        store.requestLog.append(contentsOf: (0..<6).map { record(status: 200 + $0) }, completion: counter.completion)
+        #expect(counter.failures.withLock { $0 } == [.queueFull(capacity: 4), .queueFull(capacity: 4)])
+        #expect(store.counters.queueDepth == 4 && store.counters.recordsRejected == 2)
+        release.signal()
+        #expect(counter.wait())
+        let ids = counter.successes.withLock { $0 }.map(\.rawValue).sorted()
+        let statuses = try ids.map { id in
+            try #require(try store.requestLog.record(id: RecordID(rawValue: id))).summary.status
+        }
+        #expect(statuses == [200, 201, 202, 203])  // the first four, in order; the last two refused
+        store.close()
+        counter.expect(1)
+        store.requestLog.append(contentsOf: [record()], completion: counter.completion)
+        #expect(counter.failures.withLock { $0.last } == .closed)
+    }
+
     @Test(arguments: EngineTarget.all) func theQueueIsAlsoBoundedInBytes(_ engine: EngineTarget) throws {
         let database = try TestDatabase(engine)
         let store = try database.open {
