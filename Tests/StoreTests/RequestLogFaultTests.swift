@@ -98,7 +98,17 @@ struct RequestLogFaultTests {
         #expect(try store.requestLog.count() == 2)
     }
 
-    @Test(arguments: EngineTarget.all) func aFullQueueRefusesAtOnceWithoutBlocking(_ engine: EngineTarget) throws {
+    /// The statuses of the records `counter` saw committed, in id order.
+    private func committedStatuses(_ counter: CompletionCounter, in store: Store) throws -> [Int] {
+        try counter.successes.withLock { $0 }.map(\.rawValue).sorted().map { id in
+            try #require(try store.requestLog.record(id: RecordID(rawValue: id))).summary.status
+        }
+    }
+
+    /// Queued one by one or together (`append(contentsOf:)`), records past the bound are refused at once, one
+    /// by one, and the queued ones keep their order.
+    @Test(arguments: EngineTarget.all, [false, true])
+    func aFullQueueRefusesAtOnceWithoutBlocking(_ engine: EngineTarget, together: Bool) throws {
         let database = try TestDatabase(engine)
         let store = try database.open { $0.queueCapacity = 4 }
         defer { store.close() }
@@ -106,13 +116,22 @@ struct RequestLogFaultTests {
         let release = try #require(holdWriter(store), "the writer thread did not take the job")
         let counter = CompletionCounter()
         counter.expect(6)
-        for _ in 0..<6 { store.requestLog.append(record(), completion: counter.completion) }
+        let records = (0..<6).map { record(status: 200 + $0) }
+        if together {
+            store.requestLog.append(contentsOf: records, completion: counter.completion)
+        } else {
+            for r in records { store.requestLog.append(r, completion: counter.completion) }
+        }
         #expect(counter.failures.withLock { $0 } == [.queueFull(capacity: 4), .queueFull(capacity: 4)])
         #expect(store.counters.queueDepth == 4 && store.counters.recordsRejected == 2)
         release.signal()
         #expect(counter.wait())
-        #expect(counter.successes.withLock { $0.count } == 4)
+        #expect(try committedStatuses(counter, in: store) == [200, 201, 202, 203])
         #expect(store.counters.maxBatchSize == 4)  // the four waited and went in one transaction
+        store.close()
+        counter.expect(1)
+        store.requestLog.append(contentsOf: [record()], completion: counter.completion)
+        #expect(counter.wait() && counter.failures.withLock { $0.last } == .closed)
     }
 
     @Test(arguments: EngineTarget.all) func recordsQueuedTogetherShareOneCommitInOrder(_ engine: EngineTarget) throws {
@@ -123,39 +142,11 @@ struct RequestLogFaultTests {
         counter.expect(5)
         store.requestLog.append(contentsOf: (0..<5).map { record(status: 200 + $0) }, completion: counter.completion)
         #expect(counter.wait())
+        // One queue operation woke an idle writer once: the five went in one transaction, with consecutive ids.
+        #expect(store.counters.commits == 1 && store.counters.maxBatchSize == 5)
         let ids = counter.successes.withLock { $0 }.map(\.rawValue).sorted()
         #expect(ids.count == 5 && ids.last! - ids.first! == 4)
-        // One queue operation woke an idle writer once: the five went in one transaction.
-        #expect(store.counters.commits == 1 && store.counters.maxBatchSize == 5)
-        let statuses = try ids.map { id in
-            try #require(try store.requestLog.record(id: RecordID(rawValue: id))).summary.status
-        }
-        #expect(statuses == [200, 201, 202, 203, 204])
-    }
-
-    @Test(arguments: EngineTarget.all) func recordsQueuedTogetherPastTheBoundAreRefusedOneByOne(
-        _ engine: EngineTarget
-    ) throws {
-        let database = try TestDatabase(engine)
-        let store = try database.open { $0.queueCapacity = 4 }
-        defer { store.close() }
-        let release = try #require(holdWriter(store), "the writer thread did not take the job")
-        let counter = CompletionCounter()
-        counter.expect(6)
-        store.requestLog.append(contentsOf: (0..<6).map { record(status: 200 + $0) }, completion: counter.completion)
-        #expect(counter.failures.withLock { $0 } == [.queueFull(capacity: 4), .queueFull(capacity: 4)])
-        #expect(store.counters.queueDepth == 4 && store.counters.recordsRejected == 2)
-        release.signal()
-        #expect(counter.wait())
-        let ids = counter.successes.withLock { $0 }.map(\.rawValue).sorted()
-        let statuses = try ids.map { id in
-            try #require(try store.requestLog.record(id: RecordID(rawValue: id))).summary.status
-        }
-        #expect(statuses == [200, 201, 202, 203])  // the first four, in order; the last two refused
-        store.close()
-        counter.expect(1)
-        store.requestLog.append(contentsOf: [record()], completion: counter.completion)
-        #expect(counter.failures.withLock { $0.last } == .closed)
+        #expect(try committedStatuses(counter, in: store) == [200, 201, 202, 203, 204])
     }
 
     @Test(arguments: EngineTarget.all) func theQueueIsAlsoBoundedInBytes(_ engine: EngineTarget) throws {
