@@ -174,7 +174,8 @@ public final class RequestLog: Sendable {
     }
 
     /// A record as the writer queues it: bodies over `maxBodyBytes` truncated and flagged, then framed.
-    /// Inlined: a call returning the record by value copied it (reference counts of each of its arrays).
+    /// Inlined, and the record consumed: otherwise each append copies it (a reference count on each of its
+    /// arrays).
     @inline(__always)
     private func pending(_ r: consuming RequestRecord) -> StoreWriter.PendingRecord {
         let requestSize = r.requestBody.count
