@@ -17,8 +17,9 @@ enum ResolveRoutes {
             case .success(let w): width = w
             }
             let receivedAt = Timestamp.now()
-            // A typical scene (a few KB) resolves faster than a hand-off to a worker would take.
-            if request.body.count <= HeavyWork.inlineBodyBytes {
+            // A typical scene (a few KB) resolves faster than a hand-off to a worker would take. A picture is
+            // always drawn on the pool: its cost follows the text it holds, not the body's size.
+            if request.body.count <= HeavyWork.inlineBodyBytes && !wantsSVG(request) {
                 return resolveScene(request, reply, width: width, receivedAt: receivedAt, context: context)
             }
             context.offload(reply) {
