@@ -90,4 +90,12 @@ enum CLIDefaults {
         if let v = environment("HINGE_DB"), !v.isEmpty { return v }
         return db
     }
+    /// The most bytes a subcommand reads from a scene file: the server's default request-body limit.
+    static let maxBody = 1024 * 1024
+    static func maxBody(parsing s: String, _ name: String) throws(UsageError) -> Int {
+        guard let n = Int(s), n >= 0, n <= 1 << 40 else {
+            throw UsageError("\(name) must be an integer in 0...\(1 << 40), got '\(TerminalText.escaped(s))'")
+        }
+        return n
+    }
 }

@@ -122,8 +122,8 @@ public struct ReplaySummary: Sendable, Equatable {
         s += "\n"
         for c in changed {
             let more = c.differenceCount > c.paths.count ? ", … (\(c.differenceCount) differences)" : ""
-            let shown = c.paths.map { $0.isEmpty ? "(root)" : $0 }.joined(separator: ", ")
-            s += "changed \(c.id) \(c.path): \(shown)\(more)\n"
+            let shown = c.paths.map { $0.isEmpty ? "(root)" : TerminalText.escaped($0) }.joined(separator: ", ")
+            s += "changed \(c.id) \(TerminalText.escaped(c.path)): \(shown)\(more)\n"
         }
         return s
     }
