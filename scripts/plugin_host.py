@@ -107,7 +107,7 @@ class FakeConstantSets:
 class PluginPage:
     """One plugin in the host stub page: the canvas (the stub) and the panel (an iframe)."""
 
-    def __init__(self, kind, host_origin, penpot_base=None, settings=None, width=1440, height=900):
+    def __init__(self, kind, host_origin, penpot_base=None, settings=None, width=1440, height=1060):
         self.kind = kind
         self.driver = make_driver(width, height)
         self.b = Browser(self.driver)
@@ -157,8 +157,9 @@ class PluginPage:
     def undo(self):
         return self.js("return __host.stub.undo()")
 
-    def render(self, scale=1):
-        self.js("__host.render(arguments[0])", scale)
+    def render(self, scale=None, only=None):
+        """Draws the stubbed canvas (the frames `only`, or all) as SVG beside the panel."""
+        self.js("__host.render(arguments[0], arguments[1])", scale, only)
 
     # --- the panel ---------------------------------------------------------------------------------
     def panel(self):

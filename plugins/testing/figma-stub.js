@@ -367,9 +367,10 @@ const FigmaStub = (() => {
     notifications,
     undo: StubCore.undo,
     seedSettings(text) { document_._data["hinge.settings"] = text; },
-    render(scale) {
+    render(scale, only) {
       const list = [];
-      page._children.forEach((c) => shapes(c, list, null));
+      const top = only ? new Set(only) : null;
+      page._children.filter((c) => !top || top.has(c._id)).forEach((c) => shapes(c, list, null));
       const frames = list.filter((s) => s.type === "frame");
       const x = Math.min(...frames.map((f) => f.x)) - 24;
       const y = Math.min(...frames.map((f) => f.y)) - 32;
