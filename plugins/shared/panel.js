@@ -318,7 +318,8 @@ const HingePanel = (() => {
     }
 
     function showDiagnostics(resolution) {
-      const docs = state.settings.docsUrl.replace(/\/+$/, "");
+      // Only an http(s) address becomes a link.
+      const docs = /^https?:\/\//.test(state.settings.docsUrl) ? state.settings.docsUrl.replace(/\/+$/, "") : "";
       fill($.diagnostics, (resolution.diagnostics || []).map((d) => {
         const anchor = HingeDrawing.ruleAnchor(d.code);
         const ref = anchor ? `rules.md#${anchor}` : null;
