@@ -1,3 +1,5 @@
+import Store
+
 /// A command-line problem: one line for stderr, exit code 2.
 public struct UsageError: Error, Equatable, CustomStringConvertible {
     public var message: String
@@ -85,7 +87,7 @@ struct CommandArguments {
 /// The database path of the CLI subcommands: `--db` wins over `HINGE_DB`, which wins over `./hinge.sqlite`
 /// (the same default as `hinge serve`).
 enum CLIDefaults {
-    static let db = "./hinge.sqlite"
+    static let db = Store.Configuration.defaultPath
     static func db(environment: (String) -> String?) -> String {
         if let v = environment("HINGE_DB"), !v.isEmpty { return v }
         return db
