@@ -21,14 +21,16 @@ enum DeviceRoutes {
                     }
                     kind = parsed
                 }
-                let items = devices.reader(shard: CounterShard.current).list(kind: kind).map { $0.profile.json }
+                let items = devices.reader(shard: ServiceContext.shard(request)).list(kind: kind).map {
+                    $0.profile.json
+                }
                 return .json(JSONWriter.encode(.object(["items": .array(items)])))
             })
         router.add(
             .GET, "/v1/devices/{id}",
             sync: { request in
                 let id = request.pathParameters["id"] ?? ""
-                guard let stored = devices.reader(shard: CounterShard.current).stored(id: id) else {
+                guard let stored = devices.reader(shard: ServiceContext.shard(request)).stored(id: id) else {
                     return notFound(id)
                 }
                 let etag = stored.etag.quoted
@@ -45,7 +47,7 @@ enum DeviceRoutes {
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
             let id = request.pathParameters["id"] ?? ""
             // A built-in is read-only whatever the body says (checked again, atomically, by the writer).
-            if devices.reader(shard: CounterShard.current).stored(id: id)?.profile.builtIn == true {
+            if devices.reader(shard: ServiceContext.shard(request)).stored(id: id)?.profile.builtIn == true {
                 return reply.send(problem(for: .builtInReadOnly(id: id), id: id))
             }
             let value: JSONValue
@@ -74,14 +76,18 @@ enum DeviceRoutes {
             }
             let precondition = ConditionalRequest.writePrecondition(
                 ifMatch: request.headers["If-Match"], ifNoneMatch: request.headers["If-None-Match"])
+            // The completion runs on the store's writer thread; the response is built on the request's loop.
             devices.put(profile, precondition: precondition) { result in
-                switch result {
-                case .success(let put):
-                    reply.send(
-                        .json(
-                            JSONWriter.encode(put.stored.profile.json), status: put.created ? .created : .ok,
-                            headers: ["ETag": put.stored.etag.quoted]))
-                case .failure(let error): reply.send(problem(for: error, id: id, request: request, context: context))
+                reply.onLoop {
+                    switch result {
+                    case .success(let put):
+                        reply.send(
+                            .json(
+                                JSONWriter.encode(put.stored.profile.json), status: put.created ? .created : .ok,
+                                headers: ["ETag": put.stored.etag.quoted]))
+                    case .failure(let error):
+                        reply.send(problem(for: error, id: id, request: request, context: context))
+                    }
                 }
             }
         }
@@ -90,9 +96,12 @@ enum DeviceRoutes {
             let id = request.pathParameters["id"] ?? ""
             let precondition = ConditionalRequest.writePrecondition(ifMatch: request.headers["If-Match"])
             devices.delete(id: id, precondition: precondition) { result in
-                switch result {
-                case .success: reply.send(HTTPResponse(status: .noContent))
-                case .failure(let error): reply.send(problem(for: error, id: id, request: request, context: context))
+                reply.onLoop {
+                    switch result {
+                    case .success: reply.send(HTTPResponse(status: .noContent))
+                    case .failure(let error):
+                        reply.send(problem(for: error, id: id, request: request, context: context))
+                    }
                 }
             }
         }

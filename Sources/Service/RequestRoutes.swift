@@ -89,9 +89,11 @@ enum RequestRoutes {
         router.add(.DELETE, "/v1/requests") { request, reply in
             if let refused = context.authorization.refusal(request) { return reply.send(refused) }
             log.clear { result in
-                switch result {
-                case .success: reply.send(HTTPResponse(status: .noContent))
-                case .failure(let e): reply.send(storeProblem(e, request, context, operation: .clear))
+                reply.onLoop {
+                    switch result {
+                    case .success: reply.send(HTTPResponse(status: .noContent))
+                    case .failure(let e): reply.send(storeProblem(e, request, context, operation: .clear))
+                    }
                 }
             }
         }

@@ -32,22 +32,23 @@ enum ResolveRoutes {
             if request.body.count > HeavyWork.inlineBodyBytes {
                 return context.offload(reply) {
                     let out = Matrix.resolve(
-                        body: request.body, catalog: context.loopCatalog, limits: context.matrixLimits)
+                        body: request.body, catalog: context.catalog(for: request), limits: context.matrixLimits)
                     sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
                 }
             }
             // Planning is cheap and refuses what is too much before any of it is done; a plan with more work
             // than the loop should do runs on the worker pool.
-            switch Matrix.plan(body: request.body, catalog: context.loopCatalog, limits: context.matrixLimits) {
+            switch Matrix.plan(body: request.body, catalog: context.catalog(for: request), limits: context.matrixLimits)
+            {
             case .refused(let out): sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
             case .plan(let plan):
                 let limit = context.matrixLimits.maxResponseBytes
                 if plan.work <= HeavyWork.inlineMatrixWork {
-                    let out = Matrix.run(plan, catalog: context.loopCatalog, maxResponseBytes: limit)
+                    let out = Matrix.run(plan, catalog: context.catalog(for: request), maxResponseBytes: limit)
                     return sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
                 }
                 context.offload(reply) {
-                    let out = Matrix.run(plan, catalog: context.loopCatalog, maxResponseBytes: limit)
+                    let out = Matrix.run(plan, catalog: context.catalog(for: request), maxResponseBytes: limit)
                     sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
                 }
             }
@@ -59,7 +60,7 @@ enum ResolveRoutes {
     private static func resolveScene(
         _ request: HTTPRequest, _ reply: Reply, width: Int?, receivedAt: Timestamp, context: ServiceContext
     ) {
-        var out = Resolver.resolve(body: request.body, catalog: context.loopCatalog)
+        var out = Resolver.resolve(body: request.body, catalog: context.catalog(for: request))
         let limit = context.matrixLimits.maxResponseBytes
         if out.json.count > limit {
             out = ResolveOutput(
@@ -160,20 +161,23 @@ struct Recorder: Sendable {
         let metrics = self.metrics
         let errorLog = self.errorLog
         log.append(record) { result in
-            // On the writer thread, after the commit. A failed commit is counted, shows in /readyz and
-            // /metrics, and is logged (rate-limited); the client still gets its result.
-            switch result {
-            case .success(let id):
-                // The record exists now: the client may link to /v1/requests/{id} (and its picture).
-                var response = response
-                response.headers.add("Hinge-Record-Id", id.description)
-                reply.send(response)
-            case .failure(let error):
-                metrics.recordFailures.add(1, ordering: .relaxed)
-                errorLog.error(
-                    "request \(ErrorLog.newRequestID()): POST \(path): answered \(response.status) but its record "
-                        + "was not written: \(error)")
-                reply.send(response)
+            // On the writer thread, after the commit: only the result crosses back; the response is finished
+            // and sent on the request's event loop. A failed commit is counted, shows in /readyz and /metrics,
+            // and is logged (rate-limited); the client still gets its result.
+            reply.onLoop {
+                switch result {
+                case .success(let id):
+                    // The record exists now: the client may link to /v1/requests/{id} (and its picture).
+                    var response = response
+                    response.headers.add("Hinge-Record-Id", id.description)
+                    reply.send(response)
+                case .failure(let error):
+                    metrics.recordFailures.add(1, ordering: .relaxed)
+                    errorLog.error(
+                        "request \(ErrorLog.newRequestID()): POST \(path): answered \(response.status) but its "
+                            + "record was not written: \(error)")
+                    reply.send(response)
+                }
             }
         }
     }

@@ -34,7 +34,9 @@ final class ServiceContext: Sendable {
         corsOrigins: [String] = [], work: WorkPool = HeavyWork.makePool(), matrixLimits: Matrix.Limits = Matrix.Limits()
     ) {
         self.catalog = catalog
-        self.shardCatalogs = (0..<CounterShard.count).map { shard in store?.devices.reader(shard: shard) ?? catalog }
+        self.shardCatalogs = (0..<DeviceProfileStore.shardCount).map { shard in
+            store?.devices.reader(shard: shard) ?? catalog
+        }
         self.cors = CORSPolicy(origins: corsOrigins)
         self.work = work
         self.matrixLimits = matrixLimits
@@ -45,9 +47,14 @@ final class ServiceContext: Sendable {
         self.authorization = WriteAuthorization(apiKey: apiKey)
     }
 
-    /// The catalog of the calling thread's shard (HTTPServer's `CounterShard.current`: its event loop's), so
-    /// that event loops resolving at once never share a cache line to read their devices.
-    var loopCatalog: any DeviceCatalog { shardCatalogs[CounterShard.current] }
+    /// The catalog of the loop that read `request` (`HTTPRequest.loopIndex`), so that event loops resolving at
+    /// once never share a lock or a cache line to read their devices.
+    func catalog(for request: HTTPRequest) -> any DeviceCatalog {
+        shardCatalogs[ServiceContext.shard(request) & (DeviceProfileStore.shardCount - 1)]
+    }
+
+    /// The device-snapshot shard of the loop that read `request`: its index + 1 (0 is for other threads).
+    static func shard(_ request: HTTPRequest) -> Int { request.loopIndex + 1 }
 }
 
 /// Wires `hinge serve`: configuration from `ServeOptions`, the store, every route, readiness.
