@@ -94,7 +94,7 @@ def first_difference(a, b, path=""):
     if isinstance(a, list) and isinstance(b, list):
         if len(a) != len(b):
             return f"{path}: {len(a)} items, server {len(b)}"
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
             d = first_difference(x, y, f"{path}/{i}")
             if d:
                 return d
@@ -103,7 +103,11 @@ def first_difference(a, b, path=""):
 
 
 def status(response, code):
-    expect(response.status_code == code, f"status {int(response.status_code)}, expected {code}: {response.content[:300]!r}")
+    """Checks the status; a JSON answer (a problem included) must also survive the round trip of its model."""
+    expect(response.status_code == code,
+           f"status {int(response.status_code)}, expected {code}: {response.content[:300]!r}")
+    if response.headers.get("Content-Type", "").split(";")[0].endswith("json"):
+        round_trip(response, type(response.parsed))
 
 
 class Operations:
@@ -123,7 +127,6 @@ class Operations:
         return module.sync_detailed
 
 
-
 def is_svg(text):
     """An SVG document, as text (the generated client reads `image/svg+xml` as text: openapi-client-config.yaml)."""
     return isinstance(text, str) and re.match(r"(<\?xml [^>]*\?>\s*)?<svg ", text) is not None and \
@@ -136,16 +139,18 @@ def svg_width(svg):
 
 
 def sheet_scene(m, device="iphone-16"):
-    """A typed scene: a sheet, a popover presented from it, a cover and an adaptive panel, each with the fields
-    every presentation has (`id`, `presentedFrom`, `intent`) beside its kind's own."""
+    """A typed scene: a sheet and a popover presented from it, with the fields every presentation has (`id`,
+    `presentedFrom`, `intent`) beside their kind's own."""
+    done = m.SheetFieldsToolbarType1Item(
+        title="Done", system_image="checkmark",
+        placement=m.SheetFieldsToolbarType1ItemPlacementType1.CONFIRMATIONACTION)
     return m.Scene(
         device=device,
         presentations=[
             m.SheetPresentation(
                 id="settings", kind=m.SheetFieldsKind.SHEET, detents=[m.DetentType0.MEDIUM, m.DetentType0.LARGE],
                 intent=m.Intent(has_decision=False), drag_indicator=m.SheetFieldsDragIndicatorType1.VISIBLE,
-                toolbar=[m.SheetFieldsToolbarType1Item(title="Done", system_image="checkmark",
-                                                       placement=m.SheetFieldsToolbarType1ItemPlacementType1.CONFIRMATIONACTION)]),
+                toolbar=[done]),
             m.PopoverPresentation(
                 id="info", kind=m.PopoverFieldsKind.POPOVER, presented_from="settings",
                 anchor=m.Anchor(x=40, y=500, width=44, height=44), content_size=m.Size(width=200, height=120)),
@@ -164,7 +169,7 @@ def run_checks(ops, m, reader, writer, wrong_key, args):
         expect(ids == [("settings", "sheet", "presented"), ("info", "popover", "presented")], f"placements {ids}")
         expect(r.headers.get("Hinge-Record-Id"), "no Hinge-Record-Id")
         state["record"] = r.headers["Hinge-Record-Id"]
-        # Every kind, with the common fields: the cover presented over the sheet, the panel on an iPad.
+        # The two other kinds, with the common fields: on an iPad, a cover presented from an adaptive panel.
         scene = m.Scene(device="ipad-pro-13", presentations=[
             m.AdaptivePanelPresentation(id="panel", kind=m.AdaptivePanelFieldsKind.ADAPTIVEPANEL,
                                         alignment=m.AdaptivePanelFieldsAlignmentType1.TRAILING),
@@ -212,7 +217,8 @@ def run_checks(ops, m, reader, writer, wrong_key, args):
             scene=sheet_scene(m, device=None), devices=["iphone-16", "iphone-duo"],
             postures=[m.MatrixRequestPosturesType0Item.HALFOPENED],
             orientations=[m.MatrixRequestOrientationsType0Item.PORTRAIT],
-            layout_directions=[m.MatrixRequestLayoutDirectionsType0Item.LTR, m.MatrixRequestLayoutDirectionsType0Item.RTL])
+            layout_directions=[m.MatrixRequestLayoutDirectionsType0Item.LTR,
+                               m.MatrixRequestLayoutDirectionsType0Item.RTL])
         again = m.MatrixRequest.from_dict(request.to_dict())
         expect(again.to_dict() == request.to_dict() and isinstance(again.scene, m.Scene), "MatrixRequest round trip")
         r = ops.resolve_matrix(client=reader, body=request)
@@ -256,7 +262,8 @@ def run_checks(ops, m, reader, writer, wrong_key, args):
         created = ops.put_device("driver-tablet", client=writer, body=profile, if_none_match="*")
         status(created, 201)
         expect(round_trip(created, m.DeviceProfile).built_in is False, "created a built-in")
-        expect(created.headers.get("Location") == "/v1/devices/driver-tablet", f"Location {created.headers.get('Location')}")
+        location = created.headers.get("Location")
+        expect(location == "/v1/devices/driver-tablet", f"Location {location}")
         etag = created.headers["ETag"]
         status(ops.put_device("driver-tablet", client=writer, body=profile, if_none_match="*"), 412)
         profile.name = "Driver tablet, renamed"
@@ -277,7 +284,8 @@ def run_checks(ops, m, reader, writer, wrong_key, args):
         page = ops.list_requests(client=reader, limit=2)
         status(page, 200)
         first = round_trip(page, m.ListRequestsResponse200)
-        expect(len(first.items) == 2 and isinstance(first.next_, str), f"page of {len(first.items)}, next {first.next_!r}")
+        expect(len(first.items) == 2 and isinstance(first.next_, str),
+               f"page of {len(first.items)}, next {first.next_!r}")
         rest = ops.list_requests(client=reader, limit=500, cursor=first.next_)
         status(rest, 200)
         ids = [x.id for x in first.items] + [x.id for x in round_trip(rest, m.ListRequestsResponse200).items]
