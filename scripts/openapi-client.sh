@@ -45,6 +45,7 @@ if [ ! -f "$venv/installed" ] || [ "$(cat "$venv/installed")" != "$wanted" ]; th
     "$venv/bin/pip" install --quiet --disable-pip-version-check $wanted
     echo "$wanted" >"$venv/installed"
 fi
+venv=$(cd "$venv" && pwd)
 py=$venv/bin/python
 
 echo "== openapi-client: YAML with unique keys and no prose split off a flow mapping"
@@ -108,7 +109,7 @@ echo "== openapi-client: openapi-spec-validator"
 
 echo "== openapi-client: openapi-python-client generate"
 # The generator formats its output with ruff, which it installs beside itself.
-if ! PATH="$PWD/$venv/bin:$PATH" "$venv/bin/openapi-python-client" generate --path openapi.yaml \
+if ! PATH="$venv/bin:$PATH" "$venv/bin/openapi-python-client" generate --path openapi.yaml \
     --config scripts/openapi-client-config.yaml --meta none --output-path "$tmp/client/hinge_client" \
     >"$tmp/generate.log" 2>&1; then
     cat "$tmp/generate.log" >&2
