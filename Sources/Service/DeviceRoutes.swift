@@ -81,10 +81,13 @@ enum DeviceRoutes {
                 reply.onLoop {
                     switch result {
                     case .success(let put):
+                        var headers: HTTPHeaders = ["ETag": put.stored.etag.quoted]
+                        // A created profile names its URL (ids are letters, digits, `.`, `_`, `-`: nothing to escape).
+                        if put.created { headers.add("Location", "/v1/devices/\(put.stored.profile.id)") }
                         reply.send(
                             .json(
                                 JSONWriter.encode(put.stored.profile.json), status: put.created ? .created : .ok,
-                                headers: ["ETag": put.stored.etag.quoted]))
+                                headers: headers))
                     case .failure(let error):
                         reply.send(problem(for: error, id: id, request: request, context: context))
                     }

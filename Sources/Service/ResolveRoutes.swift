@@ -4,27 +4,19 @@ import LayoutEngine
 import Store
 import Wireframe
 
-/// `POST /v1/resolve`, `POST /v1/resolve/matrix`, `GET /v1/constants` (docs/api.md#resolve, docs/api.md#matrix,
-/// docs/api.md#constants-route).
+/// `POST /v1/resolve`, `POST /v1/resolve/svg`, `POST /v1/resolve/matrix`, `GET /v1/constants` (docs/api.md#resolve,
+/// docs/api.md#resolve-svg, docs/api.md#matrix, docs/api.md#constants-route).
 enum ResolveRoutes {
     static func register(on router: inout ServiceRouter, context: ServiceContext) {
         router.add(.POST, "/v1/resolve") { request, reply in
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
             if let refused = badFormat(request) { return reply.send(refused) }
-            let width: Int?
-            switch svgWidth(request) {
-            case .failure(let refused): return reply.send(refused.response)
-            case .success(let w): width = w
-            }
-            let receivedAt = Timestamp.now()
-            // A typical scene (a few KB) resolves faster than a hand-off to a worker would take. A picture is
-            // always drawn on the pool: its cost follows the text it holds, not the body's size.
-            if request.body.count <= HeavyWork.inlineBodyBytes && !wantsSVG(request) {
-                return resolveScene(request, reply, width: width, receivedAt: receivedAt, context: context)
-            }
-            context.offload(reply) {
-                resolveScene(request, reply, width: width, receivedAt: receivedAt, context: context)
-            }
+            answer(request, reply, svg: wantsSVG(request), context: context)
+        }
+        // The picture under its own operation: one media type per answer, which a generated client can type.
+        router.add(.POST, "/v1/resolve/svg") { request, reply in
+            if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
+            answer(request, reply, svg: true, context: context)
         }
         router.add(.POST, "/v1/resolve/matrix") { request, reply in
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
@@ -57,8 +49,28 @@ enum ResolveRoutes {
         router.add(.GET, "/v1/constants", sync: { request in constants.response(to: request) })
     }
 
+    /// Resolves the scene and answers its resolution, or its picture when `svg`; a record either way.
+    private static func answer(_ request: HTTPRequest, _ reply: Reply, svg: Bool, context: ServiceContext) {
+        let width: Int?
+        switch svgWidth(request) {
+        case .failure(let refused): return reply.send(refused.response)
+        case .success(let w): width = w
+        }
+        let receivedAt = Timestamp.now()
+        // A typical scene (a few KB) resolves faster than a hand-off to a worker would take. A picture is
+        // always drawn on the pool: its cost follows the text it holds, not the body's size.
+        if request.body.count <= HeavyWork.inlineBodyBytes && !svg {
+            return resolveScene(request, reply, svg: svg, width: width, receivedAt: receivedAt, context: context)
+        }
+        context.offload(reply) {
+            resolveScene(request, reply, svg: svg, width: width, receivedAt: receivedAt, context: context)
+        }
+    }
+
+    /// The record holds the JSON resolution (or problem) under `/v1/resolve` whichever form was answered, so
+    /// `GET /v1/requests/{id}/svg` and replay work from it.
     private static func resolveScene(
-        _ request: HTTPRequest, _ reply: Reply, width: Int?, receivedAt: Timestamp, context: ServiceContext
+        _ request: HTTPRequest, _ reply: Reply, svg: Bool, width: Int?, receivedAt: Timestamp, context: ServiceContext
     ) {
         var out = Resolver.resolve(body: request.body, catalog: context.catalog(for: request))
         let limit = context.matrixLimits.maxResponseBytes
@@ -74,7 +86,7 @@ enum ResolveRoutes {
         var response = HTTPResponse(status: HTTPStatus(out.status), headers: headers, body: out.json)
         if out.isProblem {
             response.headers = ["Content-Type": "application/problem+json"]
-        } else if wantsSVG(request), let resolution = out.resolution {  // (the copy only when it is drawn)
+        } else if svg, let resolution = out.resolution {  // (the copy only when it is drawn)
             // The scene supplies the toolbar items the response does not repeat.
             let scene = try? JSONParser.parse(request.body)
             response = svgResponse(SVGRenderer.render(resolution, scene: scene, width: width))
