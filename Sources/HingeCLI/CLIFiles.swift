@@ -1,5 +1,5 @@
+import CLinux
 import Glibc
-import HTTPServer
 import LayoutEngine
 import Store
 
@@ -42,7 +42,7 @@ public enum CLIFiles {
     /// Writes every byte to `fd` (retrying short writes and EINTR). False when the reader went away.
     @discardableResult
     public static func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        bytes.withUnsafeBytes { writeFully($0, to: fd) }
+        bytes.withUnsafeBytes { b in b.baseAddress.map { hinge_write_fully(fd, $0, b.count) == 0 } ?? true }
     }
 
     /// True when `path` names an existing file (`:memory:` and in-memory URIs never exist), or is a PostgreSQL

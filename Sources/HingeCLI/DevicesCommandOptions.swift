@@ -1,3 +1,4 @@
+import ArgumentScanning
 import JSON
 import LayoutEngine
 

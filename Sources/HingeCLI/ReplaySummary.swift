@@ -1,6 +1,7 @@
+import ArgumentScanning
 import JSON
 import LayoutEngine
-import Service
+import Resolving
 import Store
 
 /// Options of `hinge replay`.

@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import LayoutEngine
+import Resolving
 import Store
 
 /// `GET /v1/devices`, `GET/PUT/DELETE /v1/devices/{id}` (docs/api.md#devices).
@@ -52,19 +53,21 @@ enum DeviceRoutes {
             }
             let value: JSONValue
             do throws(JSONParseError) { value = try JSONParser.parse(request.body) } catch {
-                return reply.send(Problem.notJSON(error))
+                return reply.send(Problem.response(.notJSON(error)))
             }
             // The id in the path names the profile; a body may repeat it but not contradict it.
             var body = value
             if case .object(var o) = value {
                 if let bodyID = o["id"], bodyID != .string(id) {
                     return reply.send(
-                        Problem.invalid(
-                            [
-                                JSONIssue(
-                                    path: JSONPointer(["id"]), message: "must equal the id in the path (\"\(id)\")")
-                            ],
-                            what: "device profile"))
+                        Problem.response(
+                            ResolveProblem.invalid(
+                                [
+                                    JSONIssue(
+                                        path: JSONPointer(["id"]), message: "must equal the id in the path (\"\(id)\")"
+                                    )
+                                ],
+                                what: "device profile")))
                 }
                 o["id"] = .string(id)
                 body = .object(o)
@@ -72,7 +75,9 @@ enum DeviceRoutes {
             let mapper = JSONMapper()
             guard let profile = DeviceProfile.decode(body, mapper: mapper) else {
                 return reply.send(
-                    Problem.invalid(mapper.errors, what: "device profile", unknownFields: mapper.unknownFields))
+                    Problem.response(
+                        ResolveProblem.invalid(
+                            mapper.errors, what: "device profile", unknownFields: mapper.unknownFields)))
             }
             let precondition = ConditionalRequest.writePrecondition(
                 ifMatch: request.headers["If-Match"], ifNoneMatch: request.headers["If-None-Match"])

@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import LayoutEngine
+import Resolving
 import Store
 import Wireframe
 
@@ -76,14 +77,14 @@ enum ResolveRoutes {
         let limit = context.matrixLimits.maxResponseBytes
         if out.json.count > limit {
             out = ResolveOutput(
-                problem: Problem.responseTooLarge(written: out.json.count, done: 1, of: 1, limit: limit),
+                problem: .responseTooLarge(written: out.json.count, done: 1, of: 1, limit: limit),
                 device: out.device)
         }
         // Without recording, a resolution's headers are the ones `Reply.send` would arrive at (`Cache-Control:
         // no-store` after the type): one shared list instead of a copy per request. A recorded response gets
         // `Hinge-Record-Id` first, then `Cache-Control` from `Reply.send`.
         let headers = context.recorder.log == nil ? jsonNoStore : jsonOnly
-        var response = HTTPResponse(status: HTTPStatus(out.status), headers: headers, body: out.json)
+        var response = HTTPResponse(status: HTTPStatus(out), headers: headers, body: out.json)
         if out.isProblem {
             response.headers = ["Content-Type": "application/problem+json"]
         } else if svg, let resolution = out.resolution {  // (the copy only when it is drawn)
@@ -92,14 +93,15 @@ enum ResolveRoutes {
             response = svgResponse(SVGRenderer.render(resolution, scene: scene, width: width))
             if response.body.count > limit {
                 out = ResolveOutput(
-                    problem: Problem.responseTooLarge(written: response.body.count, done: 1, of: 1, limit: limit),
+                    problem: .responseTooLarge(written: response.body.count, done: 1, of: 1, limit: limit),
                     device: out.device)
-                response = HTTPResponse.json(out.json, status: HTTPStatus(out.status))
+                response = HTTPResponse.json(out.json, status: HTTPStatus(out))
                 response.headers.set("Content-Type", "application/problem+json")
             }
         }
         context.recorder.record(
-            path: "/v1/resolve", receivedAt: receivedAt, request: request, output: out, reply: reply, response: response
+            path: Replay.Operation.resolvePath, receivedAt: receivedAt, request: request, output: out, reply: reply,
+            response: response
         )
     }
 
@@ -109,10 +111,10 @@ enum ResolveRoutes {
     private static func sendMatrix(
         _ out: ResolveOutput, _ request: HTTPRequest, _ reply: Reply, receivedAt: Timestamp, context: ServiceContext
     ) {
-        var response = HTTPResponse.json(out.json, status: HTTPStatus(out.status))
+        var response = HTTPResponse.json(out.json, status: HTTPStatus(out))
         if out.isProblem { response.headers.set("Content-Type", "application/problem+json") }
         context.recorder.record(
-            path: "/v1/resolve/matrix", receivedAt: receivedAt, request: request, output: out, reply: reply,
+            path: Replay.Operation.matrixPath, receivedAt: receivedAt, request: request, output: out, reply: reply,
             response: response)
     }
 
@@ -167,7 +169,8 @@ struct Recorder: Sendable {
     ) {
         guard let log else { return reply.send(response) }
         let record = RequestRecord(
-            receivedAt: receivedAt, durationMicros: reply.elapsedMicros, device: output.device, status: output.status,
+            receivedAt: receivedAt, durationMicros: reply.elapsedMicros, device: output.device,
+            status: HTTPStatus(output).code,
             codes: output.codes, path: path, requestBody: request.body, responseBody: output.json,
             engineVersion: LayoutEngine.version)
         let metrics = self.metrics

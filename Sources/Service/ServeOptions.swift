@@ -1,4 +1,5 @@
 import HTTPServer
+import Resolving
 import Store
 
 /// The configuration of `hinge serve`, as `ServiceApp` reads it. `HingeCLI` fills it from the command line

@@ -1,6 +1,7 @@
 import CLinux
 import HTTPServer
 import LayoutEngine
+import Resolving
 import Store
 import Synchronization
 import Threads

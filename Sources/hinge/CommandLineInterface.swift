@@ -1,3 +1,4 @@
+import ArgumentScanning
 import Glibc
 import HingeCLI
 import Service

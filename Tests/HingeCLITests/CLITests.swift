@@ -1,6 +1,8 @@
+import ArgumentScanning
 import Glibc
 import JSON
 import LayoutEngine
+import Resolving
 import Store
 import Synchronization
 import TestSupport

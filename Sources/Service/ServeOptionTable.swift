@@ -1,5 +1,5 @@
+import ArgumentScanning
 import HTTPServer
-import Service
 import Store
 
 /// One option of `hinge serve`, declared once: its flag, environment variable, default and help. Parsing

@@ -1,9 +1,9 @@
+import ArgumentScanning
 import HTTPServer
-import Service
 import Store
 import Testing
 
-@testable import HingeCLI
+@testable import Service
 
 /// `hinge serve`'s flags and `HINGE_*` variables read into `ServeOptions` (a flag wins over its variable,
 /// which wins over the default).

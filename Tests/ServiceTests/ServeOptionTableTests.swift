@@ -1,9 +1,9 @@
+import ArgumentScanning
 import Glibc
-import Service
 import TestSupport
 import Testing
 
-@testable import HingeCLI
+@testable import Service
 
 /// The one table of `hinge serve`'s options: --help and the README's configuration table come from it.
 @Suite struct ServeOptionTableTests {

@@ -1,5 +1,5 @@
+import ArgumentScanning
 import HTTPServer
-import Service
 import Store
 
 /// `hinge serve`'s command line and environment, read into Service's `ServeOptions` through the same
