@@ -3,7 +3,7 @@ import PackageDescription
 
 // Modules and their direction of dependency: see CONTRIBUTING.md#modules.
 //   hinge → {HingeCLI, Service, HTTPServer} ;
-//   HingeCLI → {Service, HTTPServer, Store, Wireframe, LayoutEngine, JSON} ;
+//   HingeCLI → {Service, HTTPServer, Store, Wireframe, LayoutEngine, JSON, Threads} ;
 //   Service → {HTTPServer, Store, Wireframe, LayoutEngine, JSON, CLinux, Threads} ; Wireframe → {LayoutEngine, JSON} ;
 //   LayoutEngine → JSON ; Store → {CSQLite, CPostgreSQL, CLinux, Threads, LayoutEngine, JSON} ; HTTPServer → {CLinux, Threads} ;
 //   Threads → CLinux
@@ -43,9 +43,10 @@ let package = Package(
             // Hinge Studio's files for GET / and /studio/… (StudioRoutes).
             resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Studio")]
         ),
-        // The subcommands' parsers and runners; the executable only wires and prints.
+        // The subcommands' parsers and runners; the executable only wires and prints. Threads: `hinge lint`'s workers.
         .target(
-            name: "HingeCLI", dependencies: ["Service", "HTTPServer", "Store", "Wireframe", "LayoutEngine", "JSON"]),
+            name: "HingeCLI",
+            dependencies: ["Service", "HTTPServer", "Store", "Wireframe", "LayoutEngine", "JSON", "Threads"]),
         .executableTarget(name: "hinge", dependencies: ["HingeCLI", "Service", "HTTPServer"]),
         .executableTarget(
             name: "hinge-bench",
