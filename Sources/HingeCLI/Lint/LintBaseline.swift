@@ -48,13 +48,14 @@ final class LintBaseline {
         }
     }
 
-    /// The baseline at `path`; a missing file is an empty baseline only when it is about to be written.
-    static func load(_ path: String, display: String, creating: Bool) throws(CLIError) -> LintBaseline {
+    /// The baseline at `path`. A missing file is an empty baseline (every finding shows, so nothing passes
+    /// unnoticed); `missing` is then set, for a warning.
+    static func load(_ path: String, display: String, missing: inout Bool) throws(CLIError) -> LintBaseline {
         let bytes: [UInt8]
         switch LintFileSystem.kind(path) == .file ? LintFileSystem.read(path, limit: maxBytes) : nil {
         case nil:
-            if creating { return LintBaseline(path: path, entries: []) }
-            throw CLIError("no baseline at \(display) (write one with --update-baseline)")
+            missing = true
+            return LintBaseline(path: path, entries: [])
         case .failed(let reason)?: throw CLIError("cannot read the baseline \(display): \(reason)")
         case .tooLarge?: throw CLIError("the baseline \(display) is larger than \(maxBytes) bytes")
         case .bytes(let b)?: bytes = b

@@ -88,8 +88,12 @@ struct LintFileChecker: Sendable {
                 report.combinations.append(Self.combination(asked: overrides, scene: root))
                 for v in violations {
                     let at = v.offset.map { text.position(at: $0) } ?? positions[v.pointer]
-                    let severity: LintSeverity = v.rule == LintRules.invalidScene ? .error : .warning
-                    findings.add(v.rule, severity, pointer: v.pointer, at: at, combination: index, message: v.message)
+                    let invalid = v.rule == LintRules.invalidScene
+                    // A violation's message is about its pointer (`is required`): say which, as the API's list does.
+                    let message = invalid && !v.pointer.isEmpty ? "\(v.pointer): \(v.message)" : v.message
+                    findings.add(
+                        v.rule, invalid ? .error : .warning, pointer: v.pointer, at: at, combination: index,
+                        message: message)
                 }
                 if snapshots != nil { entries.append(LintSnapshots.entry(nil)) }
             }

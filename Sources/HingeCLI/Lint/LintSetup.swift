@@ -77,11 +77,16 @@ struct LintSetup {
                     "--update-snapshots needs a directory: --snapshots DIR, or \"snapshots\" in the config")
             }
             if let baselinePath {
+                let display = LintPaths.relative(baselinePath, to: cwd)
+                var missing = false
                 do throws(CLIError) {
-                    baseline = try LintBaseline.load(
-                        baselinePath, display: LintPaths.relative(baselinePath, to: cwd), creating: o.updateBaseline)
+                    baseline = try LintBaseline.load(baselinePath, display: display, missing: &missing)
                 } catch {
                     throw UsageError(error.message)
+                }
+                if missing && !o.updateBaseline {
+                    warnings.append(
+                        "no baseline at \(display) yet: every finding is shown (--update-baseline writes it)")
                 }
             }
         } catch {

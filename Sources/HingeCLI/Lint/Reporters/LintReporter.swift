@@ -105,6 +105,12 @@ public struct LintBaselineEntryText: Sendable {
         pointer = e.pointer
         combination = e.combination
     }
+
+    /// `scenes/a.json /presentations/1 [chained-modal] (iphone-16/main/flat/portrait/ltr)`; `/` for the whole scene,
+    /// no combination for a finding about the file.
+    public var text: String {
+        "\(file) \(pointer.isEmpty ? "/" : pointer) [\(rule)]" + (combination == "-" ? "" : " (\(combination))")
+    }
 }
 
 /// The text reporter: `file:line:col: severity: message [rule] (combination)`, a file's findings together, then the
@@ -133,7 +139,7 @@ final class LintTextReporter: LintReporter {
         if !summary.fixed.isEmpty {
             if wroteFile { out.write("\n") }
             out.write("fixed since the baseline (hinge lint --update-baseline drops them):\n")
-            for e in summary.fixed { out.write("  \(e.file) \(e.pointer) [\(e.rule)] (\(e.combination))\n") }
+            for e in summary.fixed { out.write("  \(e.text)\n") }
             if summary.fixedCount > summary.fixed.count {
                 out.write("  ... and \(summary.fixedCount - summary.fixed.count) more\n")
             }
