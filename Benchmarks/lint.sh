@@ -61,7 +61,7 @@ PY
 matrix=(--devices iphone-16,iphone-duo --postures flat,halfOpened,closed --orientations portrait,landscape
     --layout-directions ltr,rtl)
 mkdir -p "$tmp/out"
-export GITHUB_STEP_SUMMARY=$tmp/out/summary.md
+export GITHUB_STEP_SUMMARY=$tmp/out/step-summary.txt
 command_for() {  # FILES [extra flags]
     local n=$1
     shift
@@ -75,7 +75,7 @@ bash -c "$(command_for "$files")"
 echo "   findings: $(grep -c '' "$tmp/out/lint.txt") text lines; SARIF $(du -h "$tmp/out/lint.sarif" | cut -f1)," \
     "JUnit $(du -h "$tmp/out/lint.xml" | cut -f1)"
 tail -1 "$tmp/out/lint.txt"
-rm -f "$tmp/out/summary.md"
+rm -f "$tmp/out/step-summary.txt"
 
 if command -v hyperfine >/dev/null 2>&1; then
     hyperfine --warmup 1 --runs 5 --shell bash -n "default workers" "$(command_for "$files")" \

@@ -68,11 +68,11 @@ config=examples/lint/hinge-lint.json
 echo "== lint-check: $("$bin" --version), examples/lint"
 
 # 1. The project passes: its legacy findings are in the baseline, its snapshots match.
-GITHUB_STEP_SUMMARY=$tmp/summary.md lint project --config "$config" examples/lint/scenes --report text \
+GITHUB_STEP_SUMMARY=$tmp/step-summary.txt lint project --config "$config" examples/lint/scenes --report text \
     --report junit="$tmp/project.xml" --report sarif="$tmp/project.sarif" --report github
 check "project: exit 0" status_is project 0
 check "project: summary" grep -qx 'no findings in 3 scene files (10 combinations); 10 hidden by the baseline' "$tmp/project.out"
-check "project: step summary" grep -q '^### hinge lint' "$tmp/summary.md"
+check "project: step summary" grep -q '^### hinge lint' "$tmp/step-summary.txt"
 check "project: SARIF 2.1.0" validate sarif "$tmp/project.sarif" --results 0
 check "project: JUnit" validate junit "$tmp/project.xml" --suites 3 --tests 10 --failures 0
 

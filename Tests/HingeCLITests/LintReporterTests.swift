@@ -1,4 +1,6 @@
 import JSON
+import LayoutEngine
+import TestSupport
 import Testing
 
 @testable import HingeCLI
@@ -18,7 +20,7 @@ import Testing
         p.write("bad.json", #"{"device": "iphone-0"}"#)
         let run = p.lint(
             [".", "--no-config", "--report", "github", "--rule", "unknown-field=warning"],
-            environment: ["GITHUB_STEP_SUMMARY": p.file("summary.md")])
+            environment: ["GITHUB_STEP_SUMMARY": p.file("step-summary.txt")])
         #expect(run.status == 1)
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("::warning ") }.count == 10)
@@ -31,7 +33,7 @@ import Testing
             error.hasPrefix(
                 "::error file=bad.json,line=1,col=12,endLine=1,endColumn=22,title=invalid-scene (iphone-0 -%2C -%2C -%2C -)::"
             ))
-        let summary = p.read("summary.md") ?? ""
+        let summary = p.read("step-summary.txt") ?? ""
         #expect(summary.hasPrefix("### hinge lint\n\n1 error, 36 warnings in 4 of 4 scene files (4 combinations).\n"))
         #expect(summary.contains("| rule | errors | warnings | infos |"))
         #expect(summary.contains("/rules.md#unknown-fields) | 0 | 36 | 0 |"))
@@ -85,6 +87,16 @@ import Testing
         #expect(movedResults[1]["locations"]?[0]?["physicalLocation"]?["region"]?["startLine"] == 5)
         let movedRules = moved["runs"]?[0]?["tool"]?["driver"]?["rules"]?.arrayValue ?? []
         #expect(movedRules.last?["helpUri"] == "https://example.org/hinge/docs/lint.md#snapshots")
+    }
+
+    @Test("rules: every diagnostic code and the lint's two rules, each documented at an anchor that exists")
+    func rulesDocumented() {
+        #expect(LintRules.ids == DiagnosticCode.allCases.map(\.rawValue) + ["invalid-scene", "placement-changed"])
+        let root = "\(#filePath)".split(separator: "/").dropLast(3).joined(separator: "/")
+        for rule in LintRules.all {
+            let text = readFile("/" + root + "/" + rule.document).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            #expect(text.contains("<a id=\"\(rule.anchor)\"></a>"), "\(rule.id): \(rule.documentation)")
+        }
     }
 
     @Test("sarif: paths become URI references, percent-encoded")

@@ -74,14 +74,19 @@ public struct LintRule: Sendable, Equatable {
     /// The severity a finding has when no configuration changes it (the engine's, for its codes; `content-spans-fold`
     /// is `info` for a cover and `warning` for an overlay, listed as `warning`).
     public let defaultSeverity: LintSeverity
-    /// The documentation: a file of `docs/` and an anchor in it (`rules.md`, `modal-stack`).
+    /// The documentation: a document of the repository and an anchor in it (`docs/rules.md`, `modal-stack`).
     public let document: String
     public let anchor: String
     /// One sentence: what the rule finds.
     public let summary: String
 
     /// `docs/rules.md#modal-stack`: where the rule is described, relative to the repository.
-    public var documentation: String { "docs/\(document)#\(anchor)" }
+    public var documentation: String { "\(document)#\(anchor)" }
+
+    /// The section's address under `docsURL`, where the repository's `docs/` folder is published.
+    func link(docsURL: String) -> String {
+        "\(docsURL)/\(document.hasPrefix("docs/") ? String(document.dropFirst(5)) : document)#\(anchor)"
+    }
 }
 
 /// The rule catalog, in a fixed order (the SARIF `ruleIndex` is a position in it).
@@ -92,12 +97,12 @@ public enum LintRules {
     public static let all: [LintRule] =
         DiagnosticCode.allCases.map(rule(for:)) + [
             LintRule(
-                id: invalidScene, defaultSeverity: .error, document: "rules.md", anchor: "validation",
+                id: invalidScene, defaultSeverity: .error, document: "docs/rules.md", anchor: "validation",
                 summary:
                     "The scene is not JSON, or the API would refuse it (400 or 422): one finding per violation, at its "
                     + "position."),
             LintRule(
-                id: placementChanged, defaultSeverity: .error, document: "lint.md", anchor: "snapshots",
+                id: placementChanged, defaultSeverity: .error, document: "docs/lint.md", anchor: "snapshots",
                 summary:
                     "A placement differs from its snapshot (a frame, style, status or detent height moved by more "
                     + "than the tolerance)."),
@@ -115,7 +120,7 @@ public enum LintRules {
     static func rule(for code: DiagnosticCode) -> LintRule {
         let (severity, anchor, summary) = describe(code)
         return LintRule(
-            id: code.rawValue, defaultSeverity: severity, document: "rules.md", anchor: anchor, summary: summary)
+            id: code.rawValue, defaultSeverity: severity, document: "docs/rules.md", anchor: anchor, summary: summary)
     }
 
     // One case per code, so that a new code does not compile without its entry here.

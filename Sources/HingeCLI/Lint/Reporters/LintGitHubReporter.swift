@@ -71,7 +71,7 @@ final class LintGitHubReporter: LintReporter {
             s += "\n| rule | errors | warnings | infos |\n|---|---:|---:|---:|\n"
             for (index, counts) in summary.byRule.sorted(by: { $0.key < $1.key }) {
                 let rule = LintRules.all[index]
-                s += "| [`\(rule.id)`](\(docsURL)/\(rule.document)#\(rule.anchor)) | "
+                s += "| [`\(rule.id)`](\(rule.link(docsURL: docsURL))) | "
                 s += "\(counts[.error] ?? 0) | \(counts[.warning] ?? 0) | \(counts[.info] ?? 0) |\n"
             }
         }

@@ -31,7 +31,7 @@ final class LintSARIFReporter: LintReporter {
     }
 
     static func descriptor(_ rule: LintRule, docsURL: String) -> JSONValue {
-        let link = "\(docsURL)/\(rule.document)#\(rule.anchor)"
+        let link = rule.link(docsURL: docsURL)
         let more = "The rule is described in \(rule.documentation)."
         return .object([
             "id": .string(rule.id),
