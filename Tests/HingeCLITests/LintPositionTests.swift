@@ -1,3 +1,4 @@
+import JSON
 import Testing
 
 @testable import HingeCLI
@@ -73,8 +74,11 @@ import Testing
         #expect(run.status == 1)
         let sarif = project.lint(["scene.json", "--no-config", "--report", "sarif=out.sarif"])
         #expect(sarif.status == 1)
-        let text = project.read("out.sarif") ?? ""
-        #expect(text.contains(#""region":{"endColumn":67,"endLine":4,"startColumn":57,"startLine":4}"#))
+        let log = try? JSONParser.parse(Array((project.read("out.sarif") ?? "").utf8))
+        let results = log?["runs"]?[0]?["results"]?.arrayValue ?? []
+        let region = results.first { $0["ruleId"] == "placement-ignored" }?["locations"]?[0]?["physicalLocation"]?[
+            "region"]
+        #expect(region == ["startLine": 4, "startColumn": 57, "endLine": 4, "endColumn": 67])
     }
 
     @Test("positions: a file that is not JSON is one invalid-scene finding where it broke")

@@ -34,7 +34,8 @@ struct LintFileChecker: Sendable {
             findings.add(
                 LintRules.invalidScene, .error, pointer: "", at: .start, combination: nil,
                 message: "document too large: \(size) bytes, at most \(Self.maxFileBytes) are allowed")
-            report.findings = findings.sorted()
+            report.findings = findings.findings
+            report.render()
             return report
         case .bytes(let b): bytes = b
         }
@@ -52,11 +53,13 @@ struct LintFileChecker: Sendable {
             findings.add(
                 LintRules.invalidScene, .error, pointer: "", at: text.position(at: error.offset), combination: nil,
                 message: error.message)
-            report.findings = findings.sorted()
+            report.findings = findings.findings
+            report.render()
             return report
         }
         resolveCombinations(document, text: text, settings: settings.matrix, findings: &findings, report: &report)
-        report.findings = findings.sorted()
+        report.findings = findings.findings
+        report.render()
         return report
     }
 
@@ -166,6 +169,4 @@ struct LintFindingBuilder {
                 ruleIndex: index, severity: severity, pointer: pointer, position: position, combination: combination,
                 message: message))
     }
-
-    func sorted() -> [LintFinding] { findings.sorted(by: LintFinding.precedes) }
 }

@@ -59,6 +59,10 @@ public struct LintFinding: Sendable, Equatable {
     /// The position of the combination in the file's list, nil for the file as a whole.
     public var combination: Int?
     public var message: String
+    /// The text reporter's line, `file:line:col: severity: message [rule] (combination)` and a line feed: written
+    /// by the worker that linted the file (`LintFileReport.render`), so that the thread reporting in order only
+    /// copies it.
+    public var line = ""
 
     public var rule: LintRule { LintRules.all[ruleIndex] }
     public var ruleID: String { rule.id }
@@ -110,5 +114,11 @@ public struct LintFileReport: Sendable {
     }
 
     func combinationText(_ finding: LintFinding) -> String? { finding.combination.map { combinations[$0].text } }
+
+    /// Sorts the findings and writes each one's text line.
+    mutating func render() {
+        findings.sort(by: LintFinding.precedes)
+        for i in findings.indices { findings[i].line = LintTextReporter.line(findings[i], in: self) }
+    }
     func combinationKey(_ finding: LintFinding) -> String { finding.combination.map { combinations[$0].key } ?? "-" }
 }

@@ -33,7 +33,7 @@ final class LintGitHubReporter: LintReporter {
         for f in report.findings {
             guard annotated[f.severity, default: 0] < Self.annotationsPerType else {
                 notAnnotated[f.severity, default: 0] += 1
-                out.write(LintTextReporter.line(f, in: report))
+                out.write(f.line)
                 continue
             }
             annotated[f.severity, default: 0] += 1

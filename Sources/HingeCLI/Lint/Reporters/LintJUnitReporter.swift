@@ -4,6 +4,7 @@
 final class LintJUnitReporter: LintReporter {
     let out: LintOutput
     let failOn: LintFailOn
+    private var buffer: [UInt8] = []
 
     init(_ out: LintOutput, failOn: LintFailOn) {
         self.out = out
@@ -18,60 +19,81 @@ final class LintJUnitReporter: LintReporter {
             if let c = f.combination { cases[c].findings.append(f) } else { scene.append(f) }
         }
         if !scene.isEmpty || cases.isEmpty { cases.insert(("scene", scene), at: 0) }
-        let failures = report.findings.filter { failOn.fails($0.severity) }.count
-        let path = Self.escape(report.displayPath)
-        out.write(
-            "  <testsuite name=\"\(path)\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" "
-                + "skipped=\"0\">\n")
+        let failures = report.findings.reduce(0) { $0 + (failOn.fails($1.severity) ? 1 : 0) }
+        buffer.removeAll(keepingCapacity: true)
+        put("  <testsuite name=\"")
+        Self.escape(report.displayPath, into: &buffer)
+        put("\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n")
         for c in cases {
-            out.write("    <testcase classname=\"\(path)\" name=\"\(Self.escape(c.name))\"")
-            if c.findings.isEmpty {
-                out.write("/>\n")
+            put("    <testcase classname=\"")
+            Self.escape(report.displayPath, into: &buffer)
+            put("\" name=\"")
+            Self.escape(c.name, into: &buffer)
+            guard !c.findings.isEmpty else {
+                put("\"/>\n")
                 continue
             }
-            out.write(">\n")
-            var quiet = ""
+            put("\">\n")
+            var quiet: [LintFinding] = []
             for f in c.findings {
-                let line = LintTextReporter.line(f, in: report)
-                if failOn.fails(f.severity) {
-                    out.write(
-                        "      <failure type=\"\(f.ruleID)\" message=\"\(Self.escape(f.message))\">"
-                            + "\(Self.escape(String(line.dropLast())))</failure>\n")
-                } else {
-                    quiet += line
+                guard failOn.fails(f.severity) else {
+                    quiet.append(f)
+                    continue
                 }
+                put("      <failure type=\"\(f.ruleID)\" message=\"")
+                Self.escape(f.message, into: &buffer)
+                put("\">")
+                Self.escape(f.line, into: &buffer, dropLast: 1)
+                put("</failure>\n")
             }
-            if !quiet.isEmpty { out.write("      <system-out>\(Self.escape(quiet))</system-out>\n") }
-            out.write("    </testcase>\n")
+            if !quiet.isEmpty {
+                put("      <system-out>")
+                for f in quiet { Self.escape(f.line, into: &buffer) }
+                put("</system-out>\n")
+            }
+            put("    </testcase>\n")
         }
-        out.write("  </testsuite>\n")
+        put("  </testsuite>\n")
+        out.write(buffer)
     }
+
+    private func put(_ s: String) { buffer.append(contentsOf: s.utf8) }
 
     func finish(_ summary: LintSummary) {
         out.write("</testsuites>\n")
     }
 
-    /// Text for an attribute or element: the five XML escapes, and characters XML 1.0 cannot hold (C0 controls but
-    /// tab, LF and CR) as U+FFFD.
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    out += "\u{FFFD}"
-                } else {
-                    out.unicodeScalars.append(scalar)
+    /// Text for an attribute or element: the five XML escapes, and what XML 1.0 cannot hold (C0 controls but tab, LF
+    /// and CR; U+FFFE and U+FFFF) as U+FFFD. Works on the UTF-8 bytes; `dropLast` bytes at the end are left out.
+    static func escape(_ s: String, into out: inout [UInt8], dropLast: Int = 0) {
+        var s = s
+        s.withUTF8 { bytes in
+            let end = max(0, bytes.count - dropLast)
+            var i = 0
+            while i < end {
+                let b = bytes[i]
+                switch b {
+                case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+                case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+                case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+                case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
+                case UInt8(ascii: "'"): out.append(contentsOf: "&apos;".utf8)
+                case 0x09, 0x0A, 0x0D: out.append(b)
+                case 0..<0x20: out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                case 0xEF where i + 2 < end && bytes[i + 1] == 0xBF && (bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF):
+                    out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                    i += 2
+                default: out.append(b)
                 }
+                i += 1
             }
         }
-        return out
+    }
+
+    /// `escape` as a String (tests).
+    static func escape(_ s: String) -> String {
+        var out: [UInt8] = []
+        escape(s, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }

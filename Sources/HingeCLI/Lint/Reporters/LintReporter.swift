@@ -132,7 +132,7 @@ final class LintTextReporter: LintReporter {
         guard !report.findings.isEmpty else { return }
         if wroteFile { out.write("\n") }
         wroteFile = true
-        for f in report.findings { out.write(Self.line(f, in: report)) }
+        for f in report.findings { out.write(f.line) }
     }
 
     func finish(_ summary: LintSummary) {

@@ -50,43 +50,38 @@ final class LintSARIFReporter: LintReporter {
     func file(_ report: LintFileReport) {
         guard !report.findings.isEmpty else { return }
         let uri = Self.uri(report.displayPath)
+        buffer.removeAll(keepingCapacity: true)
         for f in report.findings {
-            buffer.removeAll(keepingCapacity: true)
             buffer.append(contentsOf: first ? Array("\n".utf8) : Array(",\n".utf8))
             first = false
-            JSONWriter.write(result(f, in: report, uri: uri), into: &buffer)
-            out.write(buffer)
+            write(f, in: report, uri: uri)
         }
+        out.write(buffer)
     }
 
-    private func result(_ f: LintFinding, in report: LintFileReport, uri: String) -> JSONValue {
-        let combination = report.combinationText(f)
-        let fingerprint = Self.fingerprint(report.key, f.ruleID, f.pointer, report.combinationKey(f))
-        let region: JSONObject = [
-            "startLine": .number(Double(f.position.line)), "startColumn": .number(Double(f.position.column)),
-            "endLine": .number(Double(f.position.endLine)), "endColumn": .number(Double(f.position.endColumn)),
-        ]
-        var properties: JSONObject = ["pointer": .string(f.pointer)]
-        if f.combination != nil { properties["combination"] = .string(report.combinationKey(f)) }
-        return .object([
-            "ruleId": .string(f.ruleID),
-            "ruleIndex": .number(Double(f.ruleIndex)),
-            "level": .string(f.severity.sarifLevel),
-            "message": ["text": .string(f.message + (combination.map { " (\($0))" } ?? ""))],
-            "locations": [
-                [
-                    "physicalLocation": [
-                        "artifactLocation": ["uri": .string(uri)],
-                        "region": .object(region),
-                    ]
-                ]
-            ],
-            "partialFingerprints": [
-                "hingeFinding/v1": .string(fingerprint), "primaryLocationLineHash": .string(fingerprint + ":1"),
-            ],
-            "properties": .object(properties),
-        ])
+    /// One result, written straight into `buffer` (the same members a `JSONValue` would give, without the tree).
+    private func write(_ f: LintFinding, in report: LintFileReport, uri: String) {
+        let key = report.combinationKey(f)
+        let fingerprint = Self.fingerprint(report.key, f.ruleID, f.pointer, key)
+        let p = f.position
+        put("{\"ruleId\":\"\(f.ruleID)\",\"ruleIndex\":\(f.ruleIndex),\"level\":\"\(f.severity.sarifLevel)\",")
+        put("\"message\":{\"text\":")
+        JSONWriter.appendString(f.message + (report.combinationText(f).map { " (\($0))" } ?? ""), to: &buffer)
+        put("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":")
+        JSONWriter.appendString(uri, to: &buffer)
+        put("},\"region\":{\"startLine\":\(p.line),\"startColumn\":\(p.column),\"endLine\":\(p.endLine),")
+        put("\"endColumn\":\(p.endColumn)}}}],")
+        put("\"partialFingerprints\":{\"hingeFinding/v1\":\"\(fingerprint)\",")
+        put("\"primaryLocationLineHash\":\"\(fingerprint):1\"},\"properties\":{\"pointer\":")
+        JSONWriter.appendString(f.pointer, to: &buffer)
+        if f.combination != nil {
+            put(",\"combination\":")
+            JSONWriter.appendString(key, to: &buffer)
+        }
+        put("}}")
     }
+
+    private func put(_ s: String) { buffer.append(contentsOf: s.utf8) }
 
     func finish(_ summary: LintSummary) {
         out.write("\n],\"invocations\":[{\"executionSuccessful\":true}]}]}\n")
