@@ -159,6 +159,46 @@ import Testing
         #expect(bad.stderr.contains("bad.json: /1/displays: must list at least one display"))
     }
 
+    @Test("devices file: a saved GET /v1/devices answer works, its built-ins skipped")
+    func devicesFromGetAnswer() {
+        let p = LintProject()
+        p.write("s.json", Self.scene.replacing("iphone-16", with: "team-phone"))
+        p.write(
+            "devices.json",
+            """
+            {"items": [{"id": "iphone-16", "name": "iPhone 16", "kind": "phone", "builtIn": true, "displays": []},
+                       {"id": "team-phone", "name": "Team phone", "kind": "phone", "builtIn": false,
+                        "displays": [{"id": "main", "width": 400, "height": 860}]}]}
+            """)
+        let run = p.lint([
+            "s.json", "--no-config", "--devices-file", "devices.json", "--devices", "team-phone,iphone-16",
+        ])
+        #expect(run.status == 1)
+        #expect(run.findingLines.filter { $0.contains("[chained-modal] (team-phone main,") }.count == 1)
+        #expect(run.findingLines.filter { $0.contains("[chained-modal] (iphone-16 main,") }.count == 1)
+    }
+
+    @Test("directories: the configuration, baseline, snapshots, devices file, excluded and hidden files are skipped")
+    func ownFilesSkipped() {
+        let p = LintProject()
+        p.write("scenes/a.json", Self.scene)
+        p.write("scenes/notes.txt", "not a scene")
+        p.write("scenes/.drafts/b.json", "{ not json")
+        p.write("fixtures/c.json", "{ not json")
+        p.write("team-devices.json", "[]")
+        p.write(
+            "hinge-lint.json",
+            #"{"baseline": "accepted.json", "snapshots": "snaps", "devicesFile": "team-devices.json", "exclude": ["fixtures/**"]}"#
+        )
+        #expect(p.lint(["scenes", "--update-snapshots"]).status == 1)  // the chained modal, not baselined yet
+        #expect(p.lint(["scenes", "--update-baseline"]).status == 0)
+        let run = p.lint(["."])
+        #expect(run.status == 0)
+        #expect(run.stdout == "no findings in 1 scene file (1 combination); 2 hidden by the baseline\n")
+        // Named explicitly, an excluded file is linted.
+        #expect(p.lint(["fixtures/c.json"]).findingLines.count == 1)
+    }
+
     @Test("progress: on standard error only when it is a terminal and the run takes more than a second")
     func progressOnTerminal() {
         let p = LintProject()
