@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Modules and their direction of dependency: see CONTRIBUTING.md#modules.
-//   hinge → {HingeCLI, Service, HTTPServer, ArgumentScanning} ;
-//   HingeCLI → {Resolving, ArgumentScanning, Store, Wireframe, LayoutEngine, JSON, CLinux} ;
+//   hinge → {HingeCLI, Service, HTTPServer, ArgumentScanning, Resolving} ;
+//   HingeCLI → {Resolving, ArgumentScanning, Store, Wireframe, LayoutEngine, JSON, CLinux, Threads} ;
 //   Service → {Resolving, HTTPServer, ArgumentScanning, Store, Wireframe, LayoutEngine, JSON, CLinux, Threads} ;
 //   Resolving → {Store, Wireframe, LayoutEngine, JSON} ; Wireframe → {LayoutEngine, JSON} ;
 //   LayoutEngine → JSON ; Store → {CSQLite, CPostgreSQL, CLinux, Threads, LayoutEngine, JSON} ; HTTPServer → {CLinux, Threads} ;
@@ -51,11 +51,14 @@ let package = Package(
             // Hinge Studio's files for GET / and /studio/… (StudioRoutes).
             resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Studio")]
         ),
-        // The subcommands' parsers and runners; the executable only wires and prints.
+        // The subcommands' parsers and runners; the executable only wires and prints. Threads: `hinge lint`'s workers.
         .target(
             name: "HingeCLI",
-            dependencies: ["Resolving", "ArgumentScanning", "Store", "Wireframe", "LayoutEngine", "JSON", "CLinux"]),
-        .executableTarget(name: "hinge", dependencies: ["HingeCLI", "Service", "HTTPServer", "ArgumentScanning"]),
+            dependencies: [
+                "Resolving", "ArgumentScanning", "Store", "Wireframe", "LayoutEngine", "JSON", "CLinux", "Threads",
+            ]),
+        .executableTarget(
+            name: "hinge", dependencies: ["HingeCLI", "Service", "HTTPServer", "ArgumentScanning", "Resolving"]),
         .executableTarget(
             name: "hinge-bench",
             dependencies: ["LayoutEngine", "JSON", "Store"],

@@ -6,9 +6,6 @@ import Store
 import Synchronization
 import Threads
 
-/// The version reported by `hinge --version` and in the `Server` header.
-public let hingeVersion = "0.1.0"
-
 /// What every route shares: the device catalog, the store (nil in tests that need none), the recorder,
 /// write authorization and metrics.
 final class ServiceContext: Sendable {

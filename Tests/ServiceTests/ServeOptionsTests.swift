@@ -1,5 +1,6 @@
 import ArgumentScanning
 import HTTPServer
+import Resolving
 import Store
 import Testing
 
