@@ -22,7 +22,7 @@ enum ResolveRoutes {
         router.add(.POST, "/v1/resolve/matrix") { request, reply in
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
             let receivedAt = Timestamp.now()
-            if request.body.count > HeavyWork.inlineBodyBytes {
+            if request.body.count > HeavyWork.inlineMatrixBodyBytes {
                 return context.offload(reply) {
                     let out = Matrix.resolve(
                         body: request.body, catalog: context.catalog(for: request), limits: context.matrixLimits)
