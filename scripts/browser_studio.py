@@ -126,6 +126,8 @@ def studio_checks(b, hinge, shots, shots_dir):
         after = b.picture_pixels()
         expect(after != state["picture"], "the picture did not change")
         expect("iphone-duo" in b.by("#scene-caption").text, "caption does not name iphone-duo")
+        # Half-opened in portrait every sheet keeps to its region: the fold is not covered, so not outlined.
+        expect(b.by("#scene-picture").get_attribute("data-fold-outlined") == "false", "an uncovered fold is outlined")
         # The pickers' changes can be undone, one by one.
         undo = b.by("#scene-undo")
         expect("halfOpened" in undo.text and undo.is_enabled(), f"Undo does not offer the posture: {undo.text!r}")
@@ -161,6 +163,7 @@ def studio_checks(b, hinge, shots, shots_dir):
         expect(all("help" in t for t in items[1:]), f"the layers under the cover are not named: {items}")
         expect(set(b.by("#scene-picture").get_attribute("data-outlined").split()) == {"tools", "editor"},
                "the layers under the cover are not outlined")
+        expect(b.by("#scene-picture").get_attribute("data-fold-outlined") == "true", "the fold under the cover is not outlined")
         shots.append(b.shot(shots_dir, "scene-layers.png"))
         covered = b.picture_pixels()
         expect(toggle('#scene-layer-list input[data-id="help"]') != covered, "hiding the cover did not change the picture")

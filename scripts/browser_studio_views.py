@@ -212,6 +212,11 @@ def view_checks(b, hinge, shots, shots_dir, run):
         first = b.by("#requests-list tbody tr").find_elements(By.CSS_SELECTOR, "td")
         expect(first[1].text == f"#{record_id}", f"first row: {[c.text for c in first]}")
         row_title, client_cell = first[0].text, first[2].text
+        b.by("#replay-button").click()
+        b.wait(lambda _: "unchanged" in b.by("#replay-result").text, "the replay of the studio's record")
+        b.wait(lambda _: b.js("const i = document.querySelector('#requests-detail img'); return i && i.complete && i.naturalWidth > 0"),
+               "the studio record's picture")
+        shots.append(b.shot(shots_dir, "requests.png"))
         ids = [int(r.find_elements(By.CSS_SELECTOR, "td")[1].text.lstrip("#")) for r in b.all("#requests-list tbody tr")]
         expect(ids == sorted(ids, reverse=True), f"not newest first: {ids}")
         b.by("#requests-older").click()
@@ -234,7 +239,6 @@ def view_checks(b, hinge, shots, shots_dir, run):
         expect('"placements"' in b.by("#requests-detail").text, "the response body is not shown")
         b.by("#replay-button").click()
         b.wait(lambda _: "unchanged" in b.by("#replay-result").text, "the replay result")
-        shots.append(b.shot(shots_dir, "requests.png"))
         bad = b.collect()
         expect(not bad, f"console errors or failed requests: {bad}")
         # The list names the record as its page does (the list items carry the posture), the record says it

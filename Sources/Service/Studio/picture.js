@@ -31,10 +31,12 @@ export function coverage(drawn, hidden = new Set()) {
     .map((q) => q.id));
 }
 
-/** Does a frame cross the fold's band (or line, for a seamless fold)? */
-function crossesFold(frame, band) {
-  const grown = { x: band.x - 0.5, y: band.y - 0.5, width: band.width + 1, height: band.height + 1 };
-  return overlap(frame, grown);
+/** Does a frame cover part of the fold: its band, or for a seamless fold the line, strictly inside the frame? */
+function crossesFold(f, band) {
+  const across = (start, size, at, extent) => (extent > 0
+    ? Math.min(start + size, at + extent) - Math.max(start, at) > 0
+    : start < at && at < start + size);
+  return across(f.x, f.width, band.x, band.width) && across(f.y, f.height, band.y, band.height);
 }
 
 const n = (v) => String(Math.round(v * 100) / 100);
@@ -88,7 +90,7 @@ export function compose(svg, resolution, { hidden = new Set(), outline = true } 
     if (!covers[i].length) return;
     const f = p.frame;
     const box = `x="${n(f.x + u)}" y="${n(f.y + u)}" width="${n(Math.max(0, f.width - 2 * u))}" height="${n(Math.max(0, f.height - 2 * u))}"`;
-    marks += `<rect ${box} stroke="#ffffff" stroke-width="${n(4 * u)}"/>`;
+    // A dashed line alone, in the layer's own colour: thin enough to leave the labels it crosses readable.
     marks += `<rect ${box} stroke="${colour(strokes[i])}" stroke-width="${n(2 * u)}" stroke-dasharray="${n(7 * u)} ${n(4 * u)}"/>`;
   });
   if (foldCovered) {

@@ -232,6 +232,7 @@ export function mountScene(panel, studio) {
     const composed = compose(shown.svg, shown.resolution, { hidden, outline: outline.checked });
     picture.dataset.hidden = [...hidden].filter((id) => drawnPlacements(shown.resolution).some((p) => p.id === id)).join(" ");
     picture.dataset.outlined = outline.checked ? composed.covered.join(" ") : "";
+    picture.dataset.foldOutlined = String(composed.foldOutlined);
     showPicture(picture, svgURL(composed.svg));
   }
 
