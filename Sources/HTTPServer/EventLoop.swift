@@ -8,6 +8,8 @@ enum LoopMessage: Sendable {
     /// A socket accepted by another loop (single-acceptor strategy).
     case connection(Int32)
     case shutdown(deadlineNanoseconds: UInt64)
+    /// Work handed back to the loop by another thread (`HTTPResponder.onLoop`).
+    case job(@Sendable () -> Void)
 }
 
 /// One level-triggered epoll loop on its own thread. It does I/O and drives each connection's
@@ -103,7 +105,9 @@ final class EventLoop: @unchecked Sendable {
         encoder = ResponseEncoder(serverName: configuration.serverName)
         accessLog = AccessLog(fileDescriptor: configuration.logFileDescriptor)
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-        let smallest = min(machineLimits.headerRead, machineLimits.bodyRead, machineLimits.keepAliveIdle)
+        let smallest = min(
+            machineLimits.headerRead, machineLimits.bodyRead, machineLimits.keepAliveIdle, machineLimits.slowReaderGrace
+        )
         tickNanoseconds = min(max(smallest / 4, 5_000_000), 500_000_000)
         if hinge_epoll_ctl(epollFD, hinge_epoll_add(), wakeFD, hinge_epoll_in(), EventLoop.wakeTag) < 0 {
             throw SystemError("epoll_ctl", errno)
@@ -133,6 +137,11 @@ final class EventLoop: @unchecked Sendable {
     }
 
     var isCurrentThread: Bool { threadID.load(ordering: .relaxed) == UInt(bitPattern: Int(bitPattern: pthread_self())) }
+
+    /// Runs `job` on this loop's thread: now when called there, else after the loop drains its inbox.
+    func run(_ job: @escaping @Sendable () -> Void) {
+        if isCurrentThread { job() } else { send(.job(job)) }
+    }
 
     func deliver(fd: Int32, connectionID: UInt64, response: HTTPResponse) {
         if isCurrentThread {
@@ -207,6 +216,8 @@ final class EventLoop: @unchecked Sendable {
                 }
             case .shutdown(let deadline):
                 beginShutdown(deadline: deadline)
+            case .job(let job):
+                job()
             }
         }
     }
@@ -236,10 +247,19 @@ final class EventLoop: @unchecked Sendable {
         }
         for c in connections {
             guard let c else { continue }
-            switch c.machine.timerFired(now: now, parserPhase: c.parser.phase, hasPendingOutput: c.hasPendingOutput) {
+            let action = c.machine.timerFired(
+                now: now, parserPhase: c.parser.phase, hasPendingOutput: c.hasPendingOutput,
+                pendingOutputBytes: c.pendingOutputBytes)
+            switch action {
             case .none:
                 break
             case .close:
+                close(c)
+            case .writeStalled:
+                metrics.timeouts.add(1)
+                close(c)
+            case .shed:
+                metrics.shedConnections.add(1)
                 close(c)
             case .timeout(let kind):
                 metrics.timeouts.add(1)

@@ -1,29 +1,23 @@
 import HTTPServer
 import JSON
 import LayoutEngine
+import Resolving
 import Store
 import Wireframe
 
-/// `POST /v1/resolve`, `POST /v1/resolve/matrix`, `GET /v1/constants` (docs/api.md#resolve, docs/api.md#matrix,
-/// docs/api.md#constants-route).
+/// `POST /v1/resolve`, `POST /v1/resolve/svg`, `POST /v1/resolve/matrix`, `GET /v1/constants` (docs/api.md#resolve,
+/// docs/api.md#resolve-svg, docs/api.md#matrix, docs/api.md#constants-route).
 enum ResolveRoutes {
     static func register(on router: inout ServiceRouter, context: ServiceContext) {
         router.add(.POST, "/v1/resolve") { request, reply in
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
             if let refused = badFormat(request) { return reply.send(refused) }
-            let width: Int?
-            switch svgWidth(request) {
-            case .failure(let refused): return reply.send(refused.response)
-            case .success(let w): width = w
-            }
-            let receivedAt = Timestamp.now()
-            // A typical scene (a few KB) resolves faster than a hand-off to a worker would take.
-            if request.body.count <= HeavyWork.inlineBodyBytes {
-                return resolveScene(request, reply, width: width, receivedAt: receivedAt, context: context)
-            }
-            context.offload(reply) {
-                resolveScene(request, reply, width: width, receivedAt: receivedAt, context: context)
-            }
+            answer(request, reply, svg: wantsSVG(request), context: context)
+        }
+        // The picture under its own operation: one media type per answer, which a generated client can type.
+        router.add(.POST, "/v1/resolve/svg") { request, reply in
+            if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
+            answer(request, reply, svg: true, context: context)
         }
         router.add(.POST, "/v1/resolve/matrix") { request, reply in
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
@@ -31,22 +25,23 @@ enum ResolveRoutes {
             if request.body.count > HeavyWork.inlineBodyBytes {
                 return context.offload(reply) {
                     let out = Matrix.resolve(
-                        body: request.body, catalog: context.loopCatalog, limits: context.matrixLimits)
+                        body: request.body, catalog: context.catalog(for: request), limits: context.matrixLimits)
                     sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
                 }
             }
             // Planning is cheap and refuses what is too much before any of it is done; a plan with more work
             // than the loop should do runs on the worker pool.
-            switch Matrix.plan(body: request.body, catalog: context.loopCatalog, limits: context.matrixLimits) {
+            switch Matrix.plan(body: request.body, catalog: context.catalog(for: request), limits: context.matrixLimits)
+            {
             case .refused(let out): sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
             case .plan(let plan):
                 let limit = context.matrixLimits.maxResponseBytes
                 if plan.work <= HeavyWork.inlineMatrixWork {
-                    let out = Matrix.run(plan, catalog: context.loopCatalog, maxResponseBytes: limit)
+                    let out = Matrix.run(plan, catalog: context.catalog(for: request), maxResponseBytes: limit)
                     return sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
                 }
                 context.offload(reply) {
-                    let out = Matrix.run(plan, catalog: context.loopCatalog, maxResponseBytes: limit)
+                    let out = Matrix.run(plan, catalog: context.catalog(for: request), maxResponseBytes: limit)
                     sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
                 }
             }
@@ -55,37 +50,58 @@ enum ResolveRoutes {
         router.add(.GET, "/v1/constants", sync: { request in constants.response(to: request) })
     }
 
+    /// Resolves the scene and answers its resolution, or its picture when `svg`; a record either way.
+    private static func answer(_ request: HTTPRequest, _ reply: Reply, svg: Bool, context: ServiceContext) {
+        let width: Int?
+        switch svgWidth(request) {
+        case .failure(let refused): return reply.send(refused.response)
+        case .success(let w): width = w
+        }
+        let receivedAt = Timestamp.now()
+        // A typical scene (a few KB) resolves faster than a hand-off to a worker would take. A picture is
+        // always drawn on the pool: its cost follows the text it holds, not the body's size.
+        if request.body.count <= HeavyWork.inlineBodyBytes && !svg {
+            return resolveScene(request, reply, svg: svg, width: width, receivedAt: receivedAt, context: context)
+        }
+        context.offload(reply) {
+            resolveScene(request, reply, svg: svg, width: width, receivedAt: receivedAt, context: context)
+        }
+    }
+
+    /// The record holds the JSON resolution (or problem) under `/v1/resolve` whichever form was answered, so
+    /// `GET /v1/requests/{id}/svg` and replay work from it.
     private static func resolveScene(
-        _ request: HTTPRequest, _ reply: Reply, width: Int?, receivedAt: Timestamp, context: ServiceContext
+        _ request: HTTPRequest, _ reply: Reply, svg: Bool, width: Int?, receivedAt: Timestamp, context: ServiceContext
     ) {
-        var out = Resolver.resolve(body: request.body, catalog: context.loopCatalog)
+        var out = Resolver.resolve(body: request.body, catalog: context.catalog(for: request))
         let limit = context.matrixLimits.maxResponseBytes
         if out.json.count > limit {
             out = ResolveOutput(
-                problem: Problem.responseTooLarge(written: out.json.count, done: 1, of: 1, limit: limit),
+                problem: .responseTooLarge(written: out.json.count, done: 1, of: 1, limit: limit),
                 device: out.device)
         }
         // Without recording, a resolution's headers are the ones `Reply.send` would arrive at (`Cache-Control:
         // no-store` after the type): one shared list instead of a copy per request. A recorded response gets
         // `Hinge-Record-Id` first, then `Cache-Control` from `Reply.send`.
         let headers = context.recorder.log == nil ? jsonNoStore : jsonOnly
-        var response = HTTPResponse(status: HTTPStatus(out.status), headers: headers, body: out.json)
+        var response = HTTPResponse(status: HTTPStatus(out), headers: headers, body: out.json)
         if out.isProblem {
             response.headers = ["Content-Type": "application/problem+json"]
-        } else if wantsSVG(request), let resolution = out.resolution {  // (the copy only when it is drawn)
+        } else if svg, let resolution = out.resolution {  // (the copy only when it is drawn)
             // The scene supplies the toolbar items the response does not repeat.
             let scene = try? JSONParser.parse(request.body)
             response = svgResponse(SVGRenderer.render(resolution, scene: scene, width: width))
             if response.body.count > limit {
                 out = ResolveOutput(
-                    problem: Problem.responseTooLarge(written: response.body.count, done: 1, of: 1, limit: limit),
+                    problem: .responseTooLarge(written: response.body.count, done: 1, of: 1, limit: limit),
                     device: out.device)
-                response = HTTPResponse.json(out.json, status: HTTPStatus(out.status))
+                response = HTTPResponse.json(out.json, status: HTTPStatus(out))
                 response.headers.set("Content-Type", "application/problem+json")
             }
         }
         context.recorder.record(
-            path: "/v1/resolve", receivedAt: receivedAt, request: request, output: out, reply: reply, response: response
+            path: Replay.Operation.resolvePath, receivedAt: receivedAt, request: request, output: out, reply: reply,
+            response: response
         )
     }
 
@@ -95,10 +111,10 @@ enum ResolveRoutes {
     private static func sendMatrix(
         _ out: ResolveOutput, _ request: HTTPRequest, _ reply: Reply, receivedAt: Timestamp, context: ServiceContext
     ) {
-        var response = HTTPResponse.json(out.json, status: HTTPStatus(out.status))
+        var response = HTTPResponse.json(out.json, status: HTTPStatus(out))
         if out.isProblem { response.headers.set("Content-Type", "application/problem+json") }
         context.recorder.record(
-            path: "/v1/resolve/matrix", receivedAt: receivedAt, request: request, output: out, reply: reply,
+            path: Replay.Operation.matrixPath, receivedAt: receivedAt, request: request, output: out, reply: reply,
             response: response)
     }
 
@@ -153,26 +169,30 @@ struct Recorder: Sendable {
     ) {
         guard let log else { return reply.send(response) }
         let record = RequestRecord(
-            receivedAt: receivedAt, durationMicros: reply.elapsedMicros, device: output.device, status: output.status,
+            receivedAt: receivedAt, durationMicros: reply.elapsedMicros, device: output.device,
+            status: HTTPStatus(output).code,
             codes: output.codes, path: path, requestBody: request.body, responseBody: output.json,
             engineVersion: LayoutEngine.version)
         let metrics = self.metrics
         let errorLog = self.errorLog
         log.append(record) { result in
-            // On the writer thread, after the commit. A failed commit is counted, shows in /readyz and
-            // /metrics, and is logged (rate-limited); the client still gets its result.
-            switch result {
-            case .success(let id):
-                // The record exists now: the client may link to /v1/requests/{id} (and its picture).
-                var response = response
-                response.headers.add("Hinge-Record-Id", id.description)
-                reply.send(response)
-            case .failure(let error):
-                metrics.recordFailures.add(1, ordering: .relaxed)
-                errorLog.error(
-                    "request \(ErrorLog.newRequestID()): POST \(path): answered \(response.status) but its record "
-                        + "was not written: \(error)")
-                reply.send(response)
+            // On the writer thread, after the commit: only the result crosses back; the response is finished
+            // and sent on the request's event loop. A failed commit is counted, shows in /readyz and /metrics,
+            // and is logged (rate-limited); the client still gets its result.
+            reply.onLoop {
+                switch result {
+                case .success(let id):
+                    // The record exists now: the client may link to /v1/requests/{id} (and its picture).
+                    var response = response
+                    response.headers.add("Hinge-Record-Id", id.description)
+                    reply.send(response)
+                case .failure(let error):
+                    metrics.recordFailures.add(1, ordering: .relaxed)
+                    errorLog.error(
+                        "request \(ErrorLog.newRequestID()): POST \(path): answered \(response.status) but its "
+                            + "record was not written: \(error)")
+                    reply.send(response)
+                }
             }
         }
     }
