@@ -63,7 +63,30 @@ public enum CLIFiles {
             // With PostgreSQL, `requireWritable: false` also means: never create Hinge's tables.
             return try Store.open(Store.Configuration(path: path, maxReaders: 1, requireWritable: false))
         } catch {
-            throw CLIError("cannot open the database: \(error)")
+            throw CLIError("cannot open the database: \(openFailure(error))")
+        }
+    }
+
+    /// Why the database could not be opened, in the CLI's terms: the store's messages speak for
+    /// `hinge serve` ("refusing to start"); a CLI command only reads and starts nothing.
+    static func openFailure(_ error: StoreError) -> String {
+        switch error {
+        case .notADatabase(let path, let detail):
+            return "\(path) is not a SQLite database or is corrupt (\(detail)); nothing was read and the file is "
+                + "left untouched — check --db"
+        case .foreignDatabase(let path, let detail):
+            return "\(path) is a database that does not belong to Hinge (\(detail)); nothing was read and it is "
+                + "left untouched — check --db"
+        case .schemaTooNew(let path, let found, let supported):
+            return "\(path) has schema version \(found) but this binary knows versions up to \(supported): it was "
+                + "written by a newer Hinge — run that release's hinge"
+        case .lockUnavailable(let path, let detail):
+            return "cannot read \(path) (\(detail))"
+        case .readOnly(let path), .locked(let path, _, _):
+            // The CLI opens read-only and takes no lock; kept so that no message speaks of starting.
+            return "cannot read \(path)"
+        default:
+            return "\(error)"
         }
     }
 

@@ -41,8 +41,8 @@ public struct ResolveCommandOptions: Sendable, Equatable {
           --orientation O          portrait | landscape
           --layout-direction D     ltr | rtl
           --format F               json (default) | svg
-          --width N                the SVG's width in pixels (16…4096); without it the picture has only a
-                                   viewBox and takes its container's width
+          --width N                with --format svg: the SVG's width in pixels (16…4096); without it the
+                                   picture has only a viewBox and takes its container's width
           --db PATH                database with custom device profiles (HINGE_DB, default ./hinge.sqlite)
           --max-body BYTES         read at most this much of FILE, exit 1 beyond it (HINGE_MAX_BODY,
                                    default 1048576, as the server's request-body limit)
@@ -102,6 +102,9 @@ public struct ResolveCommandOptions: Sendable, Equatable {
             }
         }
         guard let file else { throw UsageError("missing FILE (a scene JSON file, or - for standard input)") }
+        if o.width != nil, o.format != .svg {
+            throw UsageError("--width sizes the SVG picture: add --format svg, or leave --width out")
+        }
         o.file = file
         return o
     }

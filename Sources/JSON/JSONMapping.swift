@@ -302,7 +302,8 @@ extension JSONMapper {
         }
         if let e = E(rawValue: s) { return e }
         let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        mapper.error(path, "\"\(s)\" is not one of \(allowed)")
+        let guess = NameSuggestion.suggestion(for: s, among: E.allCases.lazy.map(\.rawValue))
+        mapper.error(path, "\"\(s)\" is not one of \(allowed)" + (guess.map { ": did you mean \"\($0)\"?" } ?? ""))
         return nil
     }
 }

@@ -88,7 +88,30 @@ public struct ObjectReader {
     public func error(_ key: StaticString, _ message: String) { mapper.error(pointer(key), message) }
 
     @inlinable @inline(__always) func missing(_ key: StaticString, _ required: Bool) {
-        if required { mapper.error(pointer(key), "is required") }
+        if required { missingRequired(key) }
+    }
+
+    /// "is required" — or, when a member not read so far is one edit away from `key`, an error at that
+    /// member that leads with the likely typo (`unknown field "knid": did you mean "kind"?`).
+    @usableFromInline func missingRequired(_ key: StaticString) {
+        guard mapper.recording, let typo = unreadMember(typoOf: key.description) else {
+            mapper.error(pointer(key), "is required")
+            return
+        }
+        mapper.error(path.appending(typo), "unknown field \"\(typo)\": did you mean \"\(key)\"? \"\(key)\" is required")
+    }
+
+    /// The first member not read so far whose name is a typo of `name` (`NameSuggestion`), if any.
+    public func unreadMember(typoOf name: String) -> String? {
+        var k = start + 1
+        for m in 0..<memberCount {
+            if !wasRead(m) {
+                let member = document.string(k)
+                if NameSuggestion.suggestion(for: member, among: CollectionOfOne(name)) != nil { return member }
+            }
+            k = Int(document.nodes[k].c)
+        }
+        return nil
     }
 
     // The typed getters read the valid case straight from the node and make the member's location (and a

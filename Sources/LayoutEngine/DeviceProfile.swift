@@ -224,6 +224,11 @@ extension DeviceProfile {
             }
         }
         r.finish()
+        // docs/rules.md#foldable-needs-fold: a foldable whose displays have no fold would take every posture
+        // and honour none.
+        if kind == .foldable, mapper.errorCount == before, !displays.contains(where: { $0.fold != nil }) {
+            r.error("displays", "a foldable needs a display with a \"fold\"; give one, or choose another kind")
+        }
         guard mapper.errorCount == before, let id, let name, let kind else { return nil }
         return DeviceProfile(
             id: id, name: name, kind: kind, displays: displays, regularWidthMin: regularWidthMin,

@@ -139,7 +139,7 @@ enum DiagnosticMessage: Sendable, ExpressibleByStringLiteral {
     case panelSnapped(side: Bool, RegionSide)
     case popoverAsSheet(folded: Bool)
     case popoverAsCover(folded: Bool)
-    case popoverAsCoverVerticallyCompact
+    case popoverAsCoverVerticallyCompact(folded: Bool)
     case presenterNotOnScreen(String, id: String)
     case presenterBusy(String)
     /// A modal presented from a non-modal panel whose context (a modal's id, or nil for the root) is busy.
@@ -226,10 +226,11 @@ enum DiagnosticMessage: Sendable, ExpressibleByStringLiteral {
             out.put("the popover is shown as a full-screen cover: the ")
             out.put(text: folded ? "anchor's region" : "window")
             out.put(" is horizontally compact and compactAdaptation is \"fullScreenCover\"")
-        case .popoverAsCoverVerticallyCompact:
-            out.put(
-                "the popover is shown as a full-screen cover: the window is vertically compact; set compactAdaptation to \"popover\" to keep a popover"
-            )
+        case .popoverAsCoverVerticallyCompact(let folded):
+            // With a separating fold the anchor's region decides, and the window may well be regular.
+            out.put("the popover is shown as a full-screen cover: the ")
+            out.put(text: folded ? "anchor's region" : "window")
+            out.put(" is vertically compact; set compactAdaptation to \"popover\" to keep a popover")
         case .presenterNotOnScreen(let presenter, let id):
             out.put("\"")
             out.put(text: presenter)

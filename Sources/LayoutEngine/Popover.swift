@@ -47,7 +47,9 @@ enum PopoverRules {
         // SwiftUI: when both are compact the vertical adaptation wins — a full-screen cover, unless the
         // adaptation is popover.
         if sizeClass.vertical == .compact, adaptation != .popover {
-            adaptToCover(&p, env: env, diagnostics: &d, reason: .popoverAsCoverVerticallyCompact)
+            adaptToCover(
+                &p, env: env, diagnostics: &d,
+                reason: .popoverAsCoverVerticallyCompact(folded: env.separatingFold != nil))
             return true
         }
         return false

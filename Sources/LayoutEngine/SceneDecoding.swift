@@ -180,7 +180,14 @@ struct SceneDecoder {
             w.finish()
             if let width, let height { s.window = WindowRequest(x: x, y: y, width: width, height: height) }
         } else if s.deviceID == nil {
-            r.error("window", "is required when no device is given")
+            // A misspelt "device" is the likely cause: the error names it first (it is also an unknown field).
+            if let typo = r.unreadMember(typoOf: "device") {
+                mapper.error(
+                    r.path.appending(typo),
+                    "unknown field \"\(typo)\": did you mean \"device\"? Without a device, \"window\" is required")
+            } else {
+                r.error("window", "is required when no device is given")
+            }
         }
         if let v = r.value("safeArea") {
             if var i = mapper.object(v, at: r.location("safeArea")) {
@@ -304,7 +311,9 @@ struct SceneDecoder {
         case nil:
             break
         }
-        r.finish()
+        // A kind that is given but unknown leaves the members a presentation may have unknown too: listing
+        // them (`detents` of a "sheeet") would only hide the one error that matters.
+        if kind != nil || !r.contains("kind") { r.finish() }
         guard mapper.errorCount == before, let id, let content else {
             // Keep the id so that later presentations can still name this one without a spurious error.
             if let id, kind != nil {

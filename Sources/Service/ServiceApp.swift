@@ -144,7 +144,7 @@ public struct ServiceApp: Sendable {
         RequestRoutes.register(on: &router, context: context)
         let context = self.context
         OperationsRoutes.register(on: &router, context: context, server: { context.serverMetrics.withLock { $0 } })
-        StudioRoutes.register(on: &router)
+        StudioRoutes.register(on: &router, writesNeedKey: context.authorization.key != nil)
         return router
     }
 

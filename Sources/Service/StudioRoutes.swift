@@ -15,13 +15,17 @@ enum StudioRoutes {
         + "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     static let immutable = "max-age=31536000, immutable"
 
-    static func register(on router: inout ServiceRouter) {
+    /// `writesNeedKey`: the server runs with an API key; the page says so (`<meta name="hinge-writes">`), so
+    /// that the studio asks for a key only where one is needed.
+    static func register(on router: inout ServiceRouter, writesNeedKey: Bool) {
         let built = StudioAssets.embedded
         router.add(
             .GET, "/",
             sync: { request in
                 switch built {
-                case .success(let assets): return respond(assets.page, to: request, cacheControl: "no-cache")
+                case .success(let assets):
+                    return respond(
+                        writesNeedKey ? assets.keyedPage : assets.page, to: request, cacheControl: "no-cache")
                 case .failure(let error):
                     return Problem.response(
                         status: .internalServerError, detail: "Hinge Studio could not be assembled: \(error)")
@@ -73,14 +77,19 @@ struct StudioAssets: Sendable {
         let etag: String
     }
 
-    /// `index.html`, with `"/studio/NAME"` references rewritten.
+    /// `index.html`, with `"/studio/NAME"` references rewritten: writes need no key.
     let page: Asset
+    /// The same page for a server with an API key (`writesMarker` becomes `keyedWritesMarker`).
+    let keyedPage: Asset
     /// Served assets by hashed name (`app.0123456789abcdef.js`).
     let byHashedName: [String: Asset]
     /// Source name → hashed name (`app.js` → `app.0123456789abcdef.js`).
     let hashedNames: [String: String]
 
     static let pageName = "index.html"
+    /// What the page says about writes: `open` (no key needed) as written, `key` on a server with one.
+    static let writesMarker = #"<meta name="hinge-writes" content="open">"#
+    static let keyedWritesMarker = #"<meta name="hinge-writes" content="key">"#
 
     /// The files compiled in (Package.swift lists `Studio/` under `embedInCode`); a test checks that this
     /// list names every file of the directory.
@@ -95,6 +104,8 @@ struct StudioAssets: Sendable {
         ("matrix.js", PackageResources.matrix_js),
         ("requests.js", PackageResources.requests_js),
         ("devices.js", PackageResources.devices_js),
+        ("picture.js", PackageResources.picture_js),
+        ("locate.js", PackageResources.locate_js),
     ]
 
     static let embedded: Result<StudioAssets, StudioAssetError> = Result { () throws(StudioAssetError) in
@@ -135,10 +146,15 @@ struct StudioAssets: Sendable {
         }
 
         for name in texts.keys.sorted() where name != Self.pageName { _ = try finalName(name) }
-        let pageBody = Array(try rewrite(texts[Self.pageName] ?? "").utf8)
-        page = Asset(
-            contentType: try Self.contentType(Self.pageName), body: pageBody,
-            etag: EntityTag(canonicalBytes: pageBody).quoted)
+        let pageText = try rewrite(texts[Self.pageName] ?? "")
+        func asset(_ text: String) throws(StudioAssetError) -> Asset {
+            let body = Array(text.utf8)
+            return Asset(
+                contentType: try Self.contentType(Self.pageName), body: body,
+                etag: EntityTag(canonicalBytes: body).quoted)
+        }
+        page = try asset(pageText)
+        keyedPage = try asset(pageText.replacing(Self.writesMarker, with: Self.keyedWritesMarker))
         byHashedName = served
         hashedNames = hashed
     }

@@ -231,6 +231,15 @@ private struct TempDir {
         let out = DevicesCommandRunner.run(options: options)
         #expect(out.exitCode == 1)
         #expect(text(out.stderr).contains("not a SQLite database"))
+        // A command that only reads starts nothing: its message says so in its own terms.
+        #expect(!text(out.stderr).contains("refusing to start"))
+        #expect(text(out.stderr).contains("nothing was read"))
+        var replay = ReplayCommandOptions()
+        replay.db = db
+        let replayed = ReplayCommandRunner.run(options: replay)
+        #expect(replayed.exitCode == 1)
+        #expect(text(replayed.stderr).contains("not a SQLite database"))
+        #expect(!text(replayed.stderr).contains("refusing to start"))
         #expect(try CLIFiles.read(db, limit: 1 << 20) == garbage)
     }
 }

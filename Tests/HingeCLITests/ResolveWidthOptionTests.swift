@@ -9,13 +9,26 @@ import Testing
         let env: (String) -> String? = { _ in nil }
         #expect(
             try ResolveCommandOptions.parse(["a", "--format", "svg", "--width", "390"], environment: env).width == 390)
-        #expect(try ResolveCommandOptions.parse(["a", "--width=4096"], environment: env).width == 4096)
+        #expect(
+            try ResolveCommandOptions.parse(["a", "--width=4096", "--format=svg"], environment: env).width == 4096)
         #expect(try ResolveCommandOptions.parse(["a"], environment: env).width == nil)
         for bad in ["0", "abc", "5000"] {
             #expect {
-                _ = try ResolveCommandOptions.parse(["a", "--width", bad], environment: env)
+                _ = try ResolveCommandOptions.parse(["a", "--format", "svg", "--width", bad], environment: env)
             } throws: { error in
                 (error as? UsageError)?.message.contains("--width: expected an integer from 16 to 4096") == true
+            }
+        }
+    }
+
+    @Test func widthWithoutSVGIsAUsageError() {
+        let env: (String) -> String? = { _ in nil }
+        for arguments in [["a", "--width", "390"], ["a", "--format", "json", "--width", "390"]] {
+            #expect {
+                _ = try ResolveCommandOptions.parse(arguments, environment: env)
+            } throws: { error in
+                (error as? UsageError)?.message
+                    == "--width sizes the SVG picture: add --format svg, or leave --width out"
             }
         }
     }

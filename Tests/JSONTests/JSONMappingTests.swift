@@ -112,7 +112,8 @@ struct Panel: Equatable {
         #expect(
             mapper.errors == [
                 JSONIssue(
-                    path: JSONPointer(["style"]), message: #""Card" is not one of "bottomSheet", "card", "sidePanel""#)
+                    path: JSONPointer(["style"]),
+                    message: #""Card" is not one of "bottomSheet", "card", "sidePanel": did you mean "card"?"#)
             ])
         let wrongType: PanelStyle? = JSONMapper.enumeration(3, at: .root, mapper: mapper)
         #expect(wrongType == nil)

@@ -71,8 +71,12 @@ struct DiagnosticMessageTests {
                 "the popover is shown as a full-screen cover: the anchor's region is horizontally compact and compactAdaptation is \"fullScreenCover\""
             ),
             (
-                .popoverAsCoverVerticallyCompact,
+                .popoverAsCoverVerticallyCompact(folded: false),
                 "the popover is shown as a full-screen cover: the window is vertically compact; set compactAdaptation to \"popover\" to keep a popover"
+            ),
+            (
+                .popoverAsCoverVerticallyCompact(folded: true),
+                "the popover is shown as a full-screen cover: the anchor's region is vertically compact; set compactAdaptation to \"popover\" to keep a popover"
             ),
             (
                 .presenterNotOnScreen(names[1], id: "help"),

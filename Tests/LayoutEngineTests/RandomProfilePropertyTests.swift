@@ -58,9 +58,11 @@ struct RandomProfilePropertyTests {
         }
         let two = g.chance(0.4)
         let displays: [JSONValue] = two ? [display("outer"), display("inner")] : [display("main")]
+        let folds = displays.contains { $0["fold"] != nil }
         let o: JSONObject = [
             "id": .string(id), "name": .string("Random \(id)"),
-            "kind": .string(two ? "foldable" : g.pick(["phone", "tablet", "desktop"])),
+            // A foldable needs a display with a fold (docs/rules.md#foldable-needs-fold).
+            "kind": .string(two && folds ? "foldable" : g.pick(["phone", "tablet", "desktop"])),
             "displays": .array(displays),
             "regularWidthMin": .number(g.round(g.range(300, 900))),
             "regularHeightMin": .number(g.round(g.range(300, 900))),

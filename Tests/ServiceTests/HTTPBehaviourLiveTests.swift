@@ -134,7 +134,11 @@ import Testing
             "/v1/resolve", #"{"devices":"iphone-16","presentations":[{"id":"s","kind":"sheet","Detents":["large"]}]}"#)
         #expect(r.status == 422)
         let json = try #require(r.json)
-        #expect(json["errors"]?[0]?["path"] == "/window")
+        // The misspelt device is the error itself, before the window it leaves required.
+        #expect(json["errors"]?[0]?["path"] == "/devices")
+        #expect(
+            json["errors"]?[0]?["message"]
+                == #"unknown field "devices": did you mean "device"? Without a device, "window" is required"#)
         let unknown = try #require(json["unknownFields"]?.arrayValue)
         #expect(unknown.map { $0["path"] } == ["/presentations/0/Detents", "/devices"])
         #expect(unknown[1]["message"] == #"unknown field "devices" is ignored: did you mean "device"?"#)

@@ -17,8 +17,9 @@ import Testing
     static func assets() throws -> StudioAssets { try StudioAssets.embedded.get() }
 
     /// Starts the service (no store) on port 0 and sends each request of `body` to it.
-    func withServer(_ body: (Int) throws -> Void) throws {
+    func withServer(apiKey: String? = nil, _ body: (Int) throws -> Void) throws {
         var options = ServeOptions()
+        options.apiKey = apiKey
         options.port = 0
         options.threads = 1
         options.logLevel = .warn
@@ -96,7 +97,7 @@ import Testing
         // The page reaches the entry module and the style sheet; the modules reach each other.
         for source in [
             "app.js", "studio.css", "icon.svg", "api.js", "dom.js", "scene.js", "matrix.js", "requests.js",
-            "devices.js",
+            "devices.js", "picture.js", "locate.js",
         ] {
             let hashed = try #require(assets.hashedNames[source])
             #expect(referenced.contains(hashed), "\(source) is never referenced")
@@ -150,6 +151,23 @@ import Testing
             #expect(head.body.isEmpty)
             #expect(head.header("Content-Type") == "text/html; charset=utf-8")
         }
+    }
+
+    /// The page says whether writes need a key, so the studio asks for one only on a server that has one.
+    @Test func thePageSaysWhetherWritesNeedAKey() throws {
+        var tags: [String] = []
+        for key in [nil, "secret"] {
+            try withServer(apiKey: key) { port in
+                let reply = try HTTPClient.send(port: port, "GET", "/")
+                let marker = key == nil ? StudioAssets.writesMarker : StudioAssets.keyedWritesMarker
+                let other = key == nil ? StudioAssets.keyedWritesMarker : StudioAssets.writesMarker
+                #expect(reply.text.contains(marker), "\(key ?? "no key"): \(marker) missing")
+                #expect(!reply.text.contains(other))
+                #expect(!reply.text.contains("secret"), "the key itself is in the page")
+                tags.append(try #require(reply.header("ETag")))
+            }
+        }
+        #expect(tags.count == 2 && tags[0] != tags[1], "both pages share one ETag: \(tags)")
     }
 
     @Test func everyAssetThePageReachesIsServedImmutableWithItsType() throws {

@@ -1,7 +1,10 @@
-// Calls to the Hinge API on this origin. Writes carry the API key when one was given (kept in
-// sessionStorage: this tab only, forgotten when it closes).
+// Calls to the Hinge API on this origin. Every call says it comes from the studio (`Hinge-Client: studio`,
+// kept with each record of the request log); `record: false` asks the server not to record it
+// (`Hinge-Record: off`). Writes carry the API key when one was given (kept in sessionStorage: this tab
+// only, forgotten when it closes).
 
 const KEY = "hinge.apiKey";
+export const CLIENT = "studio";
 
 export function apiKey() {
   return sessionStorage.getItem(KEY);
@@ -12,41 +15,53 @@ export function setApiKey(key) {
   else sessionStorage.removeItem(KEY);
 }
 
+/** True when the server asks for a key on writes (the page it served says so). */
+export function writesNeedKey() {
+  return document.querySelector('meta[name="hinge-writes"]')?.getAttribute("content") === "key";
+}
+
 /**
- * `call("POST", "/v1/resolve", {body: text})` → `{status, ok, headers, data}`; `data` is the parsed JSON body
- * (a problem document on errors) or null. A network failure gives status 0 and a problem-shaped `data`.
+ * `call("POST", "/v1/resolve", {body: text})` → `{status, ok, headers, data, sentKey}`; `data` is the parsed
+ * JSON body (a problem document on errors) or null, or the text with `text: true`. `sentKey` says whether
+ * the API key went with the request. A network failure gives status 0 and a problem-shaped `data`.
  */
 export async function call(method, path, options = {}) {
   const headers = new Headers(options.headers ?? {});
+  headers.set("Hinge-Client", CLIENT);
+  if (options.record === false) headers.set("Hinge-Record", "off");
   let body = options.body;
   if (options.json !== undefined) body = JSON.stringify(options.json);
   if (body !== undefined && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
-  if ((method === "PUT" || method === "DELETE") && apiKey()) headers.set("Authorization", `Bearer ${apiKey()}`);
+  const sentKey = (method === "PUT" || method === "DELETE") && Boolean(apiKey());
+  if (sentKey) headers.set("Authorization", `Bearer ${apiKey()}`);
   let response;
   try {
     response = await fetch(path, { method, headers, body, signal: options.signal });
   } catch (error) {
     if (error.name === "AbortError") throw error;
-    return { status: 0, ok: false, headers: new Headers(), data: { title: "No answer", detail: `The server did not answer (${error.message}).` } };
+    return { status: 0, ok: false, headers: new Headers(), sentKey,
+      data: { title: "No answer", detail: `The server did not answer (${error.message}).` } };
   }
   const type = response.headers.get("Content-Type") ?? "";
   let data = null;
-  if (options.blob) data = await response.blob();
+  if (options.text && response.ok) data = await response.text();
   else if (type.includes("json")) data = await response.json().catch(() => null);
   else await response.arrayBuffer();
-  return { status: response.status, ok: response.ok, headers: response.headers, data };
+  return { status: response.status, ok: response.ok, headers: response.headers, data, sentKey };
 }
 
-/** An object URL for an SVG answer, to show through `<img>` (scripts in an image never run). */
-export async function pictureURL(method, path, body) {
-  const result = await call(method, path, { body, blob: true, headers: { Accept: "image/svg+xml" } });
-  if (!result.ok) {
-    const text = result.data instanceof Blob ? await result.data.text() : "";
-    let problem = null;
-    try { problem = JSON.parse(text); } catch { problem = { detail: `HTTP ${result.status}` }; }
-    return { url: null, status: result.status, problem };
+/** An SVG answer as text: `{svg, status, problem}` (`svg` null and the problem document on an error). */
+export async function pictureText(method, path, options = {}) {
+  const result = await call(method, path, { ...options, text: true, headers: { Accept: "image/svg+xml" } });
+  if (!result.ok || typeof result.data !== "string") {
+    return { svg: null, status: result.status, problem: result.data ?? { detail: `HTTP ${result.status}` } };
   }
-  return { url: URL.createObjectURL(result.data), status: result.status, problem: null };
+  return { svg: result.data, status: result.status, problem: null };
+}
+
+/** An object URL for SVG text, to show through `<img>` (scripts in an image never run). */
+export function svgURL(text) {
+  return URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
 }
 
 /** Swaps an `<img>`'s object URL, releasing the previous one. */
@@ -55,6 +70,13 @@ export function showPicture(img, url) {
   img.src = url;
   img.dataset.objectUrl = url;
   if (old) URL.revokeObjectURL(old);
+}
+
+/** A picture width for `?width=`: the pixels of `node`'s content box, within the API's 16…4096. */
+export function widthOf(node, fallback = 800) {
+  const style = getComputedStyle(node);
+  const inner = node.clientWidth - (parseFloat(style.paddingLeft) || 0) - (parseFloat(style.paddingRight) || 0);
+  return Math.min(4096, Math.max(16, Math.floor(inner > 0 ? inner : fallback)));
 }
 
 let catalog = null;

@@ -1,6 +1,6 @@
 // Hinge Studio: tabs (arrow keys move between them, the URL's #fragment names the open one), the API key
 // dialog, and the four views, each mounted the first time it is shown.
-import { setApiKey, apiKey } from "./api.js";
+import { setApiKey, apiKey, writesNeedKey } from "./api.js";
 import { mountScene } from "./scene.js";
 import { mountMatrix } from "./matrix.js";
 import { mountRequests } from "./requests.js";
@@ -16,18 +16,29 @@ const mounted = {};
 const tabs = [...document.querySelectorAll('[role="tab"]')];
 
 const studio = {
-  /** Opens a scene (an object) in the Scene view and resolves it. */
-  openScene(scene) {
+  /** Opens a scene (an object) in the Scene view, resolves it, and moves the focus to its picture. */
+  openScene(scene, what) {
     show("scene");
-    mounted.scene.load(scene);
+    mounted.scene.load(scene, what);
+    mounted.scene.focusPicture();
+  },
+  /** Puts a device in the Scene view's scene, keeping its presentations (Undo goes back). */
+  useDevice(id) {
+    show("scene");
+    if (mounted.scene.useDevice(id)) mounted.scene.focusPicture();
+  },
+  /** Shows record `id` in the Request log view. */
+  showRecord(id) {
+    show("requests");
+    mounted.requests.open(id);
   },
   /** The Scene view's current JSON text. */
   sceneText() {
     return mounted.scene.text();
   },
-  /** Asks for the API key (after a 401); resolves true when one was given. */
-  askForKey(reason) {
-    return askForKey(reason);
+  /** Asks for the API key (after a 401; `refused` when the key sent was refused); true when one was given. */
+  askForKey(reason, refused = false) {
+    return askForKey(reason, refused);
   },
 };
 
@@ -62,11 +73,12 @@ const dialog = document.getElementById("api-key-dialog");
 const keyInput = document.getElementById("api-key-input");
 let keyWaiter = null;
 
-function askForKey(reason) {
-  document.getElementById("api-key-reason").textContent =
-    reason ?? "Writes need the server's API key. It is kept for this tab only and sent as Authorization: Bearer.";
-  keyInput.value = apiKey() ?? "";
-  dialog.showModal();
+function askForKey(reason, refused = false) {
+  const text = document.getElementById("api-key-reason");
+  text.textContent = reason ?? "Writes need the server's API key. It is kept for this tab only and sent as Authorization: Bearer.";
+  text.className = refused ? "problem" : "";
+  keyInput.value = refused ? "" : apiKey() ?? "";
+  if (!dialog.open) dialog.showModal();
   keyInput.focus();
   return new Promise((resolve) => { keyWaiter = resolve; });
 }
@@ -78,7 +90,10 @@ dialog.addEventListener("close", () => {
   keyWaiter?.(dialog.returnValue === "save" && Boolean(apiKey()));
   keyWaiter = null;
 });
-document.getElementById("api-key-button").addEventListener("click", () => askForKey());
+// The key button only on a server that asks for one (the page says so).
+const keyButton = document.getElementById("api-key-button");
+keyButton.hidden = !writesNeedKey();
+keyButton.addEventListener("click", () => askForKey());
 
 // The scene view resolves on start, whichever view is open, so its text is there for the matrix.
 mounted.scene = mountScene(document.getElementById("panel-scene"), studio);

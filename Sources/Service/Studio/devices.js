@@ -1,13 +1,38 @@
 // The Devices view: the catalog (built-in and custom), a profile's displays drawn to scale with their safe
-// areas and fold, and a form that creates, replaces (PUT with If-Match) and deletes custom profiles.
-import { call, devices } from "./api.js";
+// areas and fold, and a form that creates (PUT with If-None-Match: *), replaces (PUT with If-Match: the
+// profile loaded, under the same id) and deletes custom profiles. Each kind starts from a template that fits
+// it: a foldable's has a display with a fold.
+import { call, devices, writesNeedKey } from "./api.js";
 import { el, fill, pretty, problemList, svg, table } from "./dom.js";
 
 const DRAWING_HEIGHT = 200;  // CSS pixels for the tallest display of a profile
-const TEMPLATE_DISPLAYS = [{
-  id: "main", width: 800, height: 1280, cornerRadius: 24, safeArea: { top: 24, bottom: 20 },
-  sizeClasses: { portrait: { horizontal: "regular", vertical: "regular" }, landscape: { horizontal: "regular", vertical: "regular" } },
-}];
+const REGULAR = { horizontal: "regular", vertical: "regular" };
+const TEMPLATES = {
+  phone: [{
+    id: "main", width: 390, height: 844, cornerRadius: 47, safeArea: { top: 47, bottom: 34 },
+    landscapeSafeArea: { leading: 47, bottom: 21, trailing: 47 },
+    sizeClasses: { portrait: { horizontal: "compact", vertical: "regular" }, landscape: { horizontal: "compact", vertical: "compact" } },
+  }],
+  tablet: [{
+    id: "main", width: 800, height: 1280, cornerRadius: 24, safeArea: { top: 24, bottom: 20 },
+    sizeClasses: { portrait: REGULAR, landscape: REGULAR },
+  }],
+  // A book-style foldable: a phone-sized outer screen, an inner one with a seamless fold at its middle.
+  foldable: [
+    {
+      id: "outer", width: 376, height: 832, cornerRadius: 52, safeArea: { top: 59, bottom: 34 },
+      landscapeSafeArea: { leading: 59, bottom: 21, trailing: 59 },
+      sizeClasses: { portrait: { horizontal: "compact", vertical: "regular" }, landscape: { horizontal: "compact", vertical: "compact" } },
+    },
+    {
+      id: "inner", width: 752, height: 832, cornerRadius: 24, safeArea: { top: 24, bottom: 20 },
+      fold: { orientation: "vertical", position: 376, thickness: 0 },
+      sizeClasses: { portrait: REGULAR, landscape: REGULAR },
+    },
+  ],
+  desktop: [{ id: "main", width: 1440, height: 900, sizeClasses: { portrait: REGULAR, landscape: REGULAR } }],
+};
+const TEMPLATE_TEXTS = new Set(Object.values(TEMPLATES).map((t) => pretty(t)));
 
 /** One display in portrait points: outline, safe-area bands, fold. Only the API's numbers, scaled by the viewBox. */
 let drawings = 0;
@@ -43,16 +68,22 @@ export function mountDevices(panel, studio) {
   const list = el("div", { id: "devices-list" });
   const detail = el("section", { id: "device-detail", class: "device-detail" });
   const status = el("div", { id: "device-status", class: "status", role: "status", "aria-live": "polite" });
+  const foldWarning = el("p", { id: "device-fold-warning", class: "problem", hidden: true },
+    "A foldable needs a display with a \"fold\": without one it could not fold, and the server refuses it.");
   const form = el("form", { id: "device-form", class: "device-form", "aria-labelledby": "device-form-title" },
     el("h2", { id: "device-form-title" }, "Custom profile"),
     el("div", { class: "field" }, el("label", { for: "device-id" }, "Id"),
       el("input", { id: "device-id", name: "id", required: true, pattern: "[A-Za-z0-9._\\-]{1,128}", autocomplete: "off" })),
     el("div", { class: "field" }, el("label", { for: "device-name" }, "Name"), el("input", { id: "device-name", name: "name", required: true })),
     el("div", { class: "field" }, el("label", { for: "device-kind" }, "Kind"),
-      el("select", { id: "device-kind", name: "kind" }, ["phone", "tablet", "foldable", "desktop"].map((k) => el("option", { value: k }, k)))),
+      el("select", { id: "device-kind", name: "kind" }, Object.keys(TEMPLATES).map((k) => el("option", { value: k }, k)))),
     el("div", { class: "field wide" }, el("label", { for: "device-displays" }, "Displays (JSON array, portrait points)"),
       el("textarea", { id: "device-displays", name: "displays", rows: 10, spellcheck: "false" })),
+    foldWarning,
     el("p", { id: "device-etag", class: "hint" }),
+    el("p", { id: "device-writes", class: "hint" }, writesNeedKey()
+      ? "This server needs its API key for writes: it is asked for on the first save."
+      : "This server takes writes without an API key."),
     el("div", { class: "actions" },
       el("button", { type: "submit", id: "device-save" }, "Save (PUT)"),
       el("button", { type: "button", id: "device-delete", class: "danger" }, "Delete"),
@@ -60,19 +91,44 @@ export function mountDevices(panel, studio) {
     status);
   fill(panel, el("div", { class: "devices-layout" }, el("div", {}, list, detail), form));
 
-  // The ETag of the profile loaded into the form (sent as If-Match), or null for a new profile.
-  let etag = null;
+  // The profile loaded into the form: its id and ETag (sent as If-Match only while the id is unchanged), or
+  // nulls for a new profile.
+  let loaded = { id: null, etag: null };
 
   function setForm(profile, tag) {
     form.elements.id.value = profile?.id ?? "";
     form.elements.name.value = profile?.name ?? "";
     form.elements.kind.value = profile?.kind ?? "tablet";
-    form.elements.displays.value = pretty(profile?.displays ?? TEMPLATE_DISPLAYS);
-    etag = tag;
-    document.getElementById("device-etag").textContent = tag
-      ? `Editing ${profile.id} as of ETag ${tag}: saving replaces it only if nobody changed it since.`
-      : "A new profile (saving creates it; an existing id is replaced).";
+    form.elements.displays.value = pretty(profile?.displays ?? TEMPLATES[form.elements.kind.value]);
+    loaded = { id: tag ? profile.id : null, etag: tag };
+    showEtag();
+    checkFold();
   }
+
+  function showEtag() {
+    const id = form.elements.id.value.trim();
+    document.getElementById("device-etag").textContent = loaded.etag && id === loaded.id
+      ? `Editing ${loaded.id} as of ETag ${loaded.etag}: saving replaces it only if nobody changed it since.`
+      : loaded.etag
+        ? `A new id: saving creates ${id || "it"}, and leaves ${loaded.id} as it is.`
+        : "A new profile: saving creates it (an id that exists is refused).";
+  }
+
+  /** A foldable whose displays parse and have no fold is pointed out before it is sent. */
+  function checkFold() {
+    let displays = null;
+    try { displays = JSON.parse(form.elements.displays.value); } catch { displays = null; }
+    foldWarning.hidden = !(form.elements.kind.value === "foldable" && Array.isArray(displays)
+      && !displays.some((d) => d && typeof d === "object" && d.fold));
+  }
+
+  // A kind starts from its template, unless the displays were edited.
+  form.elements.kind.addEventListener("change", () => {
+    if (TEMPLATE_TEXTS.has(form.elements.displays.value)) form.elements.displays.value = pretty(TEMPLATES[form.elements.kind.value]);
+    checkFold();
+  });
+  form.elements.displays.addEventListener("input", checkFold);
+  form.elements.id.addEventListener("input", showEtag);
 
   async function refresh() {
     const items = await devices(true);
@@ -92,10 +148,11 @@ export function mountDevices(panel, studio) {
       el("p", {}, `${profile.kind}, ${profile.builtIn ? "built-in (read-only)" : "custom"}${profile.illustrative ? ", illustrative" : ""}`),
       el("div", { class: "displays" }, profile.displays.map((d) => drawDisplay(d, DRAWING_HEIGHT / tallest))),
       el("div", { class: "actions" },
-        el("button", { type: "button", class: "secondary", onclick: () => studio.openScene({ device: profile.id, presentations: [] }) }, "Open in the Scene view"),
+        el("button", { type: "button", class: "secondary", id: "device-open-scene", onclick: () => studio.useDevice(profile.id) },
+          "Use in the Scene view"),
         profile.builtIn
-          ? el("button", { type: "button", class: "secondary", onclick: () => setForm({ ...profile, id: `${profile.id}-copy`, name: `${profile.name} (copy)` }, null) }, "Copy into the form")
-          : el("button", { type: "button", class: "secondary", onclick: () => setForm(profile, result.headers.get("ETag")) }, "Edit in the form")));
+          ? el("button", { type: "button", class: "secondary", id: "device-copy", onclick: () => setForm({ ...profile, id: `${profile.id}-copy`, name: `${profile.name} (copy)` }, null) }, "Copy into the form")
+          : el("button", { type: "button", class: "secondary", id: "device-edit", onclick: () => setForm(profile, result.headers.get("ETag")) }, "Edit in the form")));
   }
 
   async function write(method) {
@@ -111,15 +168,22 @@ export function mountDevices(panel, studio) {
       }
       body = { name: form.elements.name.value, kind: form.elements.kind.value, displays };
     }
-    const headers = etag ? { "If-Match": etag } : {};
+    // The ETag belongs to the profile loaded: under another id the save is a create, never a replace.
+    const replacing = Boolean(loaded.etag) && id === loaded.id;
+    const headers = replacing ? { "If-Match": loaded.etag } : method === "PUT" ? { "If-None-Match": "*" } : {};
     const result = await call(method, `/v1/devices/${encodeURIComponent(id)}`, { json: body, headers });
     if (result.status === 401) {
-      if (await studio.askForKey("This server needs its API key to change profiles. It is kept for this tab only.")) return write(method);
-      return fill(status, "Not saved: the server needs its API key for writes (401).");
+      const reason = result.sentKey
+        ? "401 — the server refused this key. Check it and enter it again; it is kept for this tab only."
+        : "This server needs its API key to change profiles. It is kept for this tab only.";
+      if (await studio.askForKey(reason, result.sentKey)) return write(method);
+      return fill(status, el("p", { class: "problem", role: "alert" },
+        `Not saved: the server needs its API key for writes (401${result.sentKey ? ", the key given was refused" : ""}).`));
     }
     if (result.status === 412) {
-      return fill(status, el("p", { class: "problem", role: "alert" },
-        "Not saved: someone changed or deleted this profile since you loaded it (412 Precondition Failed). Show it again and reapply your edit."));
+      return fill(status, el("p", { class: "problem", role: "alert" }, replacing
+        ? "Not saved: someone changed or deleted this profile since you loaded it (412 Precondition Failed). Show it again and reapply your edit."
+        : `Not saved: a profile "${id}" already exists (412 Precondition Failed). Show it and edit it, or choose another id.`));
     }
     if (result.status === 403) return fill(status, el("p", { class: "problem", role: "alert" }, "Built-in profiles are read-only (403): copy it under a new id."));
     if (!result.ok) return fill(status, problemList(result.data));
@@ -128,7 +192,7 @@ export function mountDevices(panel, studio) {
       fill(detail);
       fill(status, el("p", { class: "ok" }, `Deleted ${id}.`));
     } else {
-      setForm(result.data ?? body, result.headers.get("ETag"));
+      setForm(result.data ?? { ...body, id }, result.headers.get("ETag"));
       fill(status, el("p", { class: "ok" }, `Saved ${id} (${result.status === 201 ? "created" : "replaced"}).`));
       show(id);
     }

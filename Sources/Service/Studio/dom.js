@@ -78,19 +78,30 @@ export function table(caption, headings, rows, className = "") {
   );
 }
 
-/** The violations of a problem document, each beside its JSON pointer. */
-export function problemList(problem) {
+/**
+ * The violations of a problem document, each beside its JSON pointer. With `show`, each gets a button that
+ * calls `show({pointer})` (or `show({offset})` for where a body stopped being JSON).
+ */
+export function problemList(problem, show = null) {
   const items = [];
+  const button = (target, label) => show
+    ? el("button", { type: "button", class: "link show-in-editor", onclick: () => show(target), "aria-label": label }, "show")
+    : null;
   for (const key of ["errors", "unknownFields"]) {
     for (const issue of Array.isArray(problem?.[key]) ? problem[key] : []) {
+      const pointer = String(issue.path ?? "");
       items.push(
-        el("li", { class: "issue" }, el("code", { class: "pointer" }, issue.path === "" ? "/ (the whole body)" : String(issue.path ?? "")),
-          " ", el("span", {}, String(issue.message ?? ""))),
+        el("li", { class: key === "errors" ? "issue" : "issue unknown" },
+          el("code", { class: "pointer" }, pointer === "" ? "/ (the whole body)" : pointer),
+          " ", el("span", {}, String(issue.message ?? "")), " ",
+          button({ pointer }, `Show ${pointer || "the body"} in the editor`)),
       );
     }
   }
   if (problem && problem.line !== undefined) {
-    items.push(el("li", { class: "issue" }, el("code", { class: "pointer" }, `line ${problem.line}, column ${problem.column}`)));
+    items.push(el("li", { class: "issue" },
+      el("code", { class: "pointer" }, `line ${problem.line}, column ${problem.column}`), " ",
+      button({ offset: problem.offset, line: problem.line, column: problem.column }, `Show line ${problem.line}, column ${problem.column} in the editor`)));
   }
   return el("div", { class: "problem", role: "alert" },
     el("p", {}, el("strong", {}, problem?.title ? `${problem.status} ${problem.title}` : "Error"), ": ", String(problem?.detail ?? "")),

@@ -1,8 +1,11 @@
 // The Matrix view: the Scene view's scene across the chosen devices × postures × orientations × layout
-// directions (POST /v1/resolve/matrix), one card per combination with the server's wireframe and the
-// diagnostic codes. A card opens its combination in the Scene view.
-import { call, devices, pictureURL, showPicture } from "./api.js";
+// directions, in one request (POST /v1/resolve/matrix?pictures=svg&width=…, not recorded) that answers each
+// combination with its wireframe; one card per combination with the diagnostic codes. Every wireframe is
+// shown at one scale (pixels per point), so shapes compare across devices: a wider window gets a wider
+// card. A card opens its combination in the Scene view.
+import { call, devices, pictureText, showPicture, svgURL } from "./api.js";
 import { el, fill, problemList } from "./dom.js";
+import { viewBox } from "./picture.js";
 
 const DIMENSIONS = [
   ["postures", "Postures", ["flat", "halfOpened", "closed"], ["flat", "halfOpened"]],
@@ -10,6 +13,9 @@ const DIMENSIONS = [
   ["layoutDirections", "Layout directions", ["ltr", "rtl"], ["ltr"]],
 ];
 const DEFAULT_DEVICES = ["iphone-16", "iphone-duo"];
+// The width each picture is asked for: the narrowest at which the server draws its text full size
+// (docs/svg.md); cards of wider windows are shown larger than this, never smaller.
+const PICTURE_WIDTH = 320;
 const PICTURES_AT_ONCE = 2;
 
 function checkboxes(name, legend, values, checked) {
@@ -31,7 +37,9 @@ export function mountMatrix(panel, studio) {
     DIMENSIONS.map(([name, legend, values, checked]) => checkboxes(name, legend, values.map((v) => [v, v]), checked)),
     el("div", { class: "actions" }, el("button", { type: "submit", id: "matrix-run" }, "Resolve the matrix")),
   );
-  fill(panel, el("p", { class: "hint" }, "Resolves the Scene view's scene in every combination chosen below."), form, status, grid);
+  fill(panel, el("p", { class: "hint" },
+    "Resolves the Scene view's scene in every combination chosen below. Every picture is drawn at one scale, so sizes compare."),
+  form, status, grid);
 
   devices().then((items) => {
     fill(deviceBox, checkboxes("devices", "Devices", items.map((d) => [d.id, d.name]), DEFAULT_DEVICES));
@@ -53,53 +61,73 @@ export function mountMatrix(panel, studio) {
     const request = { scene, devices: chosen(form, "devices") };
     for (const [name] of DIMENSIONS) request[name] = chosen(form, name);
     status.textContent = "Resolving the matrix…";
-    const result = await call("POST", "/v1/resolve/matrix", { json: request });
+    let result = await call("POST", `/v1/resolve/matrix?pictures=svg&width=${PICTURE_WIDTH}`, { json: request, record: false });
+    // A server that does not draw pictures in a matrix answer refuses the parameter: ask without it.
+    if (result.status === 400 && result.data?.parameter === "pictures") {
+      result = await call("POST", "/v1/resolve/matrix", { json: request, record: false });
+    }
     if (run !== generation) return;
     if (!result.ok) {
       fill(grid);
-      status.textContent = "";
-      status.append(problemList(result.data));
+      fill(status, problemList(result.data));
       return;
     }
     const results = result.data.results ?? [];
     status.textContent = `${results.length} combinations.`;
-    const jobs = [];
-    fill(grid, results.map((r) => card(r, scene, jobs)));
+    const cards = results.map((r) => card(r, scene));
+    fill(grid, cards.map((c) => c.node));
     grid.dataset.combinations = String(results.length);
-    await drain(jobs, run);
-    if (run === generation) status.textContent = `${results.length} combinations, pictures loaded.`;
+    // A server that does not draw the pictures in the matrix answer: one picture request per card.
+    const missing = cards.filter((c) => c.needsPicture);
+    const workers = Array.from({ length: PICTURES_AT_ONCE }, async () => {
+      while (missing.length && run === generation) {
+        const c = missing.shift();
+        const pic = await pictureText("POST", `/v1/resolve?format=svg&width=${PICTURE_WIDTH}`,
+          { body: JSON.stringify(c.scene), record: false });
+        if (pic.svg) c.show(pic.svg);
+        else c.fail(pic.problem);
+      }
+    });
+    await Promise.all(workers);
+    if (run !== generation) return;
+    rescale(cards);
+    status.textContent = `${results.length} combinations, pictures loaded.`;
   });
 
-  function card(result, scene, jobs) {
+  /** One scale for every picture: the largest pixels-per-point among them (so none is shown smaller than asked). */
+  function rescale(cards) {
+    const drawn = cards.filter((c) => c.box);
+    const scale = Math.max(...drawn.map((c) => PICTURE_WIDTH / c.box.width));
+    for (const c of drawn) c.img.style.width = `${Math.round(c.box.width * scale)}px`;
+    grid.dataset.scale = drawn.length ? String(scale) : "";
+  }
+
+  function card(result, scene) {
     const combined = { ...scene, device: result.device, posture: result.posture, orientation: result.orientation, layoutDirection: result.layoutDirection };
     const title = `${result.device} · ${result.posture} · ${result.orientation} · ${result.layoutDirection}`;
-    const codes = result.resolution
-      ? [...new Set((result.resolution.diagnostics ?? []).map((d) => d.code))]
-      : [];
+    const codes = result.resolution ? [...new Set((result.resolution.diagnostics ?? []).map((d) => d.code))] : [];
     const body = el("div", { class: "thumb" });
+    const c = { scene: combined, img: null, box: null, needsPicture: false };
+    c.show = (text) => {
+      c.box = viewBox(text);
+      showPicture(c.img, svgURL(text));
+    };
+    c.fail = (problem) => fill(body, problemList(problem));
     if (result.resolution) {
-      const img = el("img", { alt: `Wireframe: ${title}`, class: "wireframe" });
-      body.append(img);
-      jobs.push(async () => {
-        const pic = await pictureURL("POST", "/v1/resolve?format=svg", JSON.stringify(combined));
-        if (pic.url) showPicture(img, pic.url);
-        else fill(body, problemList(pic.problem));
-      });
+      c.img = el("img", { alt: `Wireframe: ${title}`, class: "wireframe", width: PICTURE_WIDTH });
+      body.append(c.img);
+      if (typeof result.svg === "string") c.show(result.svg);
+      else c.needsPicture = true;
     } else {
       body.append(el("ul", { class: "issues" }, (result.errors ?? []).map((e) => el("li", {}, el("code", { class: "pointer" }, e.path), " ", e.message))));
     }
-    return el("li", { class: "cell" },
-      el("button", { type: "button", class: "open", "aria-label": `Open ${title} in the Scene view`, onclick: () => studio.openScene(combined) },
-        el("span", { class: "title" }, title)),
+    c.node = el("li", { class: "cell" },
+      el("button", { type: "button", class: "open", "aria-label": `Open ${title} in the Scene view`,
+        onclick: () => studio.openScene(combined, `open ${title}`) },
+      el("span", { class: "title" }, title)),
       body,
-      el("p", { class: "codes" }, result.resolution ? (codes.length ? codes.map((c) => el("code", {}, c)) : "no diagnostics") : "not resolvable"));
-  }
-
-  async function drain(jobs, run) {
-    const workers = Array.from({ length: PICTURES_AT_ONCE }, async () => {
-      while (jobs.length && run === generation) await jobs.shift()();
-    });
-    await Promise.all(workers);
+      el("p", { class: "codes" }, result.resolution ? (codes.length ? codes.map((code) => el("code", {}, code)) : "no diagnostics") : "not resolvable"));
+    return c;
   }
 
   return {};

@@ -1,15 +1,37 @@
-// The Request log view: GET /v1/requests newest first with the API's filters and cursor paging; a record
-// shows its picture, its request and response, and a Replay button.
-import { call, pictureURL, showPicture } from "./api.js";
+// The Request log view: GET /v1/requests newest first with the API's filters and cursor paging; each record
+// is named by what a designer recognises (device · posture · time) and the client that sent it. A record
+// shows its picture, its request and response, and a Replay button, which the keyboard reaches next.
+import { call, pictureText, showPicture, svgURL, widthOf } from "./api.js";
 import { el, fill, pretty, problemList, table } from "./dom.js";
 
 const FILTERS = [
   ["device", "Device", "text", "iphone-duo"],
+  ["client", "Client", "text", "studio"],
   ["status", "Status", "number", "422"],
   ["code", "Diagnostic code", "text", "chained-modal"],
   ["since", "Since (RFC 3339)", "text", "2026-01-31T00:00:00Z"],
   ["until", "Until (RFC 3339)", "text", ""],
 ];
+
+const two = (n) => String(n).padStart(2, "0");
+
+/** `14:03:12` today, `2026-01-31 14:03` another day (local time), the API's text when it does not parse. */
+export function timeText(iso) {
+  const t = new Date(iso);
+  if (Number.isNaN(t.getTime())) return String(iso ?? "");
+  const now = new Date();
+  const today = t.getFullYear() === now.getFullYear() && t.getMonth() === now.getMonth() && t.getDate() === now.getDate();
+  const clock = `${two(t.getHours())}:${two(t.getMinutes())}`;
+  return today ? `${clock}:${two(t.getSeconds())}` : `${t.getFullYear()}-${two(t.getMonth() + 1)}-${two(t.getDate())} ${clock}`;
+}
+
+/** device · posture · time (a matrix: "matrix · time"; a scene without a device: "custom window · …"). */
+export function recordTitle(r) {
+  const request = r.request && typeof r.request === "object" ? r.request : null;
+  const posture = r.posture ?? (typeof request?.posture === "string" ? request.posture : null);
+  const what = r.path === "/v1/resolve/matrix" ? "matrix" : r.device ?? "custom window";
+  return [what, r.path === "/v1/resolve/matrix" ? null : posture, timeText(r.receivedAt)].filter(Boolean).join(" · ");
+}
 
 export function mountRequests(panel) {
   const form = el("form", { id: "requests-form", class: "filters" },
@@ -50,10 +72,13 @@ export function mountRequests(panel) {
     older.disabled = !next;
     const items = result.data.items ?? [];
     fill(list, items.length
-      ? table(null, ["id", "received", "path", "device", "status", "codes"], items.map((r) => [
-        el("button", { type: "button", class: "link", onclick: () => open(r.id), "aria-label": `Open record ${r.id}` }, `#${r.id}`),
-        r.receivedAt, r.path, r.device ?? "—", String(r.status), r.codes.length ? r.codes.join(", ") : "—",
-      ]), "records")
+      ? table(null, ["record", "id", "client", "path", "status", "codes"], items.map((r) => {
+        const title = recordTitle(r);
+        return [
+          el("button", { type: "button", class: "link", onclick: () => open(r.id), "aria-label": `Open record ${r.id}: ${title}` }, title),
+          `#${r.id}`, r.client ?? "—", r.path, String(r.status), r.codes.length ? r.codes.join(", ") : "—",
+        ];
+      }), "records")
       : el("p", {}, "No records match."));
   }
 
@@ -62,36 +87,43 @@ export function mountRequests(panel) {
     const figure = el("figure", { class: "picture" }, picture);
     const replayOut = el("div", { id: "replay-result", role: "status", "aria-live": "polite" });
     const replay = el("button", { type: "button", id: "replay-button", onclick: () => runReplay(id, replayOut) }, "Replay");
-    fill(detail, el("h2", {}, `Record #${id}`), el("p", {}, "Loading…"));
+    const heading = el("h2", { id: "record-title", tabindex: "-1" }, `Record #${id}`);
+    fill(detail, heading, el("p", {}, "Loading…"));
     const record = await call("GET", `/v1/requests/${encodeURIComponent(id)}`);
     if (!record.ok) {
-      fill(detail, el("h2", {}, `Record #${id}`), problemList(record.data));
+      fill(detail, heading, problemList(record.data));
+      heading.focus();
       return;
     }
     const r = record.data;
+    heading.textContent = recordTitle(r);
+    fill(detail,
+      heading,
+      el("p", { class: "hint" }, `Record #${r.id}${r.client ? ` from ${r.client}` : ""}`),
+      el("div", { class: "actions" }, replay), replayOut,
+      figure,
+      el("dl", { class: "meta" },
+        el("dt", {}, "Received"), el("dd", {}, r.receivedAt),
+        el("dt", {}, "Client"), el("dd", {}, r.client ?? "—"),
+        el("dt", {}, "Path"), el("dd", {}, r.path),
+        el("dt", {}, "Status"), el("dd", {}, String(r.status)),
+        el("dt", {}, "Device"), el("dd", {}, r.device ?? "—"),
+        el("dt", {}, "Duration"), el("dd", {}, `${r.durationMicros} µs`),
+        el("dt", {}, "Engine"), el("dd", {}, r.engineVersion)),
+      el("h3", {}, "Request"), el("pre", { class: "json", tabindex: "0" }, typeof r.request === "string" ? r.request : pretty(r.request)),
+      el("h3", {}, "Response"), el("pre", { class: "json", tabindex: "0" }, typeof r.response === "string" ? r.response : pretty(r.response)));
+    // The keyboard goes on from the record (Tab reaches Replay next), not from the row that opened it.
+    heading.focus();
     // Only a stored single resolution has a picture (the API answers 409 for the others).
     if (r.path === "/v1/resolve" && r.status === 200 && !r.responseTruncated) {
-      const pic = await pictureURL("GET", `/v1/requests/${encodeURIComponent(id)}/svg`);
-      if (pic.url) showPicture(picture, pic.url);
+      const pic = await pictureText("GET", `/v1/requests/${encodeURIComponent(id)}/svg?width=${widthOf(figure, 480)}`);
+      if (pic.svg) showPicture(picture, svgURL(pic.svg));
       else fill(figure, el("figcaption", {}, `No picture: ${pic.problem?.detail ?? pic.status}`));
     } else {
       fill(figure, el("figcaption", {}, r.path === "/v1/resolve/matrix"
         ? "No picture for a matrix: open its combinations from the Matrix view."
         : `No picture: the answer was ${r.status}${r.responseTruncated ? " (stored truncated)" : ""}.`));
     }
-    fill(detail,
-      el("h2", {}, `Record #${r.id}`),
-      el("dl", { class: "meta" },
-        el("dt", {}, "Received"), el("dd", {}, r.receivedAt),
-        el("dt", {}, "Path"), el("dd", {}, r.path),
-        el("dt", {}, "Status"), el("dd", {}, String(r.status)),
-        el("dt", {}, "Device"), el("dd", {}, r.device ?? "—"),
-        el("dt", {}, "Duration"), el("dd", {}, `${r.durationMicros} µs`),
-        el("dt", {}, "Engine"), el("dd", {}, r.engineVersion)),
-      el("div", { class: "actions" }, replay), replayOut,
-      figure,
-      el("h3", {}, "Request"), el("pre", { class: "json", tabindex: "0" }, typeof r.request === "string" ? r.request : pretty(r.request)),
-      el("h3", {}, "Response"), el("pre", { class: "json", tabindex: "0" }, typeof r.response === "string" ? r.response : pretty(r.response)));
   }
 
   async function runReplay(id, out) {
@@ -109,5 +141,5 @@ export function mountRequests(panel) {
   older.addEventListener("click", () => { cursors.push(cursor); cursor = next; load(); });
   newer.addEventListener("click", () => { cursor = cursors.pop() ?? null; load(); });
   load();
-  return { shown: load };
+  return { shown: load, open };
 }

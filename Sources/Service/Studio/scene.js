@@ -1,8 +1,13 @@
 // The Scene view: a JSON editor with pickers that patch it; every change is resolved by the API (debounced,
-// one request at a time, the latest text wins) and shown as the server's wireframe, the placements and the
-// diagnostics. A scene the API refuses shows each error beside its JSON pointer and keeps the last picture.
-import { call, devices, pictureURL, showPicture } from "./api.js";
+// one request at a time, the latest text wins, not recorded) and shown as the server's wireframe at the
+// width it has on screen, the layers, the diagnostics and the placements. A scene the API refuses shows
+// each error under the editor, and what is shown from the last scene that resolved is marked stale.
+// "Record" resolves the current scene once more with recording on. Changes the studio makes to the text
+// (pickers, a matrix combination, a device) can be undone until the designer types.
+import { call, devices, pictureText, showPicture, svgURL, widthOf } from "./api.js";
 import { el, fill, frameText, problemList, select, setOptions, table } from "./dom.js";
+import { compose, coverage, drawnPlacements } from "./picture.js";
+import { indexOfByte, locate } from "./locate.js";
 
 const DEFAULT_SCENE = {
   device: "iphone-16",
@@ -26,44 +31,61 @@ const CHOICES = {
   orientation: ["portrait", "landscape"],
   layoutDirection: ["ltr", "rtl"],
 };
+const LABELS = { posture: "Posture", orientation: "Orientation", layoutDirection: "Layout direction" };
 const DEBOUNCE_MS = 250;
+const HISTORY = 50;
 
 export function mountScene(panel, studio) {
-  const editor = el("textarea", { id: "scene-json", spellcheck: "false", autocapitalize: "off", rows: 24, "aria-describedby": "scene-status" });
+  const editor = el("textarea", { id: "scene-json", spellcheck: "false", autocapitalize: "off", rows: 22, "aria-describedby": "scene-status" });
   const status = el("p", { id: "scene-status", class: "status", role: "status", "aria-live": "polite" });
+  const errors = el("div", { id: "scene-errors", class: "editor-errors" });
   const [deviceLabel, device] = select("scene-device", "Device", [["", "(scene's window)"]], () => patch("device", device.value));
   const [displayLabel, display] = select("scene-display", "Display", [["", "(default)"]], () => patch("display", display.value));
   const pickers = { device, display };
   const pickerFields = [el("div", { class: "field" }, deviceLabel, device), el("div", { class: "field" }, displayLabel, display)];
   for (const [key, values] of Object.entries(CHOICES)) {
-    const [label, control] = select(`scene-${key}`, { posture: "Posture", orientation: "Orientation", layoutDirection: "Layout direction" }[key],
-      [["", "(default)"], ...values.map((v) => [v, v])], () => patch(key, control.value));
+    const [label, control] = select(`scene-${key}`, LABELS[key], [["", "(default)"], ...values.map((v) => [v, v])], () => patch(key, control.value));
     pickers[key] = control;
     pickerFields.push(el("div", { class: "field" }, label, control));
   }
+  const undo = el("button", { type: "button", id: "scene-undo", class: "secondary", disabled: true, onclick: () => undoLast() }, "Undo");
+  const record = el("button", { type: "button", id: "scene-record", class: "secondary", onclick: () => recordScene() }, "Record this scene");
+  const recorded = el("p", { id: "scene-recorded", class: "status", role: "status", "aria-live": "polite" });
   const picture = el("img", { id: "scene-picture", class: "wireframe", alt: "Wireframe of the resolved scene" });
+  const frame = el("div", { class: "picture-frame" }, picture);
   const caption = el("figcaption", { id: "scene-caption" }, "Resolving…");
-  const errors = el("div", { id: "scene-errors" });
+  const figure = el("figure", { class: "picture", id: "scene-figure", tabindex: "-1", "aria-labelledby": "scene-caption" }, frame, caption);
+  const stale = el("p", { id: "scene-stale", class: "stale-banner", hidden: true },
+    "Stale: the picture, layers and tables below are those of the last scene that resolved, not of the text in the editor.");
+  const outline = el("input", { type: "checkbox", id: "scene-outline", checked: true, onchange: () => recompose() });
+  const layerList = el("ul", { id: "scene-layer-list", class: "layer-list" });
+  const layers = el("fieldset", { id: "scene-layers", class: "layers" },
+    el("legend", {}, "Layers, top first: untick one to see what it covers"),
+    layerList, el("label", { class: "check outline-choice" }, outline, " Outline layers under others"));
   const placements = el("div", { id: "scene-placements" });
   const diagnostics = el("div", { id: "scene-diagnostics" });
+  const output = el("div", { class: "scene-output", id: "scene-output" },
+    stale, layers, figure, el("h2", {}, "Diagnostics"), diagnostics, el("h2", {}, "Placements"), placements);
 
   fill(panel,
     el("div", { class: "scene-layout" },
       el("div", { class: "scene-input" },
         el("fieldset", { class: "pickers" }, el("legend", {}, "Environment"), pickerFields),
         el("label", { for: "scene-json" }, "Scene (JSON, resolved as you type)"),
-        editor, status),
-      el("div", { class: "scene-output" },
-        el("figure", { class: "picture" }, picture, caption),
-        errors,
-        el("h2", {}, "Diagnostics"), diagnostics,
-        el("h2", {}, "Placements"), placements)));
+        editor, errors, status,
+        el("div", { class: "actions" }, record, undo), recorded),
+      output));
 
   let catalog = [];
   let timer = null;
   let inFlight = false;
   let again = false;
   let shownFirst = false;
+  const history = [];
+  const hidden = new Set();
+  // The last picture: its SVG text, the resolution it shows and the scene text it was asked for.
+  let shown = { svg: null, resolution: null, text: null, width: 0 };
+  let pictureRun = 0;
 
   function currentScene() {
     try {
@@ -72,6 +94,34 @@ export function mountScene(panel, studio) {
     } catch {
       return null;
     }
+  }
+
+  /** Replaces the editor's text on the designer's behalf, keeping the old text for Undo. */
+  function replaceText(text, what) {
+    if (text === editor.value) return;
+    history.push({ text: editor.value, what });
+    if (history.length > HISTORY) history.shift();
+    editor.value = text;
+    showUndo();
+    syncPickers();
+    clearTimeout(timer);
+    run();
+  }
+
+  function showUndo() {
+    const last = history[history.length - 1];
+    undo.disabled = !last;
+    undo.textContent = last ? `Undo: ${last.what}` : "Undo";
+  }
+
+  function undoLast() {
+    const last = history.pop();
+    if (!last) return;
+    editor.value = last.text;
+    showUndo();
+    syncPickers();
+    run();
+    editor.focus();
   }
 
   function patch(key, value) {
@@ -84,9 +134,7 @@ export function mountScene(panel, studio) {
     if (value) scene[key] = value;
     else delete scene[key];
     if (key === "device") delete scene.display;
-    editor.value = JSON.stringify(scene, null, 2);
-    syncPickers();
-    schedule();
+    replaceText(JSON.stringify(scene, null, 2), `${LABELS[key] ?? key} ${value || "(default)"}`);
   }
 
   function syncPickers() {
@@ -118,35 +166,92 @@ export function mountScene(panel, studio) {
     }
   }
 
+  /** Selects what `target` ({pointer} or {offset}) names in the editor and scrolls it into view. */
+  function showInEditor(target) {
+    const text = editor.value;
+    let range = null;
+    if (target.offset !== undefined) {
+      const at = indexOfByte(text, target.offset);
+      range = { start: at, end: Math.min(text.length, at + 1) };
+    } else {
+      range = locate(text, target.pointer);
+    }
+    if (!range) return;
+    editor.focus();
+    editor.setSelectionRange(range.start, range.end);
+    const line = text.slice(0, range.start).split("\n").length - 1;
+    const lineHeight = parseFloat(getComputedStyle(editor).lineHeight) || 18;
+    editor.scrollTop = Math.max(0, line * lineHeight - editor.clientHeight / 3);
+  }
+
+  function setStale(isStale) {
+    output.dataset.stale = String(isStale);
+    stale.hidden = !isStale;
+  }
+
   async function resolve(text) {
     status.textContent = "Resolving…";
-    const result = await call("POST", "/v1/resolve", { body: text });
+    const result = await call("POST", "/v1/resolve", { body: text, record: false });
     if (text !== editor.value) return;  // a newer edit is waiting; its answer is the one to show
     if (!result.ok) {
-      fill(errors, problemList(result.data));
-      status.textContent = `Not resolved (${result.status || "no answer"}): see the errors beside the picture.`;
-      caption.textContent = shownFirst ? "The last scene that resolved (the current text has errors)." : "No scene has resolved yet.";
+      fill(errors, problemList(result.data, showInEditor));
+      const count = (result.data?.errors?.length ?? 0) || 1;
+      status.textContent = `Not resolved (${result.status || "no answer"}): ${count} error${count === 1 ? "" : "s"}, listed just above.`;
+      setStale(shownFirst);
       panel.dataset.state = "error";
       return;
     }
     fill(errors);
+    setStale(false);
     showResolution(result.data);
-    const recordId = result.headers.get("Hinge-Record-Id");
-    const pic = recordId
-      ? await pictureURL("GET", `/v1/requests/${encodeURIComponent(recordId)}/svg`)
-      : await pictureURL("POST", "/v1/resolve?format=svg", text);
-    if (!pic.url) {
-      fill(errors, problemList(pic.problem));
+    status.textContent = `Resolved: ${result.data.placements?.length ?? 0} placements, ${result.data.diagnostics?.length ?? 0} diagnostics.`;
+    await loadPicture(text, result.data);
+  }
+
+  /** Asks for the picture of `text` at the width it has on screen, then shows it with the layers applied. */
+  async function loadPicture(text, resolution) {
+    const run = ++pictureRun;
+    const width = widthOf(frame);
+    const pic = await pictureText("POST", `/v1/resolve?format=svg&width=${width}`, { body: text, record: false });
+    if (run !== pictureRun) return;
+    if (!pic.svg) {
+      fill(errors, problemList(pic.problem, showInEditor));
       return;
     }
-    showPicture(picture, pic.url);
-    const env = result.data.environment ?? {};
+    shown = { svg: pic.svg, resolution, text, width };
+    picture.dataset.width = String(width);
+    recompose();
+    const env = resolution.environment ?? {};
     caption.textContent = [env.device ?? "custom window", env.display, env.posture, env.orientation, env.layoutDirection]
       .filter(Boolean).join(" · ");
-    status.textContent = `Resolved: ${result.data.placements?.length ?? 0} placements, ${result.data.diagnostics?.length ?? 0} diagnostics.`;
+  }
+
+  /** Shows the last picture with the hidden layers and outlines as they are now chosen. */
+  function recompose() {
+    if (!shown.svg) return;
+    const composed = compose(shown.svg, shown.resolution, { hidden, outline: outline.checked });
+    picture.dataset.hidden = [...hidden].filter((id) => drawnPlacements(shown.resolution).some((p) => p.id === id)).join(" ");
+    picture.dataset.outlined = outline.checked ? composed.covered.join(" ") : "";
+    picture.dataset.foldOutlined = String(composed.foldOutlined);
+    showPicture(picture, svgURL(composed.svg));
+  }
+
+  function showLayers(resolution) {
+    const drawn = drawnPlacements(resolution);
+    const under = coverage(drawn);
+    const rows = drawn.map((p, i) => {
+      const box = el("input", { type: "checkbox", "data-id": p.id, checked: !hidden.has(p.id),
+        "aria-label": `Show ${p.id}`, onchange: () => { if (box.checked) hidden.delete(p.id); else hidden.add(p.id); recompose(); } });
+      return el("li", { class: under[i].length ? "layer covered" : "layer" },
+        el("label", {}, box, " ", el("strong", {}, p.id), ` ${p.style ?? p.kind}`,
+          under[i].length ? el("span", { class: "under" }, ` (under ${under[i].join(", ")})`) : null));
+    }).reverse();
+    fill(layerList, rows.length ? rows : el("li", {}, "Nothing is drawn."));
+    layers.hidden = drawn.length === 0;
   }
 
   function showResolution(resolution) {
+    showLayers(resolution);
     const rows = (resolution.placements ?? []).map((p) => [
       p.id, p.kind, p.style ?? p.status, frameText(p.frame),
       (p.detents ?? []).map((d) => `${typeof d.detent === "string" ? d.detent : JSON.stringify(d.detent)} ${d.height}`).join(", ") || "—",
@@ -159,26 +264,60 @@ export function mountScene(panel, studio) {
       : el("p", {}, "No diagnostics."));
   }
 
+  async function recordScene() {
+    fill(recorded, "Recording…");
+    const text = editor.value;
+    const result = await call("POST", "/v1/resolve", { body: text });
+    const id = result.headers.get("Hinge-Record-Id");
+    if (!id) {
+      return fill(recorded, result.status === 0
+        ? "Not recorded: the server did not answer."
+        : "Not recorded: this server does not record (it runs with --no-record).");
+    }
+    fill(recorded, el("span", { class: "ok" }, `Recorded as #${id}${result.ok ? "" : ` (answer ${result.status})`}. `),
+      el("button", { type: "button", class: "link", id: "scene-show-record", onclick: () => studio.showRecord(id) }, "Show it in the request log"));
+  }
+
   // The picture counts as shown once decoded (the browser tests wait on data-pictures).
   picture.addEventListener("load", () => {
     if (!shownFirst) performance.mark("hinge-first-wireframe");
     shownFirst = true;
-    panel.dataset.state = "resolved";
+    panel.dataset.state = output.dataset.stale === "true" ? "error" : "resolved";
     panel.dataset.pictures = String(Number(panel.dataset.pictures ?? 0) + 1);
   });
-  editor.addEventListener("input", () => { syncPickers(); schedule(); });
+  // A new width asks for a picture laid out for it (text keeps its size rather than shrinking).
+  let resizeTimer = null;
+  new ResizeObserver(() => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      if (shown.svg && frame.clientWidth > 0 && Math.abs(widthOf(frame) - shown.width) > 8) loadPicture(shown.text, shown.resolution);
+    }, 150);
+  }).observe(frame);
+  // Typing is undone by the editor itself; restoring a text from before it would throw the typing away.
+  editor.addEventListener("input", () => { history.length = 0; showUndo(); syncPickers(); schedule(); });
   editor.value = JSON.stringify(DEFAULT_SCENE, null, 2);
   devices().then((items) => { catalog = items; syncPickers(); });
   syncPickers();
   run();
 
   return {
-    load(scene) {
-      editor.value = JSON.stringify(scene, null, 2);
-      syncPickers();
-      clearTimeout(timer);
-      run();
+    /** Opens `scene` (an object), keeping the current text for Undo. */
+    load(scene, what = "open a scene") {
+      replaceText(JSON.stringify(scene, null, 2), what);
     },
+    /** Puts device `id` in the scene, keeping its presentations; false when the text is not an object. */
+    useDevice(id) {
+      const scene = currentScene();
+      if (!scene) {
+        status.textContent = `The scene is not a JSON object: fix it, then open ${id} again.`;
+        return false;
+      }
+      scene.device = id;
+      delete scene.display;
+      replaceText(JSON.stringify(scene, null, 2), `device ${id}`);
+      return true;
+    },
+    focusPicture: () => figure.focus(),
     text: () => editor.value,
     shown() { devices().then((items) => { catalog = items; syncPickers(); }); },
   };

@@ -1,0 +1,109 @@
+// The server's SVG wireframe, as text, made into what the Scene view shows: presentations the designer
+// turned off are hidden, and those that later ones cover (and a covered fold) are outlined on top. The
+// picture's structure is docs/svg.md's: one `<g class="P-presentation">` per drawn placement in the order of
+// the resolution's placements, a scrim `<rect class="P-scrim">` just before the group it dims, and the window
+// group translated to its place. Only fixed attributes and numbers are added to the text — nothing from the
+// scene or the API becomes markup — and the result is shown through `<img>`, where no script runs.
+
+const OUTLINE_FOLD = "#c03a2b";
+
+/** `{width, height}` of the picture's viewBox (points), or null. */
+export function viewBox(svg) {
+  const m = /viewBox="0 0 ([0-9.]+) ([0-9.]+)"/.exec(svg);
+  return m ? { width: Number(m[1]), height: Number(m[2]) } : null;
+}
+
+/** The placements the picture draws, in its order: presented, with a frame. */
+export function drawnPlacements(resolution) {
+  return (resolution?.placements ?? []).filter((p) => p.status === "presented" && p.frame);
+}
+
+function overlap(a, b) {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  return w > 0 && h > 0;
+}
+
+/** For each drawn placement, the ids of the later ones (not hidden) whose frames overlap it. */
+export function coverage(drawn, hidden = new Set()) {
+  return drawn.map((p, i) => drawn.slice(i + 1)
+    .filter((q) => !hidden.has(q.id) && !hidden.has(p.id) && overlap(p.frame, q.frame))
+    .map((q) => q.id));
+}
+
+/** Does a frame cover part of the fold: its band, or for a seamless fold the line, strictly inside the frame? */
+function crossesFold(f, band) {
+  const across = (start, size, at, extent) => (extent > 0
+    ? Math.min(start + size, at + extent) - Math.max(start, at) > 0
+    : start < at && at < start + size);
+  return across(f.x, f.width, band.x, band.width) && across(f.y, f.height, band.y, band.height);
+}
+
+const n = (v) => String(Math.round(v * 100) / 100);
+
+function colour(text) {
+  return /^#[0-9a-fA-F]{3,8}$/.test(text ?? "") ? text : "#111827";
+}
+
+/**
+ * `{svg, covered, foldOutlined, matched}`: `svg` with the presentations of `hidden` (ids) not drawn and, when
+ * `outline` is on, a dashed outline over every drawn placement that a later one overlaps and over a fold that
+ * a placement covers. `matched` is false when the picture's groups do not match the resolution (then nothing
+ * is hidden; the outlines still are drawn from the resolution's numbers).
+ */
+export function compose(svg, resolution, { hidden = new Set(), outline = true } = {}) {
+  const prefix = /class="(h[0-9a-f]{8})"/.exec(svg)?.[1];
+  const origin = prefix
+    ? new RegExp(`<g class="${prefix}-window" transform="translate\\(([-0-9.]+) ([-0-9.]+)\\)">`).exec(svg)
+    : null;
+  const scale = Number(/data-scale="([0-9.]+)"/.exec(svg)?.[1] ?? "1") || 1;
+  const drawn = drawnPlacements(resolution);
+  const opener = `<g class="${prefix}-presentation" data-id="`;
+  const parts = prefix ? svg.split(opener) : [svg];
+  const matched = parts.length - 1 === drawn.length;
+  const strokes = drawn.map(() => null);
+  let out = svg;
+  if (matched) {
+    const off = drawn.map((p) => hidden.has(p.id));
+    for (let k = 1; k < parts.length; k++) {
+      strokes[k - 1] = /<path class="h[0-9a-f]{8}-shape" [^>]*stroke="([^"]*)"/.exec(parts[k])?.[1] ?? null;
+      if (!off[k - 1]) continue;
+      // Not drawn: the group, and the scrim just before it (a dimming presentation's own).
+      const before = parts[k - 1];
+      const scrim = before.lastIndexOf(`<rect class="${prefix}-scrim" `);
+      if (scrim >= 0 && /^<rect [^>]*\/>\s*$/.test(before.slice(scrim))) {
+        parts[k - 1] = before.slice(0, scrim) + '<rect display="none" ' + before.slice(scrim + "<rect ".length);
+      }
+    }
+    out = parts[0] + parts.slice(1).map((part, i) => (off[i] ? opener.replace("<g ", '<g display="none" ') : opener) + part).join("");
+  }
+  const covers = coverage(drawn, hidden);
+  const covered = drawn.filter((p, i) => covers[i].length > 0).map((p) => p.id);
+  const band = resolution?.environment?.fold?.bounds;
+  const foldCovered = Boolean(band) && drawn.some((p) => !hidden.has(p.id) && crossesFold(p.frame, band));
+  if (!outline || !origin || (!covered.length && !foldCovered)) {
+    return { svg: out, covered, foldOutlined: false, matched };
+  }
+  const u = 1 / scale;  // points per pixel of the layout box: strokes keep their pixel width
+  let marks = `<g transform="translate(${origin[1]} ${origin[2]})" fill="none" stroke-linejoin="round">`;
+  drawn.forEach((p, i) => {
+    if (!covers[i].length) return;
+    const f = p.frame;
+    const box = `x="${n(f.x + u)}" y="${n(f.y + u)}" width="${n(Math.max(0, f.width - 2 * u))}" height="${n(Math.max(0, f.height - 2 * u))}"`;
+    // A dashed line alone, in the layer's own colour: thin enough to leave the labels it crosses readable.
+    marks += `<rect ${box} stroke="${colour(strokes[i])}" stroke-width="${n(2 * u)}" stroke-dasharray="${n(7 * u)} ${n(4 * u)}"/>`;
+  });
+  if (foldCovered) {
+    const vertical = band.height >= band.width;
+    const x1 = vertical ? band.x + band.width / 2 : band.x;
+    const y1 = vertical ? band.y : band.y + band.height / 2;
+    const x2 = vertical ? x1 : band.x + band.width;
+    const y2 = vertical ? band.y + band.height : y1;
+    const line = `x1="${n(x1)}" y1="${n(y1)}" x2="${n(x2)}" y2="${n(y2)}"`;
+    marks += `<line ${line} stroke="#ffffff" stroke-width="${n(5 * u)}"/>`;
+    marks += `<line ${line} stroke="${OUTLINE_FOLD}" stroke-width="${n(3 * u)}" stroke-dasharray="${n(10 * u)} ${n(5 * u)}"/>`;
+  }
+  marks += "</g>";
+  const end = out.lastIndexOf("</svg>");
+  return { svg: out.slice(0, end) + marks + out.slice(end), covered, foldOutlined: foldCovered, matched };
+}
