@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import LayoutEngine
+import Wireframe
 
 /// `POST /v1/resolve/matrix` (docs/api.md#matrix): one scene across devices × postures × orientations × layout
 /// directions.
@@ -14,7 +15,9 @@ import LayoutEngine
 ///   failure of the whole matrix: its result has `resolution: null` and the violations in `errors`.
 /// - Refused before anything is resolved (422): more than `maxCombinations` combinations, or more than
 ///   `Limits.maxWork` units of work (combinations × the scene's JSON nodes: each combination decodes and
-///   resolves the whole scene).
+///   resolves the whole scene; with pictures, each combination also counts its picture, `Pictures.work`).
+/// - With pictures (`?pictures=svg`, docs/api.md#matrix-pictures) each result also carries `svg`, the bytes
+///   `POST /v1/resolve?format=svg` answers for that combination; the request log stores the answer without them.
 /// - Refused while encoding (422): a response that would pass `Limits.maxResponseBytes`. The encoder stops
 ///   at the first combination past the budget, so the body never grows beyond it in memory.
 ///
@@ -41,6 +44,20 @@ public enum Matrix {
         }
     }
 
+    /// `?pictures=svg[&width=N]`: each result also carries its wireframe, drawn at `width` pixels (nil: no
+    /// pixel size), as `POST /v1/resolve?format=svg[&width=N]` draws it (docs/api.md#matrix-pictures).
+    public struct Pictures: Sendable, Equatable {
+        public var width: Int?
+        public init(width: Int? = nil) { self.width = width }
+
+        /// The work a picture adds to its combination, in the units of `Limits.maxWork` (combinations × scene
+        /// nodes), for a scene of `sceneNodes` JSON nodes: drawing costs about `nodeFactor` times what resolving
+        /// does per node, plus a fixed part (the header, the environment, the legend, the scoping of names).
+        public static func work(sceneNodes: Int) -> Int { fixedWork + nodeFactor * sceneNodes }
+        static let fixedWork = 100
+        static let nodeFactor = 4
+    }
+
     struct Combination: Sendable {
         var device: String, posture: Posture, orientation: Orientation, direction: LayoutDirection
     }
@@ -50,7 +67,10 @@ public enum Matrix {
         let scene: JSONValue
         let combinations: [Combination]
         let unknownFields: JSONUnknownFields
-        /// Combinations × the scene's JSON nodes: what `Limits.maxWork` bounds.
+        /// Drawn for each combination when not nil.
+        public let pictures: Pictures?
+        /// Combinations × the scene's JSON nodes (plus `Pictures.work` each, with pictures): what
+        /// `Limits.maxWork` bounds.
         public let work: Int
         public var combinationCount: Int { combinations.count }
     }
@@ -61,21 +81,27 @@ public enum Matrix {
         case refused(ResolveOutput)
     }
 
-    public static func resolve(body: [UInt8], catalog: any DeviceCatalog, limits: Limits = Limits()) -> ResolveOutput {
-        switch plan(body: body, catalog: catalog, limits: limits) {
+    public static func resolve(
+        body: [UInt8], catalog: any DeviceCatalog, limits: Limits = Limits(), pictures: Pictures? = nil
+    ) -> ResolveOutput {
+        switch plan(body: body, catalog: catalog, limits: limits, pictures: pictures) {
         case .refused(let out): return out
         case .plan(let p): return run(p, catalog: catalog, maxResponseBytes: limits.maxResponseBytes)
         }
     }
 
-    public static func plan(body: [UInt8], catalog: any DeviceCatalog, limits: Limits = Limits()) -> Planning {
+    public static func plan(
+        body: [UInt8], catalog: any DeviceCatalog, limits: Limits = Limits(), pictures: Pictures? = nil
+    ) -> Planning {
         switch ResolveOutput.parse(body) {
         case .failure(let f): return .refused(f.output)
-        case .success(let value): return plan(value: value, catalog: catalog, limits: limits)
+        case .success(let value): return plan(value: value, catalog: catalog, limits: limits, pictures: pictures)
         }
     }
 
-    public static func plan(value: JSONValue, catalog: any DeviceCatalog, limits: Limits = Limits()) -> Planning {
+    public static func plan(
+        value: JSONValue, catalog: any DeviceCatalog, limits: Limits = Limits(), pictures: Pictures? = nil
+    ) -> Planning {
         let mapper = JSONMapper()
         guard var r = mapper.object(value, at: .root) else {
             return .refused(invalid(mapper.errors, unknownFields: mapper.unknownFields))
@@ -105,9 +131,12 @@ public enum Matrix {
                 ]))
         }
         let sceneNodes = scene?.nodeCount ?? 1
-        let work = total * sceneNodes
+        let work = total * (sceneNodes + (pictures.map { _ in Pictures.work(sceneNodes: sceneNodes) } ?? 0))
         if work > limits.maxWork {
-            return .refused(tooMuchWork(combinations: total, sceneNodes: sceneNodes, work: work, limit: limits.maxWork))
+            return .refused(
+                tooMuchWork(
+                    combinations: total, sceneNodes: sceneNodes, pictures: pictures != nil, work: work,
+                    limit: limits.maxWork))
         }
         var combinations: [Combination] = []
         combinations.reserveCapacity(total)
@@ -123,14 +152,17 @@ public enum Matrix {
         return .plan(
             Plan(
                 scene: scene?.value ?? .object(JSONObject()), combinations: combinations,
-                unknownFields: mapper.unknownFields, work: work))
+                unknownFields: mapper.unknownFields, pictures: pictures, work: work))
     }
 
-    /// Resolves every combination of `plan`, writing the response as it goes: past `maxResponseBytes` it
-    /// stops and answers 422 instead.
+    /// Resolves every combination of `plan` (and draws it, with pictures), writing the response as it goes: past
+    /// `maxResponseBytes`, pictures included, it stops and answers 422 instead. With pictures, the output's
+    /// `recordedJSON` is the answer without its `svg` members (what the request log stores and replay compares).
     public static func run(_ plan: Plan, catalog: any DeviceCatalog, maxResponseBytes: Int) -> ResolveOutput {
         var out: [UInt8] = Array(#"{"results":["#.utf8)
         var codes: [String] = []
+        // Where the `,"svg":…` members are in `out`, to leave them out of the recorded body.
+        var pictureRanges: [Range<Int>] = []
         // The scene's unknown fields are the same in every combination: reported once, at the top level.
         var sceneUnknown: JSONUnknownFields? = nil
         for (i, c) in plan.combinations.enumerated() {
@@ -142,7 +174,7 @@ public enum Matrix {
             out.append(contentsOf: #"{"device":"#.utf8)
             JSONWriter.appendString(c.device, to: &out)
             out.append(contentsOf: #","errors":"#.utf8)
-            var resolution: [UInt8]? = nil
+            var resolution: Resolution? = nil
             switch Scene.decode(plan.scene, catalog: catalog, overrides: overrides) {
             case .invalid(let e, let unknown):
                 JSONWriter.write(Problem.issuesJSON(e), into: &out)
@@ -153,7 +185,7 @@ public enum Matrix {
                 out.append(contentsOf: "null".utf8)
                 let res = LayoutEngine.resolve(s)
                 for code in res.codes where !codes.contains(code) { codes.append(code) }
-                resolution = res.encoded
+                resolution = res
             }
             out.append(contentsOf: #","layoutDirection":""#.utf8)
             out.append(contentsOf: c.direction.rawValue.utf8)
@@ -162,7 +194,19 @@ public enum Matrix {
             out.append(contentsOf: #"","posture":""#.utf8)
             out.append(contentsOf: c.posture.rawValue.utf8)
             out.append(contentsOf: #"","resolution":"#.utf8)
-            if let resolution { out.append(contentsOf: resolution) } else { out.append(contentsOf: "null".utf8) }
+            if let resolution { out.append(contentsOf: resolution.encoded) } else { out.append(contentsOf: "null".utf8) }
+            if let pictures = plan.pictures {
+                // Keys stay sorted: `svg` follows `resolution`.
+                let start = out.count
+                out.append(contentsOf: #","svg":"#.utf8)
+                if let resolution {
+                    let svg = SVGRenderer.render(resolution, scene: plan.scene, width: pictures.width)
+                    JSONWriter.appendString(svg, to: &out)
+                } else {
+                    out.append(contentsOf: "null".utf8)
+                }
+                pictureRanges.append(start..<out.count)
+            }
             out.append(UInt8(ascii: "}"))
             if out.count > maxResponseBytes {
                 return tooLarge(written: out.count, done: i + 1, of: plan.combinations.count, limit: maxResponseBytes)
@@ -177,7 +221,22 @@ public enum Matrix {
             return tooLarge(
                 written: out.count, done: plan.combinations.count, of: plan.combinations.count, limit: maxResponseBytes)
         }
-        return ResolveOutput(status: 200, json: out, resolution: nil, device: nil, givenCodes: codes)
+        return ResolveOutput(
+            status: 200, json: out, resolution: nil, device: nil, givenCodes: codes,
+            recordedJSON: plan.pictures == nil ? nil : removing(pictureRanges, from: out))
+    }
+
+    /// `bytes` without the ranges (ascending, disjoint).
+    static func removing(_ ranges: [Range<Int>], from bytes: [UInt8]) -> [UInt8] {
+        var kept: [UInt8] = []
+        kept.reserveCapacity(bytes.count - ranges.reduce(0) { $0 + $1.count })
+        var from = 0
+        for r in ranges {
+            kept.append(contentsOf: bytes[from..<r.lowerBound])
+            from = r.upperBound
+        }
+        kept.append(contentsOf: bytes[from...])
+        return kept
     }
 
     /// `devices`: `"all"` (or absent), or a list of distinct known ids.
@@ -239,11 +298,15 @@ public enum Matrix {
         ResolveOutput(problem: Problem.invalid(errors, what: "matrix request", unknownFields: unknownFields))
     }
 
-    private static func tooMuchWork(combinations: Int, sceneNodes: Int, work: Int, limit: Int) -> ResolveOutput {
+    private static func tooMuchWork(combinations: Int, sceneNodes: Int, pictures: Bool, work: Int, limit: Int)
+        -> ResolveOutput
+    {
         let message =
-            "asks for \(combinations) combinations of a scene of \(sceneNodes) JSON nodes: \(work) units of work "
-            + "(combinations × nodes), at most \(limit) are allowed: name fewer devices, postures, orientations "
-            + "or layout directions, or send a smaller scene"
+            "asks for \(combinations) combinations of a scene of \(sceneNodes) JSON nodes"
+            + (pictures ? ", each drawn" : "") + ": \(work) units of work "
+            + (pictures ? "(combinations × (nodes + a picture's \(Pictures.work(sceneNodes: sceneNodes))))" : "(combinations × nodes)")
+            + ", at most \(limit) are allowed: name fewer devices, postures, orientations "
+            + "or layout directions, or send a smaller scene" + (pictures ? ", or ask without pictures" : "")
         return ResolveOutput(
             problem: Problem.response(
                 status: .unprocessableContent, detail: "The matrix request is too much work: \(message).",

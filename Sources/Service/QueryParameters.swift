@@ -8,8 +8,9 @@ enum QueryParameters {
     /// By `METHOD pattern`; a route not listed accepts none.
     static let accepted: [String: [String]] = [
         "POST /v1/resolve": ["format", "width"],
+        "POST /v1/resolve/matrix": ["pictures", "width"],
         "GET /v1/devices": ["kind"],
-        "GET /v1/requests": ["device", "status", "code", "since", "until", "limit", "cursor"],
+        "GET /v1/requests": ["device", "status", "code", "client", "since", "until", "limit", "cursor"],
         "GET /v1/requests/{id}/svg": ["width"],
     ]
 

@@ -53,7 +53,8 @@ enum RequestRoutes {
                     let scene = d.summary.requestTruncated ? nil : try? JSONParser.parse(d.requestBody)
                     guard !d.summary.responseTruncated, let value = try? JSONParser.parse(d.responseBody),
                         let svg = SVGRenderer.render(
-                            resolutionJSON: value, scene: scene, title: "request \(d.summary.id)", width: width)
+                            resolutionJSON: value, scene: scene, title: title(d.summary, catalog: context.catalog),
+                            width: width)
                     else {
                         return Problem.response(
                             status: .conflict,
@@ -108,6 +109,23 @@ enum RequestRoutes {
     }
 
     struct RouteProblem: Error { let response: HTTPResponse }
+
+    /// A record's picture title, for a designer: the device (its profile's name while it has one) · the posture
+    /// (foldables) · when it was recorded, to the second, in UTC (`2025-01-31 09:05:07 UTC`).
+    static func title(_ s: RecordSummary, catalog: any DeviceCatalog) -> String {
+        var parts: [String] = []
+        if let device = s.device { parts.append(catalog.profile(id: device)?.name ?? device) }
+        if let posture = s.posture { parts.append(posture) }
+        let iso = s.receivedAt.iso8601.utf8  // YYYY-MM-DDTHH:MM:SS.mmmZ
+        if iso.count == 24 {
+            parts.append(
+                String(decoding: iso.prefix(10), as: UTF8.self) + " "
+                    + String(decoding: iso.dropFirst(11).prefix(8), as: UTF8.self) + " UTC")
+        } else {
+            parts.append(s.receivedAt.iso8601)  // a year beyond 9999 or before 0
+        }
+        return parts.joined(separator: " · ")
+    }
 
     static func detail(_ request: HTTPRequest, _ log: RequestLog, _ context: ServiceContext) -> Result<
         RecordDetail, RouteProblem

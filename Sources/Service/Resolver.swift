@@ -16,6 +16,12 @@ public struct ResolveOutput: Sendable {
     /// Codes given by the producer (the matrix: those of all its resolutions); nil for a single resolution,
     /// whose codes are computed when `codes` is read — only the request log reads them.
     public var givenCodes: [String]?
+    /// The posture the scene was resolved in when its device folds (or it has a fold), for the request log; nil
+    /// otherwise, and for a matrix or a problem.
+    public var posture: String? = nil
+    /// The body the request log stores when it is not `json`: a matrix answered with pictures is recorded
+    /// without them (`Matrix.run`).
+    public var recordedJSON: [UInt8]? = nil
 
     /// Diagnostic codes, first occurrence order (empty for a problem).
     public var codes: [String] { givenCodes ?? resolution?.codes ?? [] }
@@ -93,11 +99,14 @@ public enum Resolver {
             return ResolveOutput(problem: Problem.invalid(errors, unknownFields: unknownFields), device: device())
         case .scene(let scene):
             let resolution = LayoutEngine.resolve(scene)
+            // docs/rules.md#posture: a posture means something only where there is a fold.
+            let folds = scene.profile?.folds ?? (scene.fold != nil)
             // The direct byte encoder: the same bytes as `JSONWriter.encode(resolution.json)` (checked by the
             // golden and property tests) without building the value tree — 3× cheaper (hinge-bench).
             return ResolveOutput(
                 status: 200, json: resolution.encoded, resolution: resolution,
-                device: scene.deviceID, givenCodes: nil)
+                device: scene.deviceID, givenCodes: nil,
+                posture: folds ? resolution.environment.posture.rawValue : nil)
         }
     }
 }
