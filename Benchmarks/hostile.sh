@@ -91,7 +91,7 @@ for _ in range(12):
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     s.connect(("127.0.0.1", port))
-    s.sendall(b"POST /v1/resolve/matrix HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+    s.sendall(b"POST /v1/resolve/matrix HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
     held.append(s)
 time.sleep(5)
 c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)

@@ -163,6 +163,8 @@ http {
             proxy_pass http://hinge;
             proxy_http_version 1.1;
             proxy_set_header Connection "";
+            # The name the client called: hinge answers only names it knows (README, "Host names").
+            proxy_set_header Host $host;
         }
     }
 }

@@ -85,12 +85,12 @@ def raw(data):
     return out
 
 # A pipelined pair in one write: both answered, in order.
-out = raw(b"GET /healthz HTTP/1.1\r\nHost: e2e\r\n\r\nGET /readyz HTTP/1.1\r\nHost: e2e\r\nConnection: close\r\n\r\n")
+out = raw(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
 assert out.count(b"HTTP/1.1 200 OK") == 2, out
 assert out.index(b'{"status":"ok"}') < out.index(b'{"status":"ready"}'), out
 
 # A malformed request: 400, Connection: close, closed, and the request after it never answered.
-out = raw(b"GET / HTTP/1.1\r\nHost: e2e\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\nGET /healthz HTTP/1.1\r\nHost: e2e\r\n\r\n")
+out = raw(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\nGET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 assert out.startswith(b"HTTP/1.1 400 "), out
 assert b"Connection: close" in out and out.count(b"HTTP/1.1") == 1, out
 out = raw(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")

@@ -212,6 +212,8 @@ http {{
             proxy_pass http://hinge;
             proxy_http_version 1.1;
             proxy_set_header Connection "";
+            # The name the client called: hinge answers only names it knows (README, "Host names").
+            proxy_set_header Host $host;
             # A request is passed to the next replica only when it could not be sent (connection refused or
             # reset before sending); a POST that reached a replica is never sent again (non_idempotent absent).
             proxy_next_upstream error timeout;

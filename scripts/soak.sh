@@ -98,7 +98,7 @@ def flood():  # open connections past the cap, send a request on each; extras mu
         bump("flood_opened", len(socks))
         for s in socks[-300:]:
             try:
-                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 if b" 503 " in s.recv(256): bump("flood_503")
             except OSError:
                 pass
@@ -111,7 +111,7 @@ def vanish():  # promise a body, send part of it, reset the connection
     while time.time() < deadline:
         try:
             s = socket.create_connection(("127.0.0.1", port), timeout=5)
-            s.sendall(b"POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Length: 2000\r\n\r\n" + body[:300])
+            s.sendall(b"POST /v1/resolve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2000\r\n\r\n" + body[:300])
             s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             s.close()
             bump("vanished")
@@ -153,7 +153,7 @@ def slow_reader():  # sends the heaviest matrix, reads nothing for 3 s, closes
         try:
             s = socket.create_connection(("127.0.0.1", port), timeout=5)
             s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            s.sendall(b"POST /v1/resolve/matrix HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(heaviest) + heaviest)
+            s.sendall(b"POST /v1/resolve/matrix HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\n\r\n" % len(heaviest) + heaviest)
             time.sleep(3)
             s.close()
             bump("slow_readers")

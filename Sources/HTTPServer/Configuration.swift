@@ -13,8 +13,13 @@
 /// | `maxConnections` | 4,096 | 503 + close for each connection beyond |
 /// | `maxRequestsPerConnection` | 1,000 | the last response carries `Connection: close` |
 /// | `shutdownDeadline` | 10 s | connections still open are closed |
-/// | `maxBufferedResponseBytes` | 64 MiB | 503 + `Retry-After: 1` for new requests while response bytes not yet |
-/// |   |   | read by their clients, all connections together, are above it |
+/// | `maxBufferedResponseBytes` | 64 MiB | while response bytes not yet read by their clients, all connections |
+/// |   |   | together, are above it: 503 + `Retry-After: 1` instead of a response over `smallResponseBytes`, or |
+/// |   |   | for a connection that holds unsent bytes itself |
+/// | `smallResponseBytes` | 64 KiB | responses up to this size (health, metrics, a typical resolution) are |
+/// |   |   | sent to a connection holding nothing unsent even above `maxBufferedResponseBytes` |
+/// | `slowReaderBytes` | 1 MiB | a connection holding more unsent bytes than this … |
+/// | `slowReaderGrace` | 2 s | … without write progress for this long is closed (shed) |
 public struct Configuration: Sendable {
     /// How the process's one listening socket is shared by the event loops. Either way a connection goes
     /// to the loop with the fewest connections (the accepting loop keeps it on a tie, without a hand-off).
@@ -52,6 +57,13 @@ public struct Configuration: Sendable {
     /// Above it, new requests are answered 503 (without running their handler) until readers catch up or
     /// their connections time out.
     public var maxBufferedResponseBytes: Int = 64 * 1024 * 1024
+    /// Above `maxBufferedResponseBytes`, a response up to this size still reaches a connection that holds no
+    /// unsent bytes: the attacker's slow readers cannot take `/healthz` or a fresh client's resolution down.
+    public var smallResponseBytes: Int = 64 * 1024
+    /// A client's share of unsent response bytes: a connection above it that has read nothing for
+    /// `slowReaderGrace` is closed and counted as shed.
+    public var slowReaderBytes: Int = 1024 * 1024
+    public var slowReaderGrace: Duration = .seconds(2)
     /// How long `shutdown` waits for in-flight requests before closing what remains.
     public var shutdownDeadline: Duration = .seconds(10)
 

@@ -17,6 +17,10 @@ struct ConnectionStateMachine {
         /// How long a lingering close drains input before closing anyway.
         var linger: UInt64
         var maxRequestsPerConnection: Int
+        /// A connection holding more unsent bytes than this, without write progress for `slowReaderGrace`,
+        /// is shed (`Configuration.slowReaderBytes`).
+        var slowReaderBytes: Int
+        var slowReaderGrace: UInt64
 
         init(_ c: Configuration) {
             headerRead = c.headerReadTimeout.nanoseconds
@@ -24,14 +28,21 @@ struct ConnectionStateMachine {
             keepAliveIdle = c.keepAliveIdleTimeout.nanoseconds
             linger = min(headerRead, 2_000_000_000)
             maxRequestsPerConnection = c.maxRequestsPerConnection
+            slowReaderBytes = c.slowReaderBytes
+            slowReaderGrace = c.slowReaderGrace.nanoseconds
         }
 
-        init(headerRead: UInt64, bodyRead: UInt64, keepAliveIdle: UInt64, linger: UInt64, maxRequests: Int) {
+        init(
+            headerRead: UInt64, bodyRead: UInt64, keepAliveIdle: UInt64, linger: UInt64, maxRequests: Int,
+            slowReaderBytes: Int = 1 << 20, slowReaderGrace: UInt64 = 2_000_000_000
+        ) {
             self.headerRead = headerRead
             self.bodyRead = bodyRead
             self.keepAliveIdle = keepAliveIdle
             self.linger = linger
             self.maxRequestsPerConnection = maxRequests
+            self.slowReaderBytes = slowReaderBytes
+            self.slowReaderGrace = slowReaderGrace
         }
     }
 
@@ -101,8 +112,13 @@ struct ConnectionStateMachine {
 
     enum TimerAction: Equatable, Sendable {
         case none
-        /// Close silently (idle, no write progress, linger over, shutdown of an idle connection).
+        /// Close silently (idle, linger over, shutdown of an idle connection).
         case close
+        /// Close silently: a response has been waiting for the peer to read it for the idle timeout.
+        case writeStalled
+        /// Close silently: the peer holds more than its share of unsent bytes (`slowReaderBytes`) and has read
+        /// nothing for `slowReaderGrace`.
+        case shed
         /// Write `408` with `Connection: close`, then a lingering close.
         case timeout(TimeoutKind)
     }
@@ -268,23 +284,33 @@ extension ConnectionStateMachine {
         return Interest(read: !pause, write: hasPendingOutput)
     }
 
-    /// The loop's tick.
-    mutating func timerFired(now: UInt64, parserPhase: HTTPParser.Phase, hasPendingOutput: Bool) -> TimerAction {
-        let action = timerAction(now: now, parserPhase: parserPhase, hasPendingOutput: hasPendingOutput)
+    /// The loop's tick. `pendingOutputBytes`: response bytes not yet written (0 when `hasPendingOutput` is
+    /// false).
+    mutating func timerFired(
+        now: UInt64, parserPhase: HTTPParser.Phase, hasPendingOutput: Bool, pendingOutputBytes: Int = 0
+    ) -> TimerAction {
+        let action = timerAction(
+            now: now, parserPhase: parserPhase, hasPendingOutput: hasPendingOutput,
+            pendingOutputBytes: pendingOutputBytes)
         switch action {
         case .none: break
-        case .close: state = .closed
+        case .close, .writeStalled, .shed: state = .closed
         case .timeout: state = .closingAfterFlush(linger: true)
         }
         return action
     }
 
-    private func timerAction(now: UInt64, parserPhase: HTTPParser.Phase, hasPendingOutput: Bool) -> TimerAction {
+    private func timerAction(
+        now: UInt64, parserPhase: HTTPParser.Phase, hasPendingOutput: Bool, pendingOutputBytes: Int
+    ) -> TimerAction {
         if case .lingering(let deadline) = state { return now >= deadline ? .close : .none }
         if case .closed = state { return .none }
         if hasPendingOutput {
-            // A peer that stops reading its responses is dropped after the idle timeout.
-            return now &- lastActivity >= limits.keepAliveIdle ? .close : .none
+            // A peer that stops reading holds at most its share for a short grace (docs/http.md#slow-readers),
+            // and anything for the idle timeout.
+            let stalled = now &- lastActivity
+            if pendingOutputBytes > limits.slowReaderBytes && stalled >= limits.slowReaderGrace { return .shed }
+            return stalled >= limits.keepAliveIdle ? .writeStalled : .none
         }
         guard case .reading = state else { return .none }
         switch parserPhase {

@@ -109,8 +109,8 @@ extension EventLoop {
             c.logPath = request.path
         }
         metrics.requests.add(1)
-        if metrics.bufferedResponseBytes.load(ordering: .relaxed) > configuration.maxBufferedResponseBytes {
-            // Slow readers hold too much already: refuse before the handler makes another response.
+        if c.hasPendingOutput && overBufferedBytes {
+            // This connection is itself among those not reading: refuse before the handler makes more.
             metrics.refusedForBufferedBytes.add(1)
             deliverOnLoop(fd: c.fd, connectionID: c.id, response: Self.bufferFull)
         } else {
@@ -119,11 +119,22 @@ extension EventLoop {
         c.machine.dispatchReturned()
     }
 
+    /// Slow readers together hold more than `maxBufferedResponseBytes` (docs/http.md#slow-readers).
+    @inline(__always) private var overBufferedBytes: Bool {
+        metrics.bufferedResponseBytes.load(ordering: .relaxed) > configuration.maxBufferedResponseBytes
+    }
+
     func deliverOnLoop(fd: Int32, connectionID: UInt64, response: HTTPResponse) {
         guard Int(fd) < connections.count, let c = connections[Int(fd)], c.id == connectionID,
             let write = c.machine.responseReady(now: now, bufferedInputBytes: c.parser.bufferedByteCount)
         else {
             return  // the connection is gone (closed, reset, shut down) or answered already
+        }
+        var response = response
+        if response.body.count > configuration.smallResponseBytes && overBufferedBytes {
+            // Above the server-wide bound only small answers leave: a large one is what slow readers pile up.
+            metrics.refusedForBufferedBytes.add(1)
+            response = Self.bufferFull
         }
         encoder.encode(response, into: &c.out, head: write.isHead, close: write.close, version10: write.version10)
         metrics.countResponse(status: response.status)

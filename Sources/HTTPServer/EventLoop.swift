@@ -103,7 +103,9 @@ final class EventLoop: @unchecked Sendable {
         encoder = ResponseEncoder(serverName: configuration.serverName)
         accessLog = AccessLog(fileDescriptor: configuration.logFileDescriptor)
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-        let smallest = min(machineLimits.headerRead, machineLimits.bodyRead, machineLimits.keepAliveIdle)
+        let smallest = min(
+            machineLimits.headerRead, machineLimits.bodyRead, machineLimits.keepAliveIdle, machineLimits.slowReaderGrace
+        )
         tickNanoseconds = min(max(smallest / 4, 5_000_000), 500_000_000)
         if hinge_epoll_ctl(epollFD, hinge_epoll_add(), wakeFD, hinge_epoll_in(), EventLoop.wakeTag) < 0 {
             throw SystemError("epoll_ctl", errno)
@@ -236,10 +238,19 @@ final class EventLoop: @unchecked Sendable {
         }
         for c in connections {
             guard let c else { continue }
-            switch c.machine.timerFired(now: now, parserPhase: c.parser.phase, hasPendingOutput: c.hasPendingOutput) {
+            let action = c.machine.timerFired(
+                now: now, parserPhase: c.parser.phase, hasPendingOutput: c.hasPendingOutput,
+                pendingOutputBytes: c.pendingOutputBytes)
+            switch action {
             case .none:
                 break
             case .close:
+                close(c)
+            case .writeStalled:
+                metrics.timeouts.add(1)
+                close(c)
+            case .shed:
+                metrics.shedConnections.add(1)
                 close(c)
             case .timeout(let kind):
                 metrics.timeouts.add(1)

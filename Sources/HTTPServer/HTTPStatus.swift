@@ -35,6 +35,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let uriTooLong = HTTPStatus(414)
     public static let unsupportedMediaType = HTTPStatus(415)
     public static let expectationFailed = HTTPStatus(417)
+    public static let misdirectedRequest = HTTPStatus(421)
     public static let unprocessableContent = HTTPStatus(422)
     public static let preconditionRequired = HTTPStatus(428)
     public static let tooManyRequests = HTTPStatus(429)
@@ -71,6 +72,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         case 414: return "URI Too Long"
         case 415: return "Unsupported Media Type"
         case 417: return "Expectation Failed"
+        case 421: return "Misdirected Request"
         case 422: return "Unprocessable Content"
         case 428: return "Precondition Required"
         case 429: return "Too Many Requests"

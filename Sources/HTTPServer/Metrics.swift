@@ -68,8 +68,10 @@ public final class ServerMetrics: Sendable {
     /// Response bytes waiting for slow readers, all connections together (`maxBufferedResponseBytes`). It
     /// changes only when a write leaves bytes behind or a slow reader catches up, not per request.
     public let bufferedResponseBytes = Atomic<Int>(0)
-    /// Requests answered 503 because `bufferedResponseBytes` was over `maxBufferedResponseBytes`.
+    /// Responses replaced by 503 because `bufferedResponseBytes` was over `maxBufferedResponseBytes`.
     public let refusedForBufferedBytes = ShardedCounter()
+    /// Connections closed because they held more than `slowReaderBytes` unsent for `slowReaderGrace`.
+    public let shedConnections = ShardedCounter()
     /// Connections accepted since start (refused ones included).
     public let acceptedConnections = ShardedCounter()
     /// Connections refused with 503 because `maxConnections` were open.
@@ -78,7 +80,8 @@ public final class ServerMetrics: Sendable {
     public let requests = ShardedCounter()
     /// Requests refused by the parser (4xx/5xx before any handler ran).
     public let parseErrors = ShardedCounter()
-    /// Connections answered 408 (header or body read timeout).
+    /// Connections answered 408 (header or body read timeout) or closed because their response waited
+    /// unread for the idle timeout.
     public let timeouts = ShardedCounter()
     public let responses1xx = ShardedCounter()
     public let responses2xx = ShardedCounter()

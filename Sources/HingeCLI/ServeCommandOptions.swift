@@ -39,6 +39,9 @@ extension ServeOptions {
           --cors-origin ORIGIN browser origin allowed to call the API: scheme://host[:port], * (any) or
                                null (sandboxed iframes, data: pages); repeatable (HINGE_CORS_ORIGINS,
                                comma-separated; default none)
+          --public-host NAME   a host name clients call the server by (its address, localhost and the
+                               --host name are always answered; any other Host gets 421); repeatable
+                               (HINGE_PUBLIC_HOSTS, comma-separated; default none)
           -h, --help           show this help
         """
 
@@ -47,6 +50,7 @@ extension ServeOptions {
     {
         var o = try fromEnvironment(environment)
         var flagOrigins: [String] = []
+        var flagHosts: [String] = []
         var scanner = CommandArguments(arguments, command: "serve")
         while let token = scanner.next() {
             switch token {
@@ -73,12 +77,14 @@ extension ServeOptions {
                 case "--max-buffered-bytes": o.maxBufferedBytes = try int(try value(), name, bufferBytesRange)
                 case "--log-level": o.logLevel = try CommandArguments.choice(try value(), name, LogLevel.self)
                 case "--cors-origin": flagOrigins.append(try corsOrigin(try value(), name))
+                case "--public-host": flagHosts.append(try publicHost(try value(), name))
                 default: throw scanner.unknownOption(name)
                 }
             }
         }
         // Repeated flags replace the variable's list as a whole rather than adding to it.
         if !flagOrigins.isEmpty { o.corsOrigins = flagOrigins }
+        if !flagHosts.isEmpty { o.publicHosts = flagHosts }
         return o
     }
 
@@ -117,6 +123,11 @@ extension ServeOptions {
                 try corsOrigin(origin, "HINGE_CORS_ORIGINS")
             }
         }
+        if let v = environment("HINGE_PUBLIC_HOSTS") {
+            o.publicHosts = try CommandArguments.commaSeparated(v).map { name throws(UsageError) in
+                try publicHost(name, "HINGE_PUBLIC_HOSTS")
+            }
+        }
         if let v = environment("HINGE_ACCEPT_STRATEGY") {
             guard let a = Configuration.AcceptStrategy(rawValue: v) else {
                 throw UsageError("HINGE_ACCEPT_STRATEGY must be sharedListener or singleAcceptor, got '\(v)'")
@@ -136,6 +147,11 @@ extension ServeOptions {
 
     private static func corsOrigin(_ s: String, _ name: String) throws(UsageError) -> String {
         if let problem = corsOriginProblem(s) { throw UsageError("\(name): \(problem)") }
+        return s
+    }
+
+    private static func publicHost(_ s: String, _ name: String) throws(UsageError) -> String {
+        if let problem = publicHostProblem(s) { throw UsageError("\(name): \(problem)") }
         return s
     }
 

@@ -62,8 +62,22 @@ enum MetricsText {
                 "hinge_parse_errors_total", "counter", "Requests refused by the HTTP parser.",
                 [("", String(s.parseErrors.load()))])
             metric(
-                "hinge_timeouts_total", "counter", "Connections closed by a read or idle timeout.",
+                "hinge_timeouts_total", "counter",
+                "Connections answered 408 (header or body read timeout) or closed after their response waited "
+                    + "unread for the idle timeout.",
                 [("", String(s.timeouts.load()))])
+            metric(
+                "hinge_buffered_bytes", "gauge",
+                "Response bytes written by the server and not yet read by their clients.",
+                [("", String(s.bufferedResponseBytes.load(ordering: .relaxed)))])
+            metric(
+                "hinge_connections_shed_total", "counter",
+                "Connections closed for holding more than their share of unsent bytes without reading.",
+                [("", String(s.shedConnections.load()))])
+            metric(
+                "hinge_buffered_refusals_total", "counter",
+                "Responses replaced by 503 while slow readers held more than --max-buffered-bytes.",
+                [("", String(s.refusedForBufferedBytes.load()))])
         }
         metric(
             "hinge_record_failures_total", "counter", "Resolutions answered whose record could not be written.",

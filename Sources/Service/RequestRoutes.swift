@@ -39,31 +39,20 @@ enum RequestRoutes {
                     return .json(JSONWriter.encode(.object(o)))
                 }
             })
+        // The record is read on a read thread; its picture is drawn on the worker pool, so that pictures
+        // (however many are asked for at once) never hold the read threads that listings need.
         router.add(
             .GET, "/v1/requests/{id}/svg", reading: readers,
-            { request in
+            { request, reply in
                 let width: Int?
                 switch ResolveRoutes.svgWidth(request) {
-                case .failure(let refused): return refused.response
+                case .failure(let refused): return reply.send(refused.response)
                 case .success(let w): width = w
                 }
                 switch detail(request, log, context) {
-                case .failure(let p): return p.response
+                case .failure(let p): reply.send(p.response)
                 case .success(let d):
-                    let scene = d.summary.requestTruncated ? nil : try? JSONParser.parse(d.requestBody)
-                    guard !d.summary.responseTruncated, let value = try? JSONParser.parse(d.responseBody),
-                        let svg = SVGRenderer.render(
-                            resolutionJSON: value, scene: scene, title: title(d.summary, catalog: context.catalog),
-                            width: width)
-                    else {
-                        return Problem.response(
-                            status: .conflict,
-                            detail:
-                                "Record \(d.summary.id) holds no picturable resolution (status \(d.summary.status), "
-                                + "path \(d.summary.path)\(d.summary.responseTruncated ? ", response truncated" : ""))."
-                        )
-                    }
-                    return ResolveRoutes.svgResponse(svg)
+                    context.offload(reply) { reply.send(recordPicture(d, width: width, catalog: context.catalog)) }
                 }
             })
         router.add(
@@ -125,6 +114,25 @@ enum RequestRoutes {
             parts.append(s.receivedAt.iso8601)  // a year beyond 9999 or before 0
         }
         return parts.joined(separator: " · ")
+    }
+
+    /// The wireframe of a recorded resolution; 409 when the record holds none: a 400/422 answer, a matrix,
+    /// or a body stored truncated (docs/api.md#request-log).
+    static func recordPicture(_ d: RecordDetail, width: Int?, catalog: any DeviceCatalog) -> HTTPResponse {
+        let truncated = d.summary.requestTruncated || d.summary.responseTruncated
+        guard !truncated, let value = try? JSONParser.parse(d.responseBody),
+            let svg = SVGRenderer.render(
+                resolutionJSON: value, scene: try? JSONParser.parse(d.requestBody),
+                title: title(d.summary, catalog: catalog), width: width)
+        else {
+            return Problem.response(
+                status: .conflict,
+                detail:
+                    "Record \(d.summary.id) holds no picturable resolution (status \(d.summary.status), "
+                    + "path \(d.summary.path)\(truncated ? ", stored truncated" : ""))."
+            )
+        }
+        return ResolveRoutes.svgResponse(svg)
     }
 
     static func detail(_ request: HTTPRequest, _ log: RequestLog, _ context: ServiceContext) -> Result<

@@ -23,8 +23,9 @@ enum ResolveRoutes {
             }
             let receivedAt = Timestamp.now()
             let recording = Recording(receivedAt: receivedAt, headers: headers)
-            // A typical scene (a few KB) resolves faster than a hand-off to a worker would take.
-            if request.body.count <= HeavyWork.inlineBodyBytes {
+            // A typical scene (a few KB) resolves faster than a hand-off to a worker would take. A picture is
+            // always drawn on the pool: its cost follows the text it holds, not the body's size.
+            if request.body.count <= HeavyWork.inlineBodyBytes && !wantsSVG(request) {
                 return resolveScene(request, reply, width: width, recording: recording, context: context)
             }
             context.offload(reply) {

@@ -22,6 +22,7 @@ import Store
 /// | `--max-buffered-bytes` | `HINGE_MAX_BUFFERED_BYTES` | `67108864` | response bytes held for slow readers (503 beyond) |
 /// | `--log-level` | `HINGE_LOG_LEVEL` | `info` | `info`: one line per request on stderr; `warn`, `error`: none |
 /// | `--cors-origin` (repeatable) | `HINGE_CORS_ORIGINS` (comma-separated) | none | browser origins allowed to call the API (`CORSPolicy`) |
+/// | `--public-host` (repeatable) | `HINGE_PUBLIC_HOSTS` (comma-separated) | none | names clients call the server by, beyond its address and localhost (`HostPolicy`) |
 public struct ServeOptions: Sendable, Equatable {
     public enum LogLevel: String, Sendable, CaseIterable {
         case info, warn, error
@@ -48,6 +49,9 @@ public struct ServeOptions: Sendable, Equatable {
     /// Browser origins allowed to call the API across origins: `scheme://host[:port]`, `*` (any) or `null`
     /// (opaque origins: sandboxed iframes, `data:` pages). Empty: no CORS headers at all.
     public var corsOrigins: [String] = []
+    /// Host names the server answers for besides IP addresses, `localhost` and the bind name (`HostPolicy`):
+    /// the names clients and load balancers use. Any other `Host` gets 421.
+    public var publicHosts: [String] = []
     /// How the loops share the listening socket (`HINGE_ACCEPT_STRATEGY=sharedListener|singleAcceptor`, no
     /// flag: a tuning knob for benchmarks; see docs/http.md).
     public var acceptStrategy = Configuration.AcceptStrategy.sharedListener
@@ -56,4 +60,12 @@ public struct ServeOptions: Sendable, Equatable {
 
     /// Why `origin` cannot be one of `corsOrigins`, or nil when it can (`CORSPolicy` says what an origin is).
     public static func corsOriginProblem(_ origin: String) -> String? { CORSPolicy.problem(with: origin) }
+
+    /// Why `name` cannot be one of `publicHosts`, or nil when it can: a host name without port or scheme.
+    public static func publicHostProblem(_ name: String) -> String? {
+        guard !name.contains(":"), !name.contains("["), HostPolicy.name(ofHostHeader: name) != nil else {
+            return "'\(name)' is not a host name: expected letters, digits, '-', '_' and '.', without scheme or port"
+        }
+        return nil
+    }
 }

@@ -130,7 +130,9 @@ public struct ServiceApp: Sendable {
     }
 
     func makeServiceRouter() -> ServiceRouter {
-        var router = ServiceRouter(metrics: context.metrics, cors: context.cors)
+        var router = ServiceRouter(
+            metrics: context.metrics, cors: context.cors,
+            hosts: HostPolicy(bindHost: options.host, publicHosts: options.publicHosts))
         HealthRoutes.register(on: &router, readiness: readiness)
         ResolveRoutes.register(on: &router, context: context)
         DeviceRoutes.register(on: &router, context: context)

@@ -124,12 +124,17 @@ struct ServiceRouter {
     var router = Router()
     let metrics: ServiceMetrics
     let cors: CORSPolicy
+    let hosts: HostPolicy
     /// Every `METHOD pattern` registered, for the contract test against openapi.yaml.
     var registered: [String] = []
 
-    init(metrics: ServiceMetrics, cors: CORSPolicy = CORSPolicy(origins: [])) {
+    init(
+        metrics: ServiceMetrics, cors: CORSPolicy = CORSPolicy(origins: []),
+        hosts: HostPolicy = HostPolicy(bindHost: "127.0.0.1", publicHosts: [])
+    ) {
         self.metrics = metrics
         self.cors = cors
+        self.hosts = hosts
     }
 
     mutating func add(
@@ -171,7 +176,10 @@ struct ServiceRouter {
     var handler: HTTPHandler {
         let router = self.router
         let cors = self.cors
+        let hosts = self.hosts
         return { request, responder in
+            // Before any route, CORS decision or work: a name the server does not answer for (DNS rebinding).
+            if !hosts.accepts(request.headers["Host"]) { return responder.respond(HostPolicy.refusal(request)) }
             switch router.match(method: request.method, path: request.path) {
             case .found(let handler, let parameters):
                 if parameters.isEmpty { return handler(request, responder) }
@@ -206,13 +214,29 @@ struct ServiceRouter {
     ) {
         add(method, pattern) { request, reply in
             guard workers.submit({ reply.send(handler(request)) }) else {
-                return reply.send(
-                    Problem.response(
-                        status: .serviceUnavailable,
-                        detail: "Too many request-log reads are waiting (\(workers.capacity)); retry shortly.",
-                        headers: ["Retry-After": "1"]))
+                return reply.send(Self.readersBusy(workers))
             }
         }
+    }
+
+    /// A handler that starts on `workers` (`Store.readWorkers`) and sends its response itself, from there or
+    /// from wherever it hands the work on; a full queue answers 503 as above.
+    mutating func add(
+        _ method: HTTPMethod, _ pattern: String, reading workers: ReadWorkers,
+        _ handler: @escaping @Sendable (HTTPRequest, Reply) -> Void
+    ) {
+        add(method, pattern) { request, reply in
+            guard workers.submit({ handler(request, reply) }) else {
+                return reply.send(Self.readersBusy(workers))
+            }
+        }
+    }
+
+    static func readersBusy(_ workers: ReadWorkers) -> HTTPResponse {
+        Problem.response(
+            status: .serviceUnavailable,
+            detail: "Too many request-log reads are waiting (\(workers.capacity)); retry shortly.",
+            headers: ["Retry-After": "1"])
     }
 
     /// A synchronous handler.

@@ -1,3 +1,5 @@
+import LayoutEngine
+
 /// Locale-free numbers with at most 2 decimals ("12", "12.5", "-0.25"); non-finite and absurd values → 0.
 enum SVGNumber {
     static func format(_ d: Double) -> String {
@@ -64,53 +66,81 @@ enum SVGText {
     }
 
     /// Greedy word wrap to lines at most `width` wide (a word wider than a line is broken between
-    /// characters). No character is dropped: the lines joined again give the words of `s`.
+    /// characters, rather after a hyphen). No character is dropped: the lines joined again give the words of
+    /// `s`. Linear in the length of `s`: each character is measured once, whatever the length of a word.
     static func wrap(_ s: String, width: Double, size: Double, bold: Bool = false) -> [String] {
-        let space = Self.width(" ", size: size, bold: bold)
+        let scale = size * (bold ? 1.1 : 1)
+        let space = advance(" ") * scale
         var lines: [String] = []
         var line = ""
         var lineWidth = 0.0
         for word in s.split(separator: " ", omittingEmptySubsequences: true) {
-            var w = String(word)
-            var ww = Self.width(w, size: size, bold: bold)
+            let scalars = Array(word.unicodeScalars)
+            var ww = 0.0
+            for c in scalars { ww += advance(c) * scale }
             if !line.isEmpty, lineWidth + space + ww <= width {
-                line += " " + w
+                line += " " + String(word)
                 lineWidth += space + ww
                 continue
             }
             if !line.isEmpty { lines.append(line) }
-            while ww > width, w.count > 1 {
-                let (head, tail) = split(w, width: width, size: size, bold: bold)
-                lines.append(head)
-                w = tail
-                ww = Self.width(w, size: size, bold: bold)
+            var start = 0
+            // Break the word into heads that fit, each measured once, until the rest fits a line.
+            while ww > width, scalars.count - start > 1 {
+                let end = breakIndex(scalars, from: start, width: width, scale: scale)
+                lines.append(text(scalars[start..<end]))
+                for c in scalars[start..<end] { ww -= advance(c) * scale }
+                start = end
             }
-            line = w
+            line = start == 0 ? String(word) : text(scalars[start...])
             lineWidth = ww
         }
         if !line.isEmpty || lines.isEmpty { lines.append(line) }
         return lines
     }
 
-    /// The longest head of `w` (at least one character) that fits `width`, and the rest.
-    static func split(_ w: String, width: Double, size: Double, bold: Bool) -> (String, String) {
+    /// The end of the longest head of `scalars[start...]` (at least one character, never all of it) that
+    /// fits `width`; after a hyphen when that leaves at least half of the head.
+    private static func breakIndex(_ scalars: [Unicode.Scalar], from start: Int, width: Double, scale: Double) -> Int {
         var used = 0.0
-        var end = w.startIndex
-        for c in w {
-            let a = c.unicodeScalars.first.map(advance) ?? 0
-            let step = a * size * (bold ? 1.1 : 1)
-            if used + step > width, end > w.startIndex { break }
+        var end = start
+        var hyphen: Int?
+        while end < scalars.count - 1 {
+            let step = advance(scalars[end]) * scale
+            if used + step > width, end > start { break }
             used += step
-            end = w.index(after: end)
+            if scalars[end] == "-" { hyphen = end }
+            end += 1
         }
-        // Rather after a hyphen, when one leaves at least half of the line filled.
-        if end < w.endIndex, let hyphen = w[..<end].lastIndex(of: "-"),
-            w.distance(from: w.startIndex, to: hyphen) * 2 >= w.distance(from: w.startIndex, to: end)
-        {
-            end = w.index(after: hyphen)
-        }
-        return (String(w[..<end]), String(w[end...]))
+        if let h = hyphen, (h - start) * 2 >= end - start, h + 1 < end { return h + 1 }
+        return end
     }
+
+    private static func text(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: scalars)
+        return String(out)
+    }
+
+    /// Text a client controls (ids, kind and style names as written, diagnostic messages naming unknown
+    /// members) is drawn at most `limit` characters long, ellipsised beyond; the JSON answer keeps it whole
+    /// (docs/svg.md#text-bounds). Linear in `limit`, whatever the length of `s`.
+    static func bounded(_ s: String, limit: Int) -> String {
+        var count = 0
+        for i in s.indices {
+            if count == limit { return String(s[..<i]) + "…" }
+            count += 1
+        }
+        return s
+    }
+
+    /// Characters of a name (an id, a kind, a device, a toolbar item's title) drawn before the ellipsis: the
+    /// longest text a valid scene holds (`SceneLimits.textLength`), so only what the engine refused or
+    /// ignored (an unknown kind, a stored response of another version) is ever cut.
+    static let maxNameCharacters = SceneLimits.textLength.upperBound
+    /// Characters of a diagnostic message drawn before the ellipsis: a message naming an unknown member
+    /// repeats the member's name, which only the body limit bounds.
+    static let maxMessageCharacters = 480
 }
 
 /// FNV-1a, 64 bits: a short, stable fingerprint of a document (not a security measure).

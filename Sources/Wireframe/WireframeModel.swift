@@ -100,8 +100,8 @@ struct WireframeModel {
             window.height > 0
         else { return nil }
         self.window = window
-        device = env["device"]?.stringValue
-        display = env["display"]?.stringValue
+        device = Self.name(env["device"])
+        display = Self.name(env["display"])
         orientation = env["orientation"]?.stringValue
         posture = env["posture"]?.stringValue
         rtl = env["layoutDirection"]?.stringValue.flatMap(LayoutDirection.init(rawValue:)) == .rtl
@@ -129,8 +129,9 @@ struct WireframeModel {
         }
         notes = (json["diagnostics"]?.arrayValue ?? []).map { d in
             Note(
-                code: d["code"]?.stringValue ?? "?", warning: d["severity"]?.stringValue == "warning",
-                presentation: d["presentation"]?.stringValue, message: d["message"]?.stringValue ?? "")
+                code: Self.name(d["code"]) ?? "?", warning: d["severity"]?.stringValue == "warning",
+                presentation: Self.name(d["presentation"]),
+                message: SVGText.bounded(d["message"]?.stringValue ?? "", limit: SVGText.maxMessageCharacters))
         }
     }
 
@@ -155,14 +156,14 @@ struct WireframeModel {
                 topLeading: number(r["topLeading"]), topTrailing: number(r["topTrailing"]),
                 bottomLeading: number(r["bottomLeading"]), bottomTrailing: number(r["bottomTrailing"]))
         }
-        let id = p["id"]?.stringValue ?? "#\(i)"
-        let kindName = p["kind"]?.stringValue ?? "?"
+        let id = name(p["id"]) ?? "#\(i)"
+        let kindName = name(p["kind"]) ?? "?"
         return Item(
             index: i, id: id, kindName: kindName, kind: Presentation.Kind(rawValue: kindName),
             presented: p["status"]?.stringValue.flatMap(PlacementStatus.init(rawValue:)) == .presented,
-            styleName: p["style"]?.stringValue,
+            styleName: name(p["style"]),
             style: p["style"]?.stringValue.flatMap(PresentationStyle.init(rawValue:)),
-            frame: rect(p["frame"]), region: p["region"]?.stringValue,
+            frame: rect(p["frame"]), region: name(p["region"]),
             placementResolved: p["placement"]?["resolved"]?.stringValue,
             detents: (p["detents"]?.arrayValue ?? []).compactMap { d in
                 guard let name = d["detent"].map(detentName), let h = d["height"]?.doubleValue, h.isFinite
@@ -176,9 +177,9 @@ struct WireframeModel {
             backgroundInteractive: p["backgroundInteractive"]?.boolValue,
             dragIndicatorVisible: p["dragIndicatorVisible"]?.boolValue ?? false,
             toolbarOrientation: p["toolbarOrientation"]?.stringValue.flatMap(Axis.init(rawValue:)),
-            toolbar: toolbars[id] ?? [], radii: radii, transitionEdge: p["transitionEdge"]?.stringValue,
+            toolbar: toolbars[id] ?? [], radii: radii, transitionEdge: name(p["transitionEdge"]),
             arrowEdge: p["arrowEdge"]?.stringValue.flatMap(ArrowEdge.init(rawValue:)),
-            adaptedFrom: p["adaptedFrom"]?.stringValue)
+            adaptedFrom: name(p["adaptedFrom"]))
     }
 
     /// id → toolbar items of the scene's presentations (the first presentation of an id wins; at most
@@ -186,16 +187,21 @@ struct WireframeModel {
     static func toolbars(_ scene: JSONValue?) -> [String: [ToolItem]] {
         var result: [String: [ToolItem]] = [:]
         for p in scene?["presentations"]?.arrayValue ?? [] {
-            guard let id = p["id"]?.stringValue, result[id] == nil, let items = p["toolbar"]?.arrayValue else {
+            guard let id = name(p["id"]), result[id] == nil, let items = p["toolbar"]?.arrayValue else {
                 continue
             }
             result[id] = items.prefix(SceneLimits.maxToolbarItems).map { t in
                 ToolItem(
-                    title: t["title"]?.stringValue, systemImage: t["systemImage"]?.stringValue,
+                    title: name(t["title"]), systemImage: name(t["systemImage"]),
                     placement: t["placement"]?.stringValue.flatMap(ToolbarPlacement.init(rawValue:)) ?? .automatic)
             }
         }
         return result
+    }
+
+    /// A string drawn as a name: at most `SVGText.maxNameCharacters` characters (docs/svg.md#text-bounds).
+    static func name(_ v: JSONValue?) -> String? {
+        v?.stringValue.map { SVGText.bounded($0, limit: SVGText.maxNameCharacters) }
     }
 
     static func number(_ v: JSONValue?) -> Double {

@@ -264,7 +264,42 @@ private let closing = Machine.ResponseFraming(isHead: false, version10: false, k
         #expect(onTick == .none)
         clock.advance(seconds: 0.1)
         let onTick2 = m.timerFired(now: clock.now, parserPhase: .head, hasPendingOutput: true)
-        #expect(onTick2 == .close)
+        #expect(onTick2 == .writeStalled)
+        #expect(m.state == .closed)
+    }
+
+    /// docs/http.md#slow-readers: a client holding more than its share of unsent bytes is shed after the
+    /// grace without write progress; below its share it keeps the idle timeout; progress restarts the grace.
+    @Test func aSlowReaderAboveItsShareIsShedAfterTheGrace() {
+        let shedding = Machine.Limits(
+            headerRead: 3 * second, bodyRead: 5 * second, keepAliveIdle: 7 * second, linger: 2 * second,
+            maxRequests: 3, slowReaderBytes: 1000, slowReaderGrace: 2 * second)
+        var clock = MockClock()
+        var above = Machine(limits: shedding, now: clock.now)
+        var below = Machine(limits: shedding, now: clock.now)
+        #expect(roundTrip(&above, clock: clock) != nil)
+        #expect(roundTrip(&below, clock: clock) != nil)
+        clock.advance(seconds: 1.9)
+        #expect(
+            above.timerFired(now: clock.now, parserPhase: .idle, hasPendingOutput: true, pendingOutputBytes: 1001)
+                == .none)
+        above.outputProgressed(now: clock.now)
+        clock.advance(seconds: 1.9)
+        #expect(
+            above.timerFired(now: clock.now, parserPhase: .idle, hasPendingOutput: true, pendingOutputBytes: 1001)
+                == .none)
+        clock.advance(seconds: 0.1)
+        #expect(
+            above.timerFired(now: clock.now, parserPhase: .idle, hasPendingOutput: true, pendingOutputBytes: 1001)
+                == .shed)
+        #expect(above.state == .closed)
+        #expect(
+            below.timerFired(now: clock.now, parserPhase: .idle, hasPendingOutput: true, pendingOutputBytes: 1000)
+                == .none)
+        clock.advance(seconds: 3.1)
+        #expect(
+            below.timerFired(now: clock.now, parserPhase: .idle, hasPendingOutput: true, pendingOutputBytes: 1000)
+                == .writeStalled)
     }
 
     @Test func aSlowHandlerIsNeverTimedOut() {

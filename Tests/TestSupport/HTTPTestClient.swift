@@ -154,7 +154,9 @@ public enum HTTPClient {
         do { client = try TestClient(port: port, receiveTimeoutSeconds: 10) } catch {
             throw Failure(description: error.description)
         }
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        // `Host: 127.0.0.1` unless the caller sends its own.
+        let ownHost = headers.contains { $0.0.lowercased() == "host" }
+        var head = "\(method) \(target) HTTP/1.1\r\n\(ownHost ? "" : "Host: 127.0.0.1\r\n")Connection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"

@@ -1,0 +1,3 @@
+// @inline ../../shared/drawing.js
+// @inline ../../shared/controller.js
+// @inline main.js
