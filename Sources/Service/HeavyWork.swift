@@ -10,7 +10,8 @@ enum HeavyWork {
     /// Bodies larger than this (a large scene, a large matrix request) are parsed and resolved on the pool.
     static let inlineBodyBytes = 64 * 1024
     /// A matrix whose work (combinations × scene nodes, `Matrix.Plan.work`) is above this runs on the pool:
-    /// about a millisecond of CPU (see `Matrix.Limits.maxWork` for the cost of a unit).
+    /// about a millisecond of CPU (see `Matrix.Limits.maxWork` for the cost of a unit). A matrix with pictures
+    /// runs there whatever its work, as every picture does.
     static let inlineMatrixWork = 2_000
     /// Jobs that may wait for a worker thread beyond those running; a full queue answers 503.
     static func queueCapacity(threads: Int) -> Int { 4 * threads }

@@ -1,7 +1,6 @@
 import HTTPServer
 import JSON
 import LayoutEngine
-import Wireframe
 
 /// `POST /v1/resolve/matrix` (docs/api.md#matrix): one scene across devices × postures × orientations × layout
 /// directions.
@@ -42,20 +41,6 @@ public enum Matrix {
             self.maxWork = maxWork
             self.maxResponseBytes = maxResponseBytes
         }
-    }
-
-    /// `?pictures=svg[&width=N]`: each result also carries its wireframe, drawn at `width` pixels (nil: no
-    /// pixel size), as `POST /v1/resolve?format=svg[&width=N]` draws it (docs/api.md#matrix-pictures).
-    public struct Pictures: Sendable, Equatable {
-        public var width: Int?
-        public init(width: Int? = nil) { self.width = width }
-
-        /// The work a picture adds to its combination, in the units of `Limits.maxWork` (combinations × scene
-        /// nodes), for a scene of `sceneNodes` JSON nodes: drawing costs about `nodeFactor` times what resolving
-        /// does per node, plus a fixed part (the header, the environment, the legend, the scoping of names).
-        public static func work(sceneNodes: Int) -> Int { fixedWork + nodeFactor * sceneNodes }
-        static let fixedWork = 100
-        static let nodeFactor = 4
     }
 
     struct Combination: Sendable {
@@ -131,11 +116,14 @@ public enum Matrix {
                 ]))
         }
         let sceneNodes = scene?.nodeCount ?? 1
-        let work = total * (sceneNodes + (pictures.map { _ in Pictures.work(sceneNodes: sceneNodes) } ?? 0))
+        let pictureWork = pictures.map { _ in
+            Pictures.work(sceneNodes: sceneNodes, presentations: scene?.member("presentations")?.count ?? 0)
+        }
+        let work = total * (sceneNodes + (pictureWork ?? 0))
         if work > limits.maxWork {
             return .refused(
                 tooMuchWork(
-                    combinations: total, sceneNodes: sceneNodes, pictures: pictures != nil, work: work,
+                    combinations: total, sceneNodes: sceneNodes, pictureWork: pictureWork, work: work,
                     limit: limits.maxWork))
         }
         var combinations: [Combination] = []
@@ -159,84 +147,22 @@ public enum Matrix {
     /// `maxResponseBytes`, pictures included, it stops and answers 422 instead. With pictures, the output's
     /// `recordedJSON` is the answer without its `svg` members (what the request log stores and replay compares).
     public static func run(_ plan: Plan, catalog: any DeviceCatalog, maxResponseBytes: Int) -> ResolveOutput {
-        var out: [UInt8] = Array(#"{"results":["#.utf8)
-        var codes: [String] = []
-        // Where the `,"svg":…` members are in `out`, to leave them out of the recorded body.
-        var pictureRanges: [Range<Int>] = []
-        // The scene's unknown fields are the same in every combination: reported once, at the top level.
-        var sceneUnknown: JSONUnknownFields? = nil
+        var writer = ResultsWriter()
         for (i, c) in plan.combinations.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            let overrides = SceneOverrides(
-                device: c.device, posture: c.posture, orientation: c.orientation, layoutDirection: c.direction)
-            // The same bytes as the writer gives the result object (keys in sorted order), with the resolution
-            // from its direct encoder.
-            out.append(contentsOf: #"{"device":"#.utf8)
-            JSONWriter.appendString(c.device, to: &out)
-            out.append(contentsOf: #","errors":"#.utf8)
-            var resolution: Resolution? = nil
-            switch Scene.decode(plan.scene, catalog: catalog, overrides: overrides) {
-            case .invalid(let e, let unknown):
-                JSONWriter.write(Problem.issuesJSON(e), into: &out)
-                if sceneUnknown == nil { sceneUnknown = unknown }
-            case .scene(var s):
-                if sceneUnknown == nil { sceneUnknown = s.unknownFields }
-                s.unknownFields = JSONUnknownFields()
-                out.append(contentsOf: "null".utf8)
-                let res = LayoutEngine.resolve(s)
-                for code in res.codes where !codes.contains(code) { codes.append(code) }
-                resolution = res
-            }
-            out.append(contentsOf: #","layoutDirection":""#.utf8)
-            out.append(contentsOf: c.direction.rawValue.utf8)
-            out.append(contentsOf: #"","orientation":""#.utf8)
-            out.append(contentsOf: c.orientation.rawValue.utf8)
-            out.append(contentsOf: #"","posture":""#.utf8)
-            out.append(contentsOf: c.posture.rawValue.utf8)
-            out.append(contentsOf: #"","resolution":"#.utf8)
-            if let resolution { out.append(contentsOf: resolution.encoded) } else { out.append(contentsOf: "null".utf8) }
-            if let pictures = plan.pictures {
-                // Keys stay sorted: `svg` follows `resolution`.
-                let start = out.count
-                out.append(contentsOf: #","svg":"#.utf8)
-                if let resolution {
-                    let svg = SVGRenderer.render(resolution, scene: plan.scene, width: pictures.width)
-                    JSONWriter.appendString(svg, to: &out)
-                } else {
-                    out.append(contentsOf: "null".utf8)
-                }
-                pictureRanges.append(start..<out.count)
-            }
-            out.append(UInt8(ascii: "}"))
-            if out.count > maxResponseBytes {
-                return tooLarge(written: out.count, done: i + 1, of: plan.combinations.count, limit: maxResponseBytes)
+            writer.append(c, of: plan, catalog: catalog)
+            if writer.out.count > maxResponseBytes {
+                return tooLarge(
+                    written: writer.out.count, done: i + 1, of: plan.combinations.count, limit: maxResponseBytes)
             }
         }
-        out.append(contentsOf: #"],"warnings":"#.utf8)
-        var unknown = plan.unknownFields
-        if let sceneUnknown { unknown.append(contentsOf: sceneUnknown.nested(under: JSONPointer(["scene"]))) }
-        JSONWriter.write(unknown.json, into: &out)
-        out.append(UInt8(ascii: "}"))
+        let out = writer.finish(unknownFields: plan.unknownFields)
         if out.count > maxResponseBytes {
             return tooLarge(
                 written: out.count, done: plan.combinations.count, of: plan.combinations.count, limit: maxResponseBytes)
         }
         return ResolveOutput(
-            status: 200, json: out, resolution: nil, device: nil, givenCodes: codes,
-            recordedJSON: plan.pictures == nil ? nil : removing(pictureRanges, from: out))
-    }
-
-    /// `bytes` without the ranges (ascending, disjoint).
-    static func removing(_ ranges: [Range<Int>], from bytes: [UInt8]) -> [UInt8] {
-        var kept: [UInt8] = []
-        kept.reserveCapacity(bytes.count - ranges.reduce(0) { $0 + $1.count })
-        var from = 0
-        for r in ranges {
-            kept.append(contentsOf: bytes[from..<r.lowerBound])
-            from = r.upperBound
-        }
-        kept.append(contentsOf: bytes[from...])
-        return kept
+            status: 200, json: out, resolution: nil, device: nil, givenCodes: writer.codes,
+            recordedJSON: plan.pictures == nil ? nil : writer.withoutPictures(out))
     }
 
     /// `devices`: `"all"` (or absent), or a list of distinct known ids.
@@ -298,15 +224,15 @@ public enum Matrix {
         ResolveOutput(problem: Problem.invalid(errors, what: "matrix request", unknownFields: unknownFields))
     }
 
-    private static func tooMuchWork(combinations: Int, sceneNodes: Int, pictures: Bool, work: Int, limit: Int)
+    private static func tooMuchWork(combinations: Int, sceneNodes: Int, pictureWork: Int?, work: Int, limit: Int)
         -> ResolveOutput
     {
+        let drawn = pictureWork.map { ", each drawn (a picture counts \($0) units)" } ?? ""
+        let formula = pictureWork == nil ? "combinations × nodes" : "combinations × (nodes + picture)"
         let message =
-            "asks for \(combinations) combinations of a scene of \(sceneNodes) JSON nodes"
-            + (pictures ? ", each drawn" : "") + ": \(work) units of work "
-            + (pictures ? "(combinations × (nodes + a picture's \(Pictures.work(sceneNodes: sceneNodes))))" : "(combinations × nodes)")
-            + ", at most \(limit) are allowed: name fewer devices, postures, orientations "
-            + "or layout directions, or send a smaller scene" + (pictures ? ", or ask without pictures" : "")
+            "asks for \(combinations) combinations of a scene of \(sceneNodes) JSON nodes\(drawn): \(work) units of "
+            + "work (\(formula)), at most \(limit) are allowed: name fewer devices, postures, orientations or layout "
+            + "directions, or send a smaller scene" + (pictureWork == nil ? "" : ", or ask without pictures")
         return ResolveOutput(
             problem: Problem.response(
                 status: .unprocessableContent, detail: "The matrix request is too much work: \(message).",

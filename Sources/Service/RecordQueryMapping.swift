@@ -23,7 +23,8 @@ enum RecordQueryMapping {
                 guard RecordingHeaders.isClientName(value) else {
                     throw InvalidParameter(
                         parameter: "client",
-                        detail: "expected a client name as Hinge-Client gives it (1 to \(RecordingHeaders.maxClientLength) "
+                        detail:
+                            "expected a client name as Hinge-Client gives it (1 to \(RecordingHeaders.maxClientLength) "
                             + "characters among A–Z, a–z, 0–9, '.', '_' and '-'), got \"\(value.prefix(80))\"")
                 }
                 query.client = value

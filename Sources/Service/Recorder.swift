@@ -54,7 +54,8 @@ struct RecordingHeaders: Sendable, Equatable {
 
     /// A header value in a problem's detail: quoted, and cut after 64 characters (a header may be kilobytes).
     private static func quoted(_ value: String) -> String {
-        value.count <= maxClientLength ? "\"\(value)\"" : "\"\(value.prefix(maxClientLength))…\" (\(value.utf8.count) bytes)"
+        value.count <= maxClientLength
+            ? "\"\(value)\"" : "\"\(value.prefix(maxClientLength))…\" (\(value.utf8.count) bytes)"
     }
 
     private static func repeated(_ name: String) -> RefusedRequest {

@@ -8,71 +8,77 @@ import Wireframe
 /// docs/api.md#constants-route).
 enum ResolveRoutes {
     static func register(on router: inout ServiceRouter, context: ServiceContext) {
-        router.add(.POST, "/v1/resolve") { request, reply in
-            if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
-            if let refused = badFormat(request) { return reply.send(refused) }
-            let width: Int?
-            switch svgWidth(request) {
-            case .failure(let refused): return reply.send(refused.response)
-            case .success(let w): width = w
-            }
-            let headers: RecordingHeaders
-            switch RecordingHeaders.read(request) {
-            case .failure(let refused): return reply.send(refused.response)
-            case .success(let h): headers = h
-            }
-            let receivedAt = Timestamp.now()
-            let recording = Recording(receivedAt: receivedAt, headers: headers)
-            // A typical scene (a few KB) resolves faster than a hand-off to a worker would take. A picture is
-            // always drawn on the pool: its cost follows the text it holds, not the body's size.
-            if request.body.count <= HeavyWork.inlineBodyBytes && !wantsSVG(request) {
-                return resolveScene(request, reply, width: width, recording: recording, context: context)
-            }
-            context.offload(reply) {
-                resolveScene(request, reply, width: width, recording: recording, context: context)
-            }
-        }
-        router.add(.POST, "/v1/resolve/matrix") { request, reply in
-            if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
-            let pictures: Matrix.Pictures?
-            switch matrixPictures(request) {
-            case .failure(let refused): return reply.send(refused.response)
-            case .success(let p): pictures = p
-            }
-            let headers: RecordingHeaders
-            switch RecordingHeaders.read(request) {
-            case .failure(let refused): return reply.send(refused.response)
-            case .success(let h): headers = h
-            }
-            let recording = Recording(receivedAt: Timestamp.now(), headers: headers)
-            if request.body.count > HeavyWork.inlineBodyBytes {
-                return context.offload(reply) {
-                    let out = Matrix.resolve(
-                        body: request.body, catalog: context.loopCatalog, limits: context.matrixLimits,
-                        pictures: pictures)
-                    sendMatrix(out, request, reply, recording: recording, context: context)
-                }
-            }
-            // Planning is cheap and refuses what is too much before any of it is done; a plan with more work
-            // than the loop should do, or any picture, runs on the worker pool.
-            switch Matrix.plan(
-                body: request.body, catalog: context.loopCatalog, limits: context.matrixLimits, pictures: pictures)
-            {
-            case .refused(let out): sendMatrix(out, request, reply, recording: recording, context: context)
-            case .plan(let plan):
-                let limit = context.matrixLimits.maxResponseBytes
-                if plan.work <= HeavyWork.inlineMatrixWork && plan.pictures == nil {
-                    let out = Matrix.run(plan, catalog: context.loopCatalog, maxResponseBytes: limit)
-                    return sendMatrix(out, request, reply, recording: recording, context: context)
-                }
-                context.offload(reply) {
-                    let out = Matrix.run(plan, catalog: context.loopCatalog, maxResponseBytes: limit)
-                    sendMatrix(out, request, reply, recording: recording, context: context)
-                }
-            }
-        }
+        router.add(.POST, "/v1/resolve") { request, reply in resolve(request, reply, context: context) }
+        router.add(.POST, "/v1/resolve/matrix") { request, reply in matrix(request, reply, context: context) }
         let constants = FixedRepresentation(body: JSONWriter.encode(Constants.json), contentType: "application/json")
         router.add(.GET, "/v1/constants", sync: { request in constants.response(to: request) })
+    }
+
+    /// `POST /v1/resolve` (docs/api.md#resolve).
+    private static func resolve(_ request: HTTPRequest, _ reply: Reply, context: ServiceContext) {
+        if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
+        if let refused = badFormat(request) { return reply.send(refused) }
+        let width: Int?
+        switch svgWidth(request) {
+        case .failure(let refused): return reply.send(refused.response)
+        case .success(let w): width = w
+        }
+        let headers: RecordingHeaders
+        switch RecordingHeaders.read(request) {
+        case .failure(let refused): return reply.send(refused.response)
+        case .success(let h): headers = h
+        }
+        let receivedAt = Timestamp.now()
+        let recording = Recording(receivedAt: receivedAt, headers: headers)
+        // A typical scene (a few KB) resolves faster than a hand-off to a worker would take. A picture is
+        // always drawn on the pool: its cost follows the text it holds, not the body's size.
+        if request.body.count <= HeavyWork.inlineBodyBytes && !wantsSVG(request) {
+            return resolveScene(request, reply, width: width, recording: recording, context: context)
+        }
+        context.offload(reply) {
+            resolveScene(request, reply, width: width, recording: recording, context: context)
+        }
+    }
+
+    /// `POST /v1/resolve/matrix` (docs/api.md#matrix).
+    private static func matrix(_ request: HTTPRequest, _ reply: Reply, context: ServiceContext) {
+        if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
+        let pictures: Matrix.Pictures?
+        switch matrixPictures(request) {
+        case .failure(let refused): return reply.send(refused.response)
+        case .success(let p): pictures = p
+        }
+        let headers: RecordingHeaders
+        switch RecordingHeaders.read(request) {
+        case .failure(let refused): return reply.send(refused.response)
+        case .success(let h): headers = h
+        }
+        let recording = Recording(receivedAt: Timestamp.now(), headers: headers)
+        if request.body.count > HeavyWork.inlineBodyBytes {
+            return context.offload(reply) {
+                let out = Matrix.resolve(
+                    body: request.body, catalog: context.loopCatalog, limits: context.matrixLimits,
+                    pictures: pictures)
+                sendMatrix(out, request, reply, recording: recording, context: context)
+            }
+        }
+        // Planning is cheap and refuses what is too much before any of it is done; a plan with more work
+        // than the loop should do, or any picture, runs on the worker pool.
+        switch Matrix.plan(
+            body: request.body, catalog: context.loopCatalog, limits: context.matrixLimits, pictures: pictures)
+        {
+        case .refused(let out): sendMatrix(out, request, reply, recording: recording, context: context)
+        case .plan(let plan):
+            let limit = context.matrixLimits.maxResponseBytes
+            if plan.work <= HeavyWork.inlineMatrixWork && plan.pictures == nil {
+                let out = Matrix.run(plan, catalog: context.loopCatalog, maxResponseBytes: limit)
+                return sendMatrix(out, request, reply, recording: recording, context: context)
+            }
+            context.offload(reply) {
+                let out = Matrix.run(plan, catalog: context.loopCatalog, maxResponseBytes: limit)
+                sendMatrix(out, request, reply, recording: recording, context: context)
+            }
+        }
     }
 
     /// When a recorded route's request arrived, and what it asked of its record.

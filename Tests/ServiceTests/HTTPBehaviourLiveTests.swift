@@ -235,7 +235,8 @@ import Testing
         let yaml = try #require(readFile(ContractTests.specPath).map { String(decoding: $0, as: UTF8.self) })
         let documented = Self.documentedQueryParameters(yaml)
         #expect(documented["POST /v1/resolve"]?.contains("format") == true)  // the reader finds them
-        #expect(documented["GET /v1/requests"]?.count == 7)
+        #expect(documented["GET /v1/requests"]?.count == 8)
+        #expect(documented["POST /v1/resolve/matrix"] == ["pictures", "width"])
         for (operation, names) in documented {
             let accepted = Set(QueryParameters.accepted[operation] ?? [])
             #expect(

@@ -53,16 +53,19 @@ import Threads
         #expect(results.contains { $0["svg"]?.stringValue?.contains(">checkmark</text>") == true })
         // Without pictures: the same answer without the svg members.
         let without = try #require(try s.post("/v1/resolve/matrix", Self.body).json)
-        #expect(without["results"]?.arrayValue?.map { $0.objectValue?.keys ?? [] } == results.map { r in
-            (r.objectValue?.keys ?? []).filter { $0 != "svg" }
-        })
+        #expect(
+            without["results"]?.arrayValue?.map { $0.objectValue?.keys ?? [] }
+                == results.map { r in
+                    (r.objectValue?.keys ?? []).filter { $0 != "svg" }
+                })
         let stripped = try #require(json.objectValue).removingPictures
         #expect(stripped == without)
     }
 
     @Test func oneRequestOneRecordThatReplaysUnchanged() throws {
         let s = try LiveServer()
-        let r = try s.post("/v1/resolve/matrix?pictures=svg&width=200", Self.body, headers: [("Hinge-Client", "studio")])
+        let r = try s.post(
+            "/v1/resolve/matrix?pictures=svg&width=200", Self.body, headers: [("Hinge-Client", "studio")])
         #expect(r.status == 200)
         let id = try #require(r.header("Hinge-Record-Id"))
         let items = try s.records()
@@ -81,7 +84,8 @@ import Threads
 
     @Test func aCombinationThatCannotBeResolvedHasNoPicture() throws {
         let s = try LiveServer()
-        let body = #"{"scene":{"window":{"width":1000,"height":1000}},"devices":["iphone-16","ipad-pro-13"],"orientations":["landscape"],"layoutDirections":["ltr"]}"#
+        let body =
+            #"{"scene":{"window":{"width":1000,"height":1000}},"devices":["iphone-16","ipad-pro-13"],"orientations":["landscape"],"layoutDirections":["ltr"]}"#
         let results = try #require(try s.post("/v1/resolve/matrix?pictures=svg", body).json?["results"]?.arrayValue)
         #expect(results.map { $0["resolution"] == .null } == [true, false])
         #expect(results[0]["svg"] == .null && results[0]["errors"]?.arrayValue?.isEmpty == false)
@@ -115,8 +119,9 @@ import Threads
             Issue.record("the matrix with pictures was refused")
             return
         }
-        #expect(drawn.work == plain.combinationCount * (nodes + Matrix.Pictures.work(sceneNodes: nodes)))
-        #expect(Matrix.Pictures.work(sceneNodes: nodes) > nodes)
+        let picture = Matrix.Pictures.work(sceneNodes: nodes, presentations: 1)
+        #expect(picture == 3_000 + 400 + 8 * nodes)
+        #expect(drawn.work == plain.combinationCount * (nodes + picture))
 
         let s = try LiveServer(maxMatrixWork: plain.work)
         #expect(try s.post("/v1/resolve/matrix", Self.body).status == 200)

@@ -16,11 +16,14 @@ import Testing
         let studio = [("Hinge-Client", "studio")]
         #expect(try s.post("/v1/resolve", Self.duo, headers: studio).status == 200)
         #expect(try s.post("/v1/resolve", Self.phone).status == 200)
-        #expect(try s.post("/v1/resolve/matrix", Self.matrix, headers: [("hinge-client", "plugin.figma_2-x")]).status == 200)
+        #expect(
+            try s.post("/v1/resolve/matrix", Self.matrix, headers: [("hinge-client", "plugin.figma_2-x")]).status == 200
+        )
         #expect(try s.post("/v1/resolve", "{", headers: studio).status == 400)  // a problem is recorded too
 
         let items = try s.records()
-        #expect(items.map { $0["client"] } == [.string("studio"), .string("plugin.figma_2-x"), .null, .string("studio")])
+        #expect(
+            items.map { $0["client"] } == [.string("studio"), .string("plugin.figma_2-x"), .null, .string("studio")])
         // Posture only where the device folds (the iPhone 16 ignores it); none for a matrix or a problem.
         #expect(items.map { $0["posture"] } == [.null, .null, .null, .string("halfOpened")])
         #expect(items.map { $0["device"] } == [.null, .null, .string("iphone-16"), .string("iphone-duo")])
@@ -64,7 +67,8 @@ import Testing
     func aBadClientIs400NamingTheHeaderAndIsNotRecorded(_ value: String) throws {
         let s = try LiveServer()
         for path in ["/v1/resolve", "/v1/resolve/matrix"] {
-            let r = try s.post(path, path == "/v1/resolve" ? Self.phone : Self.matrix, headers: [("Hinge-Client", value)])
+            let r = try s.post(
+                path, path == "/v1/resolve" ? Self.phone : Self.matrix, headers: [("Hinge-Client", value)])
             #expect(r.status == 400, "\(path) \(value)")
             #expect(r.contentType == "application/problem+json")
             #expect(r.json?["header"] == "Hinge-Client")
@@ -109,7 +113,8 @@ import Testing
     func anyOtherRecordValueIs400(_ value: String) throws {
         let s = try LiveServer()
         for path in ["/v1/resolve", "/v1/resolve/matrix"] {
-            let r = try s.post(path, path == "/v1/resolve" ? Self.phone : Self.matrix, headers: [("Hinge-Record", value)])
+            let r = try s.post(
+                path, path == "/v1/resolve" ? Self.phone : Self.matrix, headers: [("Hinge-Record", value)])
             #expect(r.status == 400, "\(path) \(value)")
             #expect(r.json?["header"] == "Hinge-Record")
             #expect(r.json?["detail"]?.stringValue?.contains("\"off\"") == true)

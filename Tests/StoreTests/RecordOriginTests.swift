@@ -18,7 +18,8 @@ struct RecordOriginTests {
         return r
     }
 
-    @Test(arguments: EngineTarget.all) func clientAndPostureAreStoredAndTheClientFilters(_ engine: EngineTarget) throws {
+    @Test(arguments: EngineTarget.all) func clientAndPostureAreStoredAndTheClientFilters(_ engine: EngineTarget) throws
+    {
         let database = try TestDatabase(engine)
         let store = try database.open()
         defer { store.close() }
@@ -47,7 +48,8 @@ struct RecordOriginTests {
         #expect(try log.list(RecordQuery(client: "studio")).items.map(\.id) == [all[5].id, all[3].id, all[0].id])
         #expect(try log.list(RecordQuery(client: "Studio")).items.map(\.id) == [all[4].id])
         #expect(try log.list(RecordQuery(client: "stud")).items.isEmpty)
-        #expect(try log.list(RecordQuery(device: "iphone-duo", client: "studio")).items.map(\.id) == [all[5].id, all[0].id])
+        #expect(
+            try log.list(RecordQuery(device: "iphone-duo", client: "studio")).items.map(\.id) == [all[5].id, all[0].id])
         // Paged: each matching record once, newest first.
         let first = try log.list(RecordQuery(limit: 2, client: "studio"))
         #expect(first.items.map(\.id) == [all[5].id, all[3].id])

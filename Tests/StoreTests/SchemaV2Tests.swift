@@ -380,7 +380,8 @@ struct SchemaV2Tests {
         let t = Timestamp(millisecondsSinceEpoch: SchemaV2Tests.base)
         for q in [
             RecordQuery(), RecordQuery(device: "iphone-16"), RecordQuery(status: 422), RecordQuery(code: "detents"),
-            RecordQuery(since: t), RecordQuery(until: t), RecordQuery(since: t, until: t), RecordQuery(client: "studio"),
+            RecordQuery(since: t), RecordQuery(until: t), RecordQuery(since: t, until: t),
+            RecordQuery(client: "studio"),
             RecordQuery(device: "ipad-mini", status: 200, code: "x", since: t, until: t, client: "studio"),
         ] {
             for after in [nil, 42] as [Int64?] {

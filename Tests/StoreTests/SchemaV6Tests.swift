@@ -36,7 +36,10 @@ struct SchemaV6Tests {
         for (id, request, response, formatValue) in stored {
             let format = try #require(BodyFormat(rawValue: formatValue))
             #expect(format == .framed, "the release of schema 5 stored every body as a frame")
-            bodies[id] = (try BodyCodec.decode(request, format: format).get(), try BodyCodec.decode(response, format: format).get())
+            bodies[id] = (
+                try BodyCodec.decode(request, format: format).get(),
+                try BodyCodec.decode(response, format: format).get()
+            )
         }
         let newest = try #require(try db.scalarInt("SELECT received_at FROM requests ORDER BY id DESC LIMIT 1"))
         return (path, bodies, newest)
@@ -121,7 +124,8 @@ struct SchemaV6Tests {
                 """)
             try db.execScript(PostgresSchema.migrations[0].sql("pglz"))
             try db.exec(
-                "INSERT INTO schema_migrations (version, name) VALUES (1, $1)", [.text(PostgresSchema.migrations[0].name)])
+                "INSERT INTO schema_migrations (version, name) VALUES (1, $1)",
+                [.text(PostgresSchema.migrations[0].name)])
             try db.exec(
                 "INSERT INTO requests (received_at, duration_us, device, status, codes, path, engine_version, "
                     + "replica_id, request_size, response_size, request_truncated, response_truncated, request, "
