@@ -2,9 +2,10 @@
 import PackageDescription
 
 // Modules and their direction of dependency: see CONTRIBUTING.md#modules.
-//   hinge → {HingeCLI, Service, HTTPServer} ;
-//   HingeCLI → {Service, HTTPServer, Store, Wireframe, LayoutEngine, JSON} ;
-//   Service → {HTTPServer, Store, Wireframe, LayoutEngine, JSON, CLinux, Threads} ; Wireframe → {LayoutEngine, JSON} ;
+//   hinge → {HingeCLI, Service, HTTPServer, ArgumentScanning, Resolving} ;
+//   HingeCLI → {Resolving, ArgumentScanning, Store, Wireframe, LayoutEngine, JSON, CLinux, Threads} ;
+//   Service → {Resolving, HTTPServer, ArgumentScanning, Store, Wireframe, LayoutEngine, JSON, CLinux, Threads} ;
+//   Resolving → {Store, Wireframe, LayoutEngine, JSON} ; Wireframe → {LayoutEngine, JSON} ;
 //   LayoutEngine → JSON ; Store → {CSQLite, CPostgreSQL, CLinux, Threads, LayoutEngine, JSON} ; HTTPServer → {CLinux, Threads} ;
 //   Threads → CLinux
 let package = Package(
@@ -34,19 +35,30 @@ let package = Package(
         .target(
             name: "Store", dependencies: ["CSQLite", "CPostgreSQL", "CLinux", "Threads", "LayoutEngine", "JSON"]),
         .target(name: "HTTPServer", dependencies: ["CLinux", "Threads"]),
+        // The one scanner of every subcommand's arguments (`hinge serve`'s included).
+        .target(name: "ArgumentScanning"),
         // The SVG wireframe of a resolution, drawn from the response JSON.
         .target(name: "Wireframe", dependencies: ["LayoutEngine", "JSON"]),
+        // The application core: resolve, matrix, replay and their problems as domain values — no HTTP.
+        .target(name: "Resolving", dependencies: ["Store", "Wireframe", "LayoutEngine", "JSON"]),
         .target(
             name: "Service",
-            dependencies: ["HTTPServer", "Store", "Wireframe", "LayoutEngine", "JSON", "CLinux", "Threads"],
+            dependencies: [
+                "Resolving", "HTTPServer", "ArgumentScanning", "Store", "Wireframe", "LayoutEngine", "JSON", "CLinux",
+                "Threads",
+            ],
             // openapi.yaml (the repository root's, through a symlink) is compiled into the binary for GET /openapi.yaml;
             // Hinge Studio's files for GET / and /studio/… (StudioRoutes).
             resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Studio")]
         ),
-        // The subcommands' parsers and runners; the executable only wires and prints.
+        // The subcommands' parsers and runners; the executable only wires and prints. Threads: `hinge lint`'s workers.
         .target(
-            name: "HingeCLI", dependencies: ["Service", "HTTPServer", "Store", "Wireframe", "LayoutEngine", "JSON"]),
-        .executableTarget(name: "hinge", dependencies: ["HingeCLI", "Service", "HTTPServer"]),
+            name: "HingeCLI",
+            dependencies: [
+                "Resolving", "ArgumentScanning", "Store", "Wireframe", "LayoutEngine", "JSON", "CLinux", "Threads",
+            ]),
+        .executableTarget(
+            name: "hinge", dependencies: ["HingeCLI", "Service", "HTTPServer", "ArgumentScanning", "Resolving"]),
         .executableTarget(
             name: "hinge-bench",
             dependencies: ["LayoutEngine", "JSON", "Store"],
@@ -64,13 +76,17 @@ let package = Package(
             name: "StoreTests", dependencies: ["Store", "CLinux", "LayoutEngine", "JSON", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "ResolvingTests", dependencies: ["Resolving", "LayoutEngine", "JSON", "TestSupport"]),
         .testTarget(name: "WireframeTests", dependencies: ["Wireframe", "LayoutEngine", "JSON", "TestSupport"]),
         // HingeCLI: one live test checks that `hinge resolve --format svg` prints the server's bytes.
         .testTarget(
-            name: "ServiceTests", dependencies: ["Service", "Wireframe", "HingeCLI", "Threads", "TestSupport"]),
+            name: "ServiceTests",
+            dependencies: [
+                "Service", "Resolving", "ArgumentScanning", "Wireframe", "HingeCLI", "Threads", "TestSupport",
+            ]),
         .testTarget(
             name: "HingeCLITests",
-            dependencies: ["HingeCLI", "Service", "Store", "LayoutEngine", "JSON", "TestSupport"]),
+            dependencies: ["HingeCLI", "Resolving", "ArgumentScanning", "Store", "LayoutEngine", "JSON", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

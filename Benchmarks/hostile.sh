@@ -7,6 +7,8 @@
 #   2. /healthz latency (every 10 ms for HOSTILE_SECONDS, default 10) while 4 clients send the heaviest
 #      accepted matrix request in a loop.
 #   4. RSS a few seconds after the load, against the baseline.
+#   5. Benchmarks/hostile_requests.py (its own servers): pictures, slow readers, DNS rebinding, secrets in the
+#      database URL, the CLI's input, terminal escapes — each with its target.
 # Prints status and bytes of each reproducer, peak RSS (VmHWM), the /healthz latencies and RSS after; exits
 # non-zero when the server died, peak RSS passed 256 MiB, /healthz max passed 50 ms, or RSS did not return
 # near its warm baseline: within 16 MiB with --no-record, within 48 MiB when recording (the request log's
@@ -140,6 +142,9 @@ sleep 3
 rss1=$(kib VmRSS)
 echo "RSS 3 s after the load: $((rss1 / 1024)) MiB (baseline $((rss0 / 1024)) MiB)"
 [ "$rss1" -le $((rss0 + slack * 1024)) ] || failures+=("RSS stayed at $((rss1 / 1024)) MiB (> warm baseline + $slack MiB)")
+
+echo "== 5. pictures, slow readers, Host, secrets in the URL, the CLI's input, terminal escapes (Benchmarks/hostile_requests.py)"
+python3 Benchmarks/hostile_requests.py --binary .build/release/hinge || failures+=("Benchmarks/hostile_requests.py")
 
 if [ ${#failures[@]} -gt 0 ]; then
     printf 'hostile FAILED: %s\n' "${failures[@]}" >&2

@@ -6,6 +6,7 @@ import os
 import subprocess
 import threading
 import time
+import urllib.parse
 
 from selenium.common.exceptions import NoSuchFrameException
 from selenium.webdriver.common.by import By
@@ -106,13 +107,16 @@ class FakeConstantSets:
 class PluginPage:
     """One plugin in the host stub page: the canvas (the stub) and the panel (an iframe)."""
 
-    def __init__(self, kind, host_origin, penpot_base=None, width=1440, height=900):
+    def __init__(self, kind, host_origin, penpot_base=None, settings=None, width=1440, height=1060):
         self.kind = kind
         self.driver = make_driver(width, height)
         self.b = Browser(self.driver)
-        url = f"{host_origin}/plugins/testing/host.html?host={kind}"
+        query = {"host": kind}
         if penpot_base:
-            url += f"&base={penpot_base}"
+            query["base"] = penpot_base
+        if settings:
+            query["settings"] = json.dumps(settings)
+        url = f"{host_origin}/plugins/testing/host.html?{urllib.parse.urlencode(query)}"
         self.driver.get(url)
         self.b.wait(lambda d: d.execute_script("return !!(window.__host && window.__host.ready)"), "the plugin to boot")
         self.frames = {}
@@ -153,8 +157,9 @@ class PluginPage:
     def undo(self):
         return self.js("return __host.stub.undo()")
 
-    def render(self, scale=1):
-        self.js("__host.render(arguments[0])", scale)
+    def render(self, scale=None, only=None):
+        """Draws the stubbed canvas (the frames `only`, or all) as SVG beside the panel."""
+        self.js("__host.render(arguments[0], arguments[1])", scale, only)
 
     # --- the panel ---------------------------------------------------------------------------------
     def panel(self):
@@ -231,30 +236,33 @@ class PluginPage:
 
 # --- what was drawn against what the API answered ------------------------------------------------------
 
-def hinge_nodes(node, frame_origin, kind, out=None):
-    """Every node Hinge drew under `node` (marked with plugin data `hinge`), in window coordinates."""
+def origin_of(frame, kind):
+    """Where the window's (0, 0) is in the host's coordinates for the frame's children."""
+    return (0, 0) if kind == "figma" else (frame["x"], frame["y"])
+
+
+def hinge_nodes(node, kind, out=None):
+    """Every node Hinge drew under `node` (marked with plugin data `hinge`), as the host holds them."""
     out = [] if out is None else out
     for child in node.get("children") or []:
         if child["type"] in ("GROUP", "group"):
-            hinge_nodes(child, frame_origin, kind, out)
+            hinge_nodes(child, kind, out)
             continue
         data = child["data"].get("hinge")
         if not data:
             continue
         mark = json.loads(data)
         item = {"role": mark["role"], "ref": mark["ref"], "name": child["name"], "type": child["type"]}
-        if kind == "figma":  # a frame's children are in the frame's coordinates
-            x, y = child["x"], child["y"]
-        else:                 # absolute canvas coordinates
-            x, y = child["x"] - frame_origin[0], child["y"] - frame_origin[1]
+        # As the host holds them: a Figma frame's children in the frame's coordinates, Penpot's on the canvas
+        # (compare() adds the frame's origin to the API's numbers, as the adapter does).
+        x, y = child["x"], child["y"]
         if child["type"] in ("LINE", "path"):
             if kind == "figma":
                 vertical = child.get("rotation") == -90
                 item.update(x1=x, y1=y, x2=x if vertical else x + child["width"], y2=y + child["width"] if vertical else y)
             else:
                 a, b = child["content"][0]["params"], child["content"][1]["params"]
-                item.update(x1=a["x"] - frame_origin[0], y1=a["y"] - frame_origin[1],
-                            x2=b["x"] - frame_origin[0], y2=b["y"] - frame_origin[1])
+                item.update(x1=a["x"], y1=a["y"], x2=b["x"], y2=b["y"])
         else:
             item.update(x=x, y=y, width=child["width"], height=child["height"])
         out.append(item)
@@ -274,9 +282,11 @@ def box_of(f):
     return (f["x"], f["y"], f["width"], f["height"])
 
 
-def compare(drawn, resolution, scene, tolerance=0.0):
-    """Checks every shape that stands for a frame of the API against the API's numbers. Returns a list of
-    differences (empty when the drawing matches) and the number of shapes checked."""
+def compare(drawn, resolution, scene, origin=(0, 0), tolerance=0.0):
+    """Checks every shape that stands for a frame of the API against the API's numbers placed at `origin`
+    (the window's (0, 0) in the host's coordinates), exactly by default. Returns a list of differences
+    (empty when the drawing matches) and the number of shapes checked."""
+    ox, oy = origin
     problems = []
     checked = 0
     env = resolution["environment"]
@@ -293,6 +303,7 @@ def compare(drawn, resolution, scene, tolerance=0.0):
             problems.append(f"{label}: {len(candidates)} {role} shapes drawn, expected 1")
             return
         got = (candidates[0]["x"], candidates[0]["y"], candidates[0]["width"], candidates[0]["height"])
+        expected = (ox + expected[0], oy + expected[1], expected[2], expected[3])
         if not all(same(g, e, tolerance) for g, e in zip(got, expected)):
             problems.append(f"{label}: drawn at {got}, the API says {expected}")
         checked += 1
@@ -315,7 +326,7 @@ def compare(drawn, resolution, scene, tolerance=0.0):
             match("fold", box_of(b), "fold")
         else:
             lines = by_role.get("fold", [])
-            want = (b["x"], b["y"], b["x"] + b["width"], b["y"] + b["height"])
+            want = (ox + b["x"], oy + b["y"], ox + (b["x"] + b["width"]), oy + (b["y"] + b["height"]))
             if len(lines) != 1 or not all(same(g, e, tolerance) for g, e in zip((lines[0]["x1"], lines[0]["y1"], lines[0]["x2"], lines[0]["y2"]), want)):
                 problems.append(f"fold line: drawn {lines}, the API's bounds {b}")
             checked += 1
@@ -335,7 +346,7 @@ def compare(drawn, resolution, scene, tolerance=0.0):
     scrims = 0
     for index, p in enumerate(resolution["placements"]):
         if p not in presented:
-            if any(d["ref"].get("placement") == p["id"] for d in drawn):
+            if any((d["ref"] or {}).get("placement") == p["id"] for d in drawn):
                 problems.append(f"{p['id']} is {p['status']} but was drawn")
             continue
         f = p["frame"]
@@ -343,8 +354,8 @@ def compare(drawn, resolution, scene, tolerance=0.0):
         if p["dimsBackground"] or (p["kind"] == "adaptivePanel" and p["tapOutsideToDismiss"]):
             match("scrim", (0, 0, win["width"], win["height"]), f"dimming behind {p['id']}", {"placement": p["id"]})
             scrims += 1
-        checked += check_detents(p, resolution["placements"][index + 1:], by_role, tolerance, problems)
-        checked += check_toolbar(p, scene, by_role, problems)
+        checked += check_detents(p, resolution["placements"][index + 1:], by_role, origin, tolerance, problems)
+        checked += check_toolbar(p, scene, by_role, origin, problems)
     expect_count(by_role, "scrim", scrims, problems)
     return problems, checked
 
@@ -354,7 +365,7 @@ def expect_count(by_role, role, n, problems):
         problems.append(f"{len(by_role.get(role, []))} {role} shapes drawn, expected {n}")
 
 
-def check_detents(p, later, by_role, tolerance, problems):
+def check_detents(p, later, by_role, origin, tolerance, problems):
     """A sheet whose selected detent sets its height has one dashed line per detent at that height from its
     bottom, unless a later presented sheet in the same column covers it."""
     f = p["frame"]
@@ -368,14 +379,15 @@ def check_detents(p, later, by_role, tolerance, problems):
     for detent, line in zip(wanted, lines):
         y = f["y"] + f["height"] - detent["height"]
         got = (line["x1"], line["y1"], line["x2"], line["y2"])
-        if not all(same(g, e, tolerance) for g, e in zip(got, (f["x"], y, f["x"] + f["width"], y))):
+        want = (origin[0] + f["x"], origin[1] + y, origin[0] + (f["x"] + f["width"]), origin[1] + y)
+        if not all(same(g, e, tolerance) for g, e in zip(got, want)):
             problems.append(f"{p['id']}: detent {detent['detent']} drawn at {got}, expected y {y}")
         if (line["ref"].get("selected") is True) != (detent["detent"] == p["selectedDetent"]):
             problems.append(f"{p['id']}: detent {detent['detent']} selected mark is wrong")
     return len(wanted)
 
 
-def check_toolbar(p, scene, by_role, problems):
+def check_toolbar(p, scene, by_role, origin, problems):
     """With items in the scene and a toolbar orientation, one bar of that orientation inside the placement
     and one chip per item inside the bar; otherwise none."""
     items = next((q.get("toolbar") or [] for q in scene.get("presentations", []) if q.get("id") == p["id"]), [])
@@ -385,7 +397,7 @@ def check_toolbar(p, scene, by_role, problems):
         if bars or chips:
             problems.append(f"{p['id']}: a toolbar drawn without items or orientation")
         return 0
-    f = p["frame"]
+    f = dict(p["frame"], x=origin[0] + p["frame"]["x"], y=origin[1] + p["frame"]["y"])
     if len(bars) != 1:
         problems.append(f"{p['id']}: {len(bars)} toolbars drawn for {len(items)} items")
         return 0

@@ -39,14 +39,15 @@ def expand(path, depth=0):
         included = os.path.normpath(os.path.join(os.path.dirname(path), m.group(1)))
         if not os.path.isfile(included):
             raise SystemExit(f"{rel(path)}:{number}: @inline {m.group(1)}: no such file")
-        out.append(comment(path, f"--- {rel(included)} ---"))
+        block = text.lstrip().startswith("/*")  # a CSS marker gets CSS comments
+        out.append(comment(block, f"--- {rel(included)} ---"))
         out.extend(expand(included, depth + 1))
-        out.append(comment(path, f"--- end of {rel(included)} ---"))
+        out.append(comment(block, f"--- end of {rel(included)} ---"))
     return out
 
 
-def comment(path, text):
-    return f"/* {text} */" if path.endswith(".css") else f"// {text}"
+def comment(block, text):
+    return f"/* {text} */" if block else f"// {text}"
 
 
 def rel(path):

@@ -1,6 +1,6 @@
 // libFuzzer target: any bytes → POST /v1/resolve/matrix's path (Matrix.plan → Matrix.run, the JSON parser,
 // Scene.decode and the engine under every combination). Compiled as one module with the JSON,
-// LayoutEngine and HTTP type sources and the service's Matrix, Resolver and Problem (Fuzz/build.sh).
+// LayoutEngine sources and the core's Matrix, Resolver and ResolveProblem (Fuzz/build.sh).
 // Small budgets, so that each input runs fast and the refusals past them are reached too.
 //
 // Invariants (a violation traps, which libFuzzer reports as a crash):
@@ -17,13 +17,14 @@ let limits = Matrix.Limits(maxWork: 20_000, maxResponseBytes: 256 * 1024)
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let out = Matrix.resolve(body: bytes, catalog: catalog, limits: limits)
-    guard [200, 400, 422].contains(out.status) else { fatalError("status \(out.status)") }
+    let status = out.problemKind?.status ?? 200
+    guard [200, 400, 422].contains(status) else { fatalError("status \(status)") }
     guard let value = try? JSONParser.parse(out.json) else { fatalError("the answer is not JSON") }
-    if out.status == 422 {
+    if status == 422 {
         guard case .array(let errors)? = value["errors"], !errors.isEmpty else { fatalError("422 without errors") }
         for e in errors where e["message"]?.stringValue?.isEmpty != false { fatalError("error without a message") }
     }
-    guard out.status == 200 else { return 0 }
+    guard status == 200 else { return 0 }
     if out.json.count > limits.maxResponseBytes { fatalError("past the byte budget: \(out.json.count)") }
     if JSONWriter.encode(value) != out.json { fatalError("not the canonical encoding") }
     guard case .plan(let plan) = Matrix.plan(body: bytes, catalog: catalog, limits: limits) else {

@@ -41,3 +41,19 @@ int hinge_thread_set_name(const char *name) {
 }
 
 int hinge_open_path(const char *path) { return open(path, O_PATH | O_CLOEXEC); }
+
+int hinge_write_fully(int fd, const void *bytes, size_t length) {
+    const char *p = bytes;
+    while (length > 0) {
+        ssize_t n = write(fd, p, length);
+        if (n > 0) {
+            p += n;
+            length -= (size_t)n;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else {
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -100,7 +100,8 @@ extension EventLoop {
         if configuration.logRequests { accessLog.log(method: "-", path: "-", status: status.code, micros: 0) }
     }
 
-    private func dispatch(_ c: Connection, _ request: HTTPRequest) {
+    private func dispatch(_ c: Connection, _ request: consuming HTTPRequest) {
+        request.loopIndex = index
         c.id = nextConnectionID
         nextConnectionID &+= 1
         if configuration.logRequests {

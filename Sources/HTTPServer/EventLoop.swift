@@ -8,6 +8,8 @@ enum LoopMessage: Sendable {
     /// A socket accepted by another loop (single-acceptor strategy).
     case connection(Int32)
     case shutdown(deadlineNanoseconds: UInt64)
+    /// Work handed back to the loop by another thread (`HTTPResponder.onLoop`).
+    case job(@Sendable () -> Void)
 }
 
 /// One level-triggered epoll loop on its own thread. It does I/O and drives each connection's
@@ -136,6 +138,11 @@ final class EventLoop: @unchecked Sendable {
 
     var isCurrentThread: Bool { threadID.load(ordering: .relaxed) == UInt(bitPattern: Int(bitPattern: pthread_self())) }
 
+    /// Runs `job` on this loop's thread: now when called there, else after the loop drains its inbox.
+    func run(_ job: @escaping @Sendable () -> Void) {
+        if isCurrentThread { job() } else { send(.job(job)) }
+    }
+
     func deliver(fd: Int32, connectionID: UInt64, response: HTTPResponse) {
         if isCurrentThread {
             deliverOnLoop(fd: fd, connectionID: connectionID, response: response)
@@ -209,6 +216,8 @@ final class EventLoop: @unchecked Sendable {
                 }
             case .shutdown(let deadline):
                 beginShutdown(deadline: deadline)
+            case .job(let job):
+                job()
             }
         }
     }

@@ -25,6 +25,11 @@ public final class HTTPResponder: Sendable {
         loop.deliver(fd: fd, connectionID: connectionID, response: response)
     }
 
+    /// Runs `finish` on the thread of the event loop that read the request and sends its response: a
+    /// completion called on another thread (the request log's writer) hands back with it, so that the
+    /// response is finished (headers, counters) where it is sent. `finish` is expected to call `respond`.
+    public func onLoop(_ finish: @escaping @Sendable () -> Void) { loop.run(finish) }
+
     /// Whether `respond` was called already.
     public var hasResponded: Bool { done.load(ordering: .acquiring) }
 

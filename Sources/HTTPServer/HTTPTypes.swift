@@ -116,6 +116,9 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Whether the connection stays open after this request (HTTP/1.1 default, HTTP/1.0 only with
     /// `Connection: keep-alive`, never with `Connection: close`).
     public var keepAlive: Bool
+    /// The event loop that read the request (0-based, set before the handler runs): a handler that keeps
+    /// state per loop (a snapshot, a cache) chooses it by this index, on whatever thread it finishes.
+    public var loopIndex = 0
 
     public init(
         method: HTTPMethod, path: String, query: String? = nil, version: HTTPVersion = .http1_1,

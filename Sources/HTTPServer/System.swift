@@ -69,21 +69,10 @@ extension Array where Element == UInt8 {
     }
 }
 
-/// Writes all of `bytes` to `fd`, retrying short writes and `EINTR`. False when a write fails: callers that
-/// log give up quietly (a log that cannot be written must not stop the server), the CLI reports it.
+/// Writes all of `bytes` to `fd` (`hinge_write_fully`: short writes and `EINTR` retried). False when a write
+/// fails: callers that log give up quietly (a log that cannot be written must not stop the server).
 @discardableResult
 public func writeFully(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
     guard let base = bytes.baseAddress else { return true }
-    var offset = 0
-    while offset < bytes.count {
-        let n = Glibc.write(fd, base + offset, bytes.count - offset)
-        if n > 0 {
-            offset += n
-        } else if n < 0 && errno == EINTR {
-            continue
-        } else {
-            return false
-        }
-    }
-    return true
+    return hinge_write_fully(fd, base, bytes.count) == 0
 }

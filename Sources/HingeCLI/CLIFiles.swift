@@ -1,30 +1,40 @@
+import CLinux
 import Glibc
-import HTTPServer
 import LayoutEngine
 import Store
 
 /// File access of the CLI subcommands: reading a scene, writing output, finding the database.
 public enum CLIFiles {
-    /// A file's bytes (`-`: standard input until end of file). Throws a message for stderr.
-    public static func read(_ path: String) throws(CLIError) -> [UInt8] {
+    /// A file's bytes (`-`: standard input until end of file), at most `limit` of them: a larger input (a
+    /// huge file, `/dev/zero`) is refused once `limit + 1` bytes are read, never held whole. A FIFO without a
+    /// writer waits in `open`; SIGINT and SIGTERM end the process there as anywhere (only `hinge serve`
+    /// blocks them, to shut down gracefully). Throws a message for stderr.
+    public static func read(_ path: String, limit: Int) throws(CLIError) -> [UInt8] {
+        let name = path == "-" ? "standard input" : path
         let fd: Int32
         if path == "-" {
             fd = 0
         } else {
             fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw CLIError("cannot read \(path): \(errnoText())") }
+            guard fd >= 0 else { throw CLIError("cannot read \(TerminalText.escaped(path)): \(errnoText())") }
         }
         defer { if fd != 0 { close(fd) } }
+        let tooLarge = CLIError(
+            "\(TerminalText.escaped(name)) is larger than \(limit) bytes (the --max-body limit; HINGE_MAX_BODY)")
+        var st = stat()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) > limit { throw tooLarge }
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let want = min(chunk.count, limit + 1 - out.count)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, want) }
             if n == 0 { break }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw CLIError("cannot read \(path == "-" ? "standard input" : path): \(errnoText())")
+                throw CLIError("cannot read \(TerminalText.escaped(name)): \(errnoText())")
             }
             out.append(contentsOf: chunk[0..<n])
+            if out.count > limit { throw tooLarge }
         }
         return out
     }
@@ -32,7 +42,7 @@ public enum CLIFiles {
     /// Writes every byte to `fd` (retrying short writes and EINTR). False when the reader went away.
     @discardableResult
     public static func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        bytes.withUnsafeBytes { writeFully($0, to: fd) }
+        bytes.withUnsafeBytes { b in b.baseAddress.map { hinge_write_fully(fd, $0, b.count) == 0 } ?? true }
     }
 
     /// True when `path` names an existing file (`:memory:` and in-memory URIs never exist), or is a PostgreSQL
@@ -70,10 +80,7 @@ public enum CLIFiles {
     }
 
     /// `postgres://…` or `postgresql://…`: the PostgreSQL engine.
-    public static func isPostgresURL(_ db: String) -> Bool {
-        let lower = db.lowercased()
-        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
-    }
+    public static func isPostgresURL(_ db: String) -> Bool { PostgresURL.isPostgres(db) }
 
     static func errnoText() -> String { String(cString: strerror(errno)) }
 }

@@ -1,3 +1,4 @@
+import ArgumentScanning
 import JSON
 import LayoutEngine
 
@@ -65,7 +66,8 @@ public enum DevicesCommandRunner {
         if let id = options.id {
             guard let p = profiles.first(where: { $0.id == id }) else {
                 return .failure(
-                    "hinge devices: no device profile has the id '\(id)' (run 'hinge devices' for the list)")
+                    "hinge devices: no device profile has the id '\(TerminalText.escaped(id))' (run 'hinge devices' "
+                        + "for the list)")
             }
             return CommandOutput(exitCode: 0, stdout: JSONWriter.encode(p.json, options: .pretty) + [0x0A])
         }
@@ -79,7 +81,7 @@ public enum DevicesCommandRunner {
         let header = ["ID", "KIND", "NAME", "DISPLAYS", "SOURCE"]
         let rows = profiles.map { p in
             [
-                p.id, p.kind.rawValue, p.name,
+                TerminalText.escaped(p.id), p.kind.rawValue, TerminalText.escaped(p.name),
                 p.displays.map { "\(JSONWriter.formatNumber($0.width))×\(JSONWriter.formatNumber($0.height))" }
                     .joined(separator: ", "),
                 p.builtIn ? "built-in" : "custom",

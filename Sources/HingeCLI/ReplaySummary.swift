@@ -1,6 +1,7 @@
+import ArgumentScanning
 import JSON
 import LayoutEngine
-import Service
+import Resolving
 import Store
 
 /// Options of `hinge replay`.
@@ -122,8 +123,8 @@ public struct ReplaySummary: Sendable, Equatable {
         s += "\n"
         for c in changed {
             let more = c.differenceCount > c.paths.count ? ", … (\(c.differenceCount) differences)" : ""
-            let shown = c.paths.map { $0.isEmpty ? "(root)" : $0 }.joined(separator: ", ")
-            s += "changed \(c.id) \(c.path): \(shown)\(more)\n"
+            let shown = c.paths.map { $0.isEmpty ? "(root)" : TerminalText.escaped($0) }.joined(separator: ", ")
+            s += "changed \(c.id) \(TerminalText.escaped(c.path)): \(shown)\(more)\n"
         }
         return s
     }

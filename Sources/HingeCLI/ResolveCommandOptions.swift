@@ -1,6 +1,7 @@
+import ArgumentScanning
 import JSON
 import LayoutEngine
-import Service
+import Resolving
 import Wireframe
 
 /// Options of `hinge resolve FILE`.
@@ -17,6 +18,8 @@ public struct ResolveCommandOptions: Sendable, Equatable {
     public var width: Int?
     /// `--db` or `HINGE_DB`: custom device profiles are read from it (only the default may be missing).
     public var db = CLIDefaults.db
+    /// `--max-body` or `HINGE_MAX_BODY`: the most bytes read from FILE, as the server's request-body limit.
+    public var maxBody = CLIDefaults.maxBody
 
     public init(file: String) { self.file = file }
 
@@ -41,6 +44,8 @@ public struct ResolveCommandOptions: Sendable, Equatable {
           --width N                the SVG's width in pixels (16…4096); without it the picture has only a
                                    viewBox and takes its container's width
           --db PATH                database with custom device profiles (HINGE_DB, default ./hinge.sqlite)
+          --max-body BYTES         read at most this much of FILE, exit 1 beyond it (HINGE_MAX_BODY,
+                                   default 1048576, as the server's request-body limit)
           -h, --help               show this help
 
         EXIT STATUS:
@@ -55,6 +60,7 @@ public struct ResolveCommandOptions: Sendable, Equatable {
     {
         var o = ResolveCommandOptions(file: "")
         o.db = CLIDefaults.db(environment: environment)
+        if let v = environment("HINGE_MAX_BODY") { o.maxBody = try CLIDefaults.maxBody(parsing: v, "HINGE_MAX_BODY") }
         var file: String?
         var scanner = CommandArguments(arguments, command: "resolve")
         while let token = scanner.next() {
@@ -88,6 +94,8 @@ public struct ResolveCommandOptions: Sendable, Equatable {
                     o.width = w
                 case "--db":
                     o.db = try scanner.value(of: name, inline: inline)
+                case "--max-body":
+                    o.maxBody = try CLIDefaults.maxBody(parsing: try scanner.value(of: name, inline: inline), name)
                 default:
                     throw scanner.unknownOption(name)
                 }
@@ -144,7 +152,7 @@ extension ResolveCommandRunner {
     /// Reads `options.file`, opens the catalog (the database only when it exists) and resolves.
     public static func run(options: ResolveCommandOptions) -> CommandOutput {
         do throws(CLIError) {
-            let body = try CLIFiles.read(options.file)
+            let body = try CLIFiles.read(options.file, limit: options.maxBody)
             let opened = try CLIFiles.catalog(db: options.db)
             defer { opened.store?.close() }
             return run(body: body, options: options, catalog: opened.catalog)

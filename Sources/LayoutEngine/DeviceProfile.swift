@@ -218,10 +218,7 @@ extension DeviceProfile {
             var seen: Set<String> = []
             for (v, p) in items {
                 let thresholds = (width: regularWidthMin, height: regularHeightMin)
-                if let d = Display.decode(v, mapper: mapper, at: p, derivingSizeClassesFrom: thresholds) {
-                    if !seen.insert(d.id).inserted {
-                        mapper.error(p.appending("id"), "duplicate display id \"\(d.id)\"")
-                    }
+                if let d = Display.decode(v, mapper: mapper, at: p, derivingSizeClassesFrom: thresholds, ids: &seen) {
                     displays.append(d)
                 }
             }
@@ -321,13 +318,17 @@ extension Display {
         return (pair(width, height), pair(height, width))
     }
 
+    /// Maps and validates one display; `ids` holds the display ids of the profile read so far (its own is added
+    /// when valid, even when the display is not).
     static func decode(
         _ value: JSONNode, mapper: JSONMapper, at path: JSONPointer,
-        derivingSizeClassesFrom thresholds: (width: Double, height: Double)
+        derivingSizeClassesFrom thresholds: (width: Double, height: Double), ids: inout Set<String>
     ) -> Display? {
         let before = mapper.errorCount
         guard var r = mapper.object(value, at: path) else { return nil }
         let id = r.string("id", required: true, length: 1...64)
+        // docs/rules.md#profile-violations: a repeated id is listed whatever else is wrong with either display.
+        if let id, !ids.insert(id).inserted { r.error("id", "duplicate display id \"\(id)\"") }
         let size = 1.0...100_000
         let width = r.number("width", required: true, range: size)
         let height = r.number("height", required: true, range: size)

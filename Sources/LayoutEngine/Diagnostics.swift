@@ -142,6 +142,8 @@ enum DiagnosticMessage: Sendable, ExpressibleByStringLiteral {
     case popoverAsCoverVerticallyCompact
     case presenterNotOnScreen(String, id: String)
     case presenterBusy(String)
+    /// A modal presented from a non-modal panel whose context (a modal's id, or nil for the root) is busy.
+    case panelContextBusy(String, context: String?)
     case chainedModal(String)
     case placementIgnored(SheetPlacement, Presentation.Kind)
     case detentClamped(Detent, Double)
@@ -239,6 +241,22 @@ enum DiagnosticMessage: Sendable, ExpressibleByStringLiteral {
             out.put(text: presenter)
             out.put(
                 "\" already presents a modal: SwiftUI ignores a second presentation from the same context; present this one from the modal on top, or after dismissing it"
+            )
+        case .panelContextBusy(let panel, let context):
+            out.put("\"")
+            out.put(text: panel)
+            if let context {
+                out.put("\" is a non-modal panel in the view hierarchy of \"")
+                out.put(text: context)
+                out.put("\", so this is presented from \"")
+                out.put(text: context)
+                out.put("\", which")
+            } else {
+                out.put(
+                    "\" is a non-modal panel in the root's view hierarchy, so this is presented from the root, which")
+            }
+            out.put(
+                " already presents a modal: SwiftUI ignores a second presentation from the same context; present this one from the modal on top, or after dismissing it"
             )
         case .chainedModal(let presenter):
             out.put("a modal presented from the modal \"")

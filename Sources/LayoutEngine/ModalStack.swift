@@ -17,6 +17,9 @@ struct ModalStack {
     private var count = 0
     /// Whether the scene's root context already presents a modal.
     private var busyRoot = false
+    /// For each presented non-modal panel named by `presentedFrom` inside a modal's view hierarchy, that modal's
+    /// index (docs/rules.md#panel-context); a panel not listed sits in the root's. Empty in most scenes.
+    private var panelContexts: [Int: Int] = [:]
 
     private subscript(index: Int) -> Entry {
         @inline(__always) get {
@@ -45,9 +48,11 @@ struct ModalStack {
     }
 
     /// Decides whether `p` is presented, adding `chained-modal` / `concurrent-presentation`. Each context
-    /// (the root, or a presentation named by `presentedFrom`) presents at most one modal at a time: a
-    /// second modal from the same context is ignored, as SwiftUI does (docs/rules.md#modal-stack).
-    /// `earlier` holds the presentations before `p` (their ids name presenters in messages).
+    /// (the root, or a modal named by `presentedFrom`) presents at most one modal at a time: a second modal
+    /// from the same context is ignored, as SwiftUI does (docs/rules.md#modal-stack). A non-modal panel is
+    /// no context of its own: what it presents, the context holding it presents
+    /// (docs/rules.md#panel-context). `earlier` holds the presentations before `p` (their ids name
+    /// presenters in messages).
     mutating func admit(
         _ p: Presentation, earlier: ArraySlice<Presentation>, diagnostics d: inout PresentationDiagnostics
     ) -> Bool {
@@ -59,17 +64,20 @@ struct ModalStack {
                 d.add(
                     .concurrentPresentation, .warning, "presentedFrom",
                     .presenterNotOnScreen(earlier[from].id, id: p.id))
-            } else if isModal, self[from].busy {
-                ok = false
-                d.add(
-                    .concurrentPresentation, .warning, "",
-                    .presenterBusy(earlier[from].id))
-            } else if isModal, self[from].modal {
-                d.add(
-                    .chainedModal, .warning, "presentedFrom",
-                    .chainedModal(earlier[from].id))
+            } else if let context = self[from].modal ? from : panelContexts[from] {
+                if isModal {
+                    ok = admitModal(from: from, in: context, earlier: earlier, diagnostics: &d)
+                } else {
+                    panelContexts[count] = context
+                }
+            } else if isModal {
+                // A non-modal panel in the root's view hierarchy: the root presents.
+                ok = !busyRoot
+                if busyRoot {
+                    d.add(.concurrentPresentation, .warning, "", .panelContextBusy(earlier[from].id, context: nil))
+                }
+                busyRoot = true
             }
-            if ok, isModal { self[from].busy = true }
         } else if isModal {
             if busyRoot {
                 ok = false
@@ -84,5 +92,23 @@ struct ModalStack {
         self[count] = Entry(modal: isModal, presented: ok, busy: false)
         count += 1
         return ok
+    }
+
+    /// Admits a modal presented from `from` into `context`, the modal that presents it: `from` itself, or the
+    /// modal whose view hierarchy holds the non-modal panel `from`.
+    private mutating func admitModal(
+        from: Int, in context: Int, earlier: ArraySlice<Presentation>, diagnostics d: inout PresentationDiagnostics
+    ) -> Bool {
+        if self[context].busy {
+            d.add(
+                .concurrentPresentation, .warning, "",
+                context == from
+                    ? .presenterBusy(earlier[from].id)
+                    : .panelContextBusy(earlier[from].id, context: earlier[context].id))
+            return false
+        }
+        d.add(.chainedModal, .warning, "presentedFrom", .chainedModal(earlier[context].id))
+        self[context].busy = true
+        return true
     }
 }

@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import LayoutEngine
+import Resolving
 import Store
 
 /// `GET /v1/devices`, `GET/PUT/DELETE /v1/devices/{id}` (docs/api.md#devices).
@@ -21,14 +22,16 @@ enum DeviceRoutes {
                     }
                     kind = parsed
                 }
-                let items = devices.reader(shard: CounterShard.current).list(kind: kind).map { $0.profile.json }
+                let items = devices.reader(shard: ServiceContext.shard(request)).list(kind: kind).map {
+                    $0.profile.json
+                }
                 return .json(JSONWriter.encode(.object(["items": .array(items)])))
             })
         router.add(
             .GET, "/v1/devices/{id}",
             sync: { request in
                 let id = request.pathParameters["id"] ?? ""
-                guard let stored = devices.reader(shard: CounterShard.current).stored(id: id) else {
+                guard let stored = devices.reader(shard: ServiceContext.shard(request)).stored(id: id) else {
                     return notFound(id)
                 }
                 let etag = stored.etag.quoted
@@ -45,24 +48,26 @@ enum DeviceRoutes {
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
             let id = request.pathParameters["id"] ?? ""
             // A built-in is read-only whatever the body says (checked again, atomically, by the writer).
-            if devices.reader(shard: CounterShard.current).stored(id: id)?.profile.builtIn == true {
+            if devices.reader(shard: ServiceContext.shard(request)).stored(id: id)?.profile.builtIn == true {
                 return reply.send(problem(for: .builtInReadOnly(id: id), id: id))
             }
             let value: JSONValue
             do throws(JSONParseError) { value = try JSONParser.parse(request.body) } catch {
-                return reply.send(Problem.notJSON(error))
+                return reply.send(Problem.response(.notJSON(error)))
             }
             // The id in the path names the profile; a body may repeat it but not contradict it.
             var body = value
             if case .object(var o) = value {
                 if let bodyID = o["id"], bodyID != .string(id) {
                     return reply.send(
-                        Problem.invalid(
-                            [
-                                JSONIssue(
-                                    path: JSONPointer(["id"]), message: "must equal the id in the path (\"\(id)\")")
-                            ],
-                            what: "device profile"))
+                        Problem.response(
+                            ResolveProblem.invalid(
+                                [
+                                    JSONIssue(
+                                        path: JSONPointer(["id"]), message: "must equal the id in the path (\"\(id)\")"
+                                    )
+                                ],
+                                what: "device profile")))
                 }
                 o["id"] = .string(id)
                 body = .object(o)
@@ -70,18 +75,27 @@ enum DeviceRoutes {
             let mapper = JSONMapper()
             guard let profile = DeviceProfile.decode(body, mapper: mapper) else {
                 return reply.send(
-                    Problem.invalid(mapper.errors, what: "device profile", unknownFields: mapper.unknownFields))
+                    Problem.response(
+                        ResolveProblem.invalid(
+                            mapper.errors, what: "device profile", unknownFields: mapper.unknownFields)))
             }
             let precondition = ConditionalRequest.writePrecondition(
                 ifMatch: request.headers["If-Match"], ifNoneMatch: request.headers["If-None-Match"])
+            // The completion runs on the store's writer thread; the response is built on the request's loop.
             devices.put(profile, precondition: precondition) { result in
-                switch result {
-                case .success(let put):
-                    reply.send(
-                        .json(
-                            JSONWriter.encode(put.stored.profile.json), status: put.created ? .created : .ok,
-                            headers: ["ETag": put.stored.etag.quoted]))
-                case .failure(let error): reply.send(problem(for: error, id: id, request: request, context: context))
+                reply.onLoop {
+                    switch result {
+                    case .success(let put):
+                        var headers: HTTPHeaders = ["ETag": put.stored.etag.quoted]
+                        // A created profile names its URL (ids are letters, digits, `.`, `_`, `-`: nothing to escape).
+                        if put.created { headers.add("Location", "/v1/devices/\(put.stored.profile.id)") }
+                        reply.send(
+                            .json(
+                                JSONWriter.encode(put.stored.profile.json), status: put.created ? .created : .ok,
+                                headers: headers))
+                    case .failure(let error):
+                        reply.send(problem(for: error, id: id, request: request, context: context))
+                    }
                 }
             }
         }
@@ -90,9 +104,12 @@ enum DeviceRoutes {
             let id = request.pathParameters["id"] ?? ""
             let precondition = ConditionalRequest.writePrecondition(ifMatch: request.headers["If-Match"])
             devices.delete(id: id, precondition: precondition) { result in
-                switch result {
-                case .success: reply.send(HTTPResponse(status: .noContent))
-                case .failure(let error): reply.send(problem(for: error, id: id, request: request, context: context))
+                reply.onLoop {
+                    switch result {
+                    case .success: reply.send(HTTPResponse(status: .noContent))
+                    case .failure(let error):
+                        reply.send(problem(for: error, id: id, request: request, context: context))
+                    }
                 }
             }
         }

@@ -1,4 +1,5 @@
 import HTTPServer
+import Resolving
 import Threads
 
 /// Which requests leave the event loop for the worker pool (`ServiceContext.work`), and the pool's size.

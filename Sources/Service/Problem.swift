@@ -1,70 +1,26 @@
 import HTTPServer
 import JSON
+import Resolving
 
-/// RFC 9457 problem details as `application/problem+json`, written by the deterministic JSON writer.
-/// Extension members: `errors` (every violation with its JSON pointer, for 422), `line`/`column`/`offset`
-/// (where a body stopped being JSON, for 400).
+/// RFC 9457 problem details as `application/problem+json` responses. The document itself is built by the
+/// core's one builder (`ProblemDocument`); a core problem (`ResolveProblem`) is answered with the status its
+/// kind maps to here.
 enum Problem {
     static func response(
         status: HTTPStatus, detail: String, title: String? = nil, extra: [JSONMember] = [], headers: HTTPHeaders = [:]
     ) -> HTTPResponse {
-        var o = JSONObject([
-            JSONMember("type", "about:blank"),
-            JSONMember("title", .string(title ?? status.reasonPhrase)),
-            JSONMember("status", .number(Double(status.code))),
-            JSONMember("detail", .string(detail)),
-        ])
-        o.members.append(contentsOf: extra)
         var h = headers
         h.set("Content-Type", "application/problem+json")
-        return HTTPResponse(status: status, headers: h, body: JSONWriter.encode(.object(o)))
+        let body = ProblemDocument.encode(
+            status: status.code, title: title ?? status.reasonPhrase, detail: detail, members: extra)
+        return HTTPResponse(status: status, headers: h, body: body)
     }
 
-    /// 422 listing every violation (docs/api.md#problem-invalid) and, beside them, the members no rule read (`unknownFields`,
-    /// when there are any): a misspelt member is often why a required one is missing.
-    static func invalid(
-        _ errors: [JSONIssue], what: String = "scene", unknownFields: JSONUnknownFields = JSONUnknownFields()
-    ) -> HTTPResponse {
-        var extra = [JSONMember("errors", issuesJSON(errors))]
-        if unknownFields.total > 0 { extra.append(JSONMember("unknownFields", unknownFields.json)) }
-        let unknown = unknownFields.total
-        return response(
-            status: .unprocessableContent,
-            detail: "The \(what) is valid JSON but breaks \(errors.count) rule\(errors.count == 1 ? "" : "s"): "
-                + "see errors, each with the JSON pointer of the offending value"
-                + (unknown == 0
-                    ? "." : "; \(unknown) unknown field\(unknown == 1 ? " is" : "s are") listed in unknownFields."),
-            extra: extra)
-    }
-
-    static func issuesJSON(_ errors: [JSONIssue]) -> JSONValue {
-        .array(errors.map { .object(["path": .string($0.path.description), "message": .string($0.message)]) })
-    }
-
-    /// 400 for a body that is not JSON, saying where it broke. A repeated key is valid JSON grammar
-    /// (RFC 8259 only says names SHOULD be unique) that Hinge refuses — a 422, like any other rule.
-    static func notJSON(_ error: JSONParseError) -> HTTPResponse {
-        if case .duplicateKey(let key) = error.reason {
-            return response(
-                status: .unprocessableContent,
-                detail:
-                    "The body repeats the key \"\(key)\" in one object (line \(error.line), column \(error.column)): "
-                    + "keep one, so that no value is silently dropped.",
-                extra: [
-                    JSONMember(
-                        "errors",
-                        .array([.object(["path": "", "message": .string(error.message)])])),
-                    JSONMember("line", .number(Double(error.line))),
-                    JSONMember("column", .number(Double(error.column))),
-                    JSONMember("offset", .number(Double(error.offset))),
-                ])
-        }
-        return response(
-            status: .badRequest, detail: "The body is not valid JSON: \(error.message)",
-            extra: [
-                JSONMember("line", .number(Double(error.line))), JSONMember("column", .number(Double(error.column))),
-                JSONMember("offset", .number(Double(error.offset))),
-            ])
+    /// A core problem as its response.
+    static func response(_ problem: ResolveProblem) -> HTTPResponse {
+        HTTPResponse(
+            status: HTTPStatus(problem.kind), headers: ["Content-Type": "application/problem+json"],
+            body: problem.document)
     }
 
     /// docs/api.md#content-types: any content type is accepted when the body is JSON, except explicitly non-JSON ones.
@@ -109,4 +65,18 @@ extension Substring {
         while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
         return String(s)
     }
+}
+
+extension HTTPStatus {
+    /// The status a core problem is answered with: 400 for a body that is not JSON, 422 for the rest (the
+    /// status its document states).
+    init(_ kind: ResolveProblem.Kind) {
+        switch kind {
+        case .notJSON: self = .badRequest
+        case .invalid, .tooMuchWork, .responseTooLarge: self = .unprocessableContent
+        }
+    }
+
+    /// The status of a core answer: 200, or its problem's.
+    init(_ output: ResolveOutput) { self = output.problemKind.map { HTTPStatus($0) } ?? .ok }
 }

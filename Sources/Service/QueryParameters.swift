@@ -9,6 +9,7 @@ enum QueryParameters {
     static let accepted: [String: [String]] = [
         "POST /v1/resolve": ["format", "width"],
         "POST /v1/resolve/matrix": ["pictures", "width"],
+        "POST /v1/resolve/svg": ["width"],
         "GET /v1/devices": ["kind"],
         "GET /v1/requests": ["device", "status", "code", "client", "since", "until", "limit", "cursor"],
         "GET /v1/requests/{id}/svg": ["width"],

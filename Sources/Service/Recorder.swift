@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import LayoutEngine
+import Resolving
 import Store
 
 /// What a request asks of its record (docs/api.md#recording-headers): `Hinge-Client: <name>`, stored with the
@@ -79,32 +80,35 @@ struct Recorder: Sendable {
     let errorLog: ErrorLog
 
     func record(
-        path: String, receivedAt: Timestamp, request: HTTPRequest, headers: RecordingHeaders, output: ResolveOutput,
-        reply: Reply, response: HTTPResponse
+        path: String, recording: ResolveRoutes.Recording, request: HTTPRequest, output: ResolveOutput, reply: Reply,
+        response: HTTPResponse
     ) {
-        guard let log, headers.record else { return reply.send(response) }
+        guard let log, recording.headers.record else { return reply.send(response) }
         let record = RequestRecord(
-            receivedAt: receivedAt, durationMicros: reply.elapsedMicros, device: output.device, status: output.status,
-            codes: output.codes, path: path, requestBody: request.body,
+            receivedAt: recording.receivedAt, durationMicros: reply.elapsedMicros, device: output.device,
+            status: HTTPStatus(output).code, codes: output.codes, path: path, requestBody: request.body,
             responseBody: output.recordedJSON ?? output.json, engineVersion: LayoutEngine.version,
-            client: headers.client, posture: output.posture)
+            client: recording.headers.client, posture: output.posture)
         let metrics = self.metrics
         let errorLog = self.errorLog
         log.append(record) { result in
-            // On the writer thread, after the commit. A failed commit is counted, shows in /readyz and
-            // /metrics, and is logged (rate-limited); the client still gets its result.
-            switch result {
-            case .success(let id):
-                // The record exists now: the client may link to /v1/requests/{id} (and its picture).
-                var response = response
-                response.headers.add("Hinge-Record-Id", id.description)
-                reply.send(response)
-            case .failure(let error):
-                metrics.recordFailures.add(1, ordering: .relaxed)
-                errorLog.error(
-                    "request \(ErrorLog.newRequestID()): POST \(path): answered \(response.status) but its record "
-                        + "was not written: \(error)")
-                reply.send(response)
+            // On the writer thread, after the commit: only the result crosses back; the response is finished
+            // and sent on the request's event loop. A failed commit is counted, shows in /readyz and /metrics,
+            // and is logged (rate-limited); the client still gets its result.
+            reply.onLoop {
+                switch result {
+                case .success(let id):
+                    // The record exists now: the client may link to /v1/requests/{id} (and its picture).
+                    var response = response
+                    response.headers.add("Hinge-Record-Id", id.description)
+                    reply.send(response)
+                case .failure(let error):
+                    metrics.recordFailures.add(1, ordering: .relaxed)
+                    errorLog.error(
+                        "request \(ErrorLog.newRequestID()): POST \(path): answered \(response.status) but its "
+                            + "record was not written: \(error)")
+                    reply.send(response)
+                }
             }
         }
     }

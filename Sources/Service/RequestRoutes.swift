@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import LayoutEngine
+import Resolving
 import Store
 import Wireframe
 
@@ -89,9 +90,11 @@ enum RequestRoutes {
         router.add(.DELETE, "/v1/requests") { request, reply in
             if let refused = context.authorization.refusal(request) { return reply.send(refused) }
             log.clear { result in
-                switch result {
-                case .success: reply.send(HTTPResponse(status: .noContent))
-                case .failure(let e): reply.send(storeProblem(e, request, context, operation: .clear))
+                reply.onLoop {
+                    switch result {
+                    case .success: reply.send(HTTPResponse(status: .noContent))
+                    case .failure(let e): reply.send(storeProblem(e, request, context, operation: .clear))
+                    }
                 }
             }
         }
@@ -178,47 +181,6 @@ enum RequestRoutes {
         return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (percentDecode(String(kv[0])), kv.count > 1 ? percentDecode(String(kv[1])) : "")
-        }
-    }
-}
-
-/// Replaying a recorded request with today's engine and catalog, and comparing the answers.
-public enum Replay {
-    public struct Difference: Sendable, Equatable {
-        public var path: JSONPointer
-        public var before: JSONValue
-        public var after: JSONValue
-    }
-
-    /// At most this many differences are listed (a changed device table can touch every number).
-    public static let maxDifferences = 1000
-
-    public static func run(path: String, requestBody: [UInt8], catalog: any DeviceCatalog) -> ResolveOutput {
-        path == "/v1/resolve/matrix"
-            ? Matrix.resolve(body: requestBody, catalog: catalog)
-            : Resolver.resolve(body: requestBody, catalog: catalog)
-    }
-
-    /// Every leaf where `before` and `after` differ, by JSON pointer; a member or element present on one
-    /// side only shows `null` on the other.
-    public static func differences(_ before: JSONValue, _ after: JSONValue) -> [Difference] {
-        var out: [Difference] = []
-        diff(before, after, at: .root, into: &out)
-        return out
-    }
-
-    private static func diff(_ a: JSONValue, _ b: JSONValue, at path: JSONPointer, into out: inout [Difference]) {
-        if out.count >= maxDifferences || a == b { return }
-        switch (a, b) {
-        case (.object(let x), .object(let y)):
-            let keys = Set(x.keys).union(y.keys).sorted()
-            for k in keys { diff(x[k] ?? .null, y[k] ?? .null, at: path.appending(k), into: &out) }
-        case (.array(let x), .array(let y)):
-            for i in 0..<max(x.count, y.count) {
-                diff(i < x.count ? x[i] : .null, i < y.count ? y[i] : .null, at: path.appending(i), into: &out)
-            }
-        default:
-            out.append(Difference(path: path, before: a, after: b))
         }
     }
 }

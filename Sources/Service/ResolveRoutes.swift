@@ -1,23 +1,32 @@
 import HTTPServer
 import JSON
 import LayoutEngine
+import Resolving
 import Store
 import Wireframe
 
-/// `POST /v1/resolve`, `POST /v1/resolve/matrix`, `GET /v1/constants` (docs/api.md#resolve, docs/api.md#matrix,
-/// docs/api.md#constants-route).
+/// `POST /v1/resolve`, `POST /v1/resolve/svg`, `POST /v1/resolve/matrix`, `GET /v1/constants` (docs/api.md#resolve,
+/// docs/api.md#resolve-svg, docs/api.md#matrix, docs/api.md#constants-route).
 enum ResolveRoutes {
     static func register(on router: inout ServiceRouter, context: ServiceContext) {
-        router.add(.POST, "/v1/resolve") { request, reply in resolve(request, reply, context: context) }
+        router.add(.POST, "/v1/resolve") { request, reply in
+            if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
+            if let refused = badFormat(request) { return reply.send(refused) }
+            answer(request, reply, svg: wantsSVG(request), context: context)
+        }
+        // The picture under its own operation: one media type per answer, which a generated client can type.
+        router.add(.POST, "/v1/resolve/svg") { request, reply in
+            if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
+            answer(request, reply, svg: true, context: context)
+        }
         router.add(.POST, "/v1/resolve/matrix") { request, reply in matrix(request, reply, context: context) }
         let constants = FixedRepresentation(body: JSONWriter.encode(Constants.json), contentType: "application/json")
         router.add(.GET, "/v1/constants", sync: { request in constants.response(to: request) })
     }
 
-    /// `POST /v1/resolve` (docs/api.md#resolve).
-    private static func resolve(_ request: HTTPRequest, _ reply: Reply, context: ServiceContext) {
-        if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
-        if let refused = badFormat(request) { return reply.send(refused) }
+    /// Resolves the scene and answers its resolution, or its picture when `svg`; a record either way, unless
+    /// the request says `Hinge-Record: off`.
+    private static func answer(_ request: HTTPRequest, _ reply: Reply, svg: Bool, context: ServiceContext) {
         let width: Int?
         switch svgWidth(request) {
         case .failure(let refused): return reply.send(refused.response)
@@ -28,19 +37,18 @@ enum ResolveRoutes {
         case .failure(let refused): return reply.send(refused.response)
         case .success(let h): headers = h
         }
-        let receivedAt = Timestamp.now()
-        let recording = Recording(receivedAt: receivedAt, headers: headers)
+        let recording = Recording(receivedAt: Timestamp.now(), headers: headers)
         // A typical scene (a few KB) resolves faster than a hand-off to a worker would take. A picture is
         // always drawn on the pool: its cost follows the text it holds, not the body's size.
-        if request.body.count <= HeavyWork.inlineBodyBytes && !wantsSVG(request) {
-            return resolveScene(request, reply, width: width, recording: recording, context: context)
+        if request.body.count <= HeavyWork.inlineBodyBytes && !svg {
+            return resolveScene(request, reply, svg: svg, width: width, recording: recording, context: context)
         }
         context.offload(reply) {
-            resolveScene(request, reply, width: width, recording: recording, context: context)
+            resolveScene(request, reply, svg: svg, width: width, recording: recording, context: context)
         }
     }
 
-    /// `POST /v1/resolve/matrix` (docs/api.md#matrix).
+    /// `POST /v1/resolve/matrix` (docs/api.md#matrix), with its pictures when asked (docs/api.md#matrix-pictures).
     private static func matrix(_ request: HTTPRequest, _ reply: Reply, context: ServiceContext) {
         if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
         let pictures: Matrix.Pictures?
@@ -57,25 +65,26 @@ enum ResolveRoutes {
         if request.body.count > HeavyWork.inlineBodyBytes {
             return context.offload(reply) {
                 let out = Matrix.resolve(
-                    body: request.body, catalog: context.loopCatalog, limits: context.matrixLimits,
+                    body: request.body, catalog: context.catalog(for: request), limits: context.matrixLimits,
                     pictures: pictures)
                 sendMatrix(out, request, reply, recording: recording, context: context)
             }
         }
-        // Planning is cheap and refuses what is too much before any of it is done; a plan with more work
-        // than the loop should do, or any picture, runs on the worker pool.
+        // Planning is cheap and refuses what is too much before any of it is done; a plan with more work than the
+        // loop should do, or any picture, runs on the worker pool.
         switch Matrix.plan(
-            body: request.body, catalog: context.loopCatalog, limits: context.matrixLimits, pictures: pictures)
+            body: request.body, catalog: context.catalog(for: request), limits: context.matrixLimits,
+            pictures: pictures)
         {
         case .refused(let out): sendMatrix(out, request, reply, recording: recording, context: context)
         case .plan(let plan):
             let limit = context.matrixLimits.maxResponseBytes
             if plan.work <= HeavyWork.inlineMatrixWork && plan.pictures == nil {
-                let out = Matrix.run(plan, catalog: context.loopCatalog, maxResponseBytes: limit)
+                let out = Matrix.run(plan, catalog: context.catalog(for: request), maxResponseBytes: limit)
                 return sendMatrix(out, request, reply, recording: recording, context: context)
             }
             context.offload(reply) {
-                let out = Matrix.run(plan, catalog: context.loopCatalog, maxResponseBytes: limit)
+                let out = Matrix.run(plan, catalog: context.catalog(for: request), maxResponseBytes: limit)
                 sendMatrix(out, request, reply, recording: recording, context: context)
             }
         }
@@ -87,38 +96,40 @@ enum ResolveRoutes {
         var headers: RecordingHeaders
     }
 
+    /// The record holds the JSON resolution (or problem) under `/v1/resolve` whichever form was answered, so
+    /// `GET /v1/requests/{id}/svg` and replay work from it.
     private static func resolveScene(
-        _ request: HTTPRequest, _ reply: Reply, width: Int?, recording: Recording, context: ServiceContext
+        _ request: HTTPRequest, _ reply: Reply, svg: Bool, width: Int?, recording: Recording, context: ServiceContext
     ) {
-        var out = Resolver.resolve(body: request.body, catalog: context.loopCatalog)
+        var out = Resolver.resolve(body: request.body, catalog: context.catalog(for: request))
         let limit = context.matrixLimits.maxResponseBytes
         if out.json.count > limit {
             out = ResolveOutput(
-                problem: Problem.responseTooLarge(written: out.json.count, done: 1, of: 1, limit: limit),
+                problem: .responseTooLarge(written: out.json.count, done: 1, of: 1, limit: limit),
                 device: out.device)
         }
         // Without recording, a resolution's headers are the ones `Reply.send` would arrive at (`Cache-Control:
         // no-store` after the type): one shared list instead of a copy per request. A recorded response gets
         // `Hinge-Record-Id` first, then `Cache-Control` from `Reply.send`.
         let headers = context.recorder.log == nil || !recording.headers.record ? jsonNoStore : jsonOnly
-        var response = HTTPResponse(status: HTTPStatus(out.status), headers: headers, body: out.json)
+        var response = HTTPResponse(status: HTTPStatus(out), headers: headers, body: out.json)
         if out.isProblem {
             response.headers = ["Content-Type": "application/problem+json"]
-        } else if wantsSVG(request), let resolution = out.resolution {  // (the copy only when it is drawn)
+        } else if svg, let resolution = out.resolution {  // (the copy only when it is drawn)
             // The scene supplies the toolbar items the response does not repeat.
             let scene = try? JSONParser.parse(request.body)
             response = svgResponse(SVGRenderer.render(resolution, scene: scene, width: width))
             if response.body.count > limit {
                 out = ResolveOutput(
-                    problem: Problem.responseTooLarge(written: response.body.count, done: 1, of: 1, limit: limit),
+                    problem: .responseTooLarge(written: response.body.count, done: 1, of: 1, limit: limit),
                     device: out.device)
-                response = HTTPResponse.json(out.json, status: HTTPStatus(out.status))
+                response = HTTPResponse.json(out.json, status: HTTPStatus(out))
                 response.headers.set("Content-Type", "application/problem+json")
             }
         }
         context.recorder.record(
-            path: "/v1/resolve", receivedAt: recording.receivedAt, request: request, headers: recording.headers,
-            output: out, reply: reply, response: response)
+            path: Replay.Operation.resolvePath, recording: recording, request: request, output: out, reply: reply,
+            response: response)
     }
 
     private static let jsonNoStore: HTTPHeaders = ["Content-Type": "application/json", "Cache-Control": "no-store"]
@@ -127,11 +138,11 @@ enum ResolveRoutes {
     private static func sendMatrix(
         _ out: ResolveOutput, _ request: HTTPRequest, _ reply: Reply, recording: Recording, context: ServiceContext
     ) {
-        var response = HTTPResponse.json(out.json, status: HTTPStatus(out.status))
+        var response = HTTPResponse.json(out.json, status: HTTPStatus(out))
         if out.isProblem { response.headers.set("Content-Type", "application/problem+json") }
         context.recorder.record(
-            path: "/v1/resolve/matrix", receivedAt: recording.receivedAt, request: request, headers: recording.headers,
-            output: out, reply: reply, response: response)
+            path: Replay.Operation.matrixPath, recording: recording, request: request, output: out, reply: reply,
+            response: response)
     }
 
     /// The matrix's `?pictures=svg[&width=N]` (docs/api.md#matrix-pictures): nil without `pictures`; `svg` is

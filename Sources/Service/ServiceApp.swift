@@ -1,12 +1,10 @@
 import CLinux
 import HTTPServer
 import LayoutEngine
+import Resolving
 import Store
 import Synchronization
 import Threads
-
-/// The version reported by `hinge --version` and in the `Server` header.
-public let hingeVersion = "0.1.0"
 
 /// What every route shares: the device catalog, the store (nil in tests that need none), the recorder,
 /// write authorization and metrics.
@@ -34,7 +32,9 @@ final class ServiceContext: Sendable {
         corsOrigins: [String] = [], work: WorkPool = HeavyWork.makePool(), matrixLimits: Matrix.Limits = Matrix.Limits()
     ) {
         self.catalog = catalog
-        self.shardCatalogs = (0..<CounterShard.count).map { shard in store?.devices.reader(shard: shard) ?? catalog }
+        self.shardCatalogs = (0..<DeviceProfileStore.shardCount).map { shard in
+            store?.devices.reader(shard: shard) ?? catalog
+        }
         self.cors = CORSPolicy(origins: corsOrigins)
         self.work = work
         self.matrixLimits = matrixLimits
@@ -45,9 +45,14 @@ final class ServiceContext: Sendable {
         self.authorization = WriteAuthorization(apiKey: apiKey)
     }
 
-    /// The catalog of the calling thread's shard (HTTPServer's `CounterShard.current`: its event loop's), so
-    /// that event loops resolving at once never share a cache line to read their devices.
-    var loopCatalog: any DeviceCatalog { shardCatalogs[CounterShard.current] }
+    /// The catalog of the loop that read `request` (`HTTPRequest.loopIndex`), so that event loops resolving at
+    /// once never share a lock or a cache line to read their devices.
+    func catalog(for request: HTTPRequest) -> any DeviceCatalog {
+        shardCatalogs[ServiceContext.shard(request) & (DeviceProfileStore.shardCount - 1)]
+    }
+
+    /// The device-snapshot shard of the loop that read `request`: its index + 1 (0 is for other threads).
+    static func shard(_ request: HTTPRequest) -> Int { request.loopIndex + 1 }
 }
 
 /// Wires `hinge serve`: configuration from `ServeOptions`, the store, every route, readiness.

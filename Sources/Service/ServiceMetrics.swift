@@ -106,6 +106,10 @@ struct Reply: Sendable {
 
     var elapsedMicros: Int64 { Int64((monotonicNanos() &- startNanos) / 1000) }
 
+    /// Runs `finish` on the request's event loop: a completion on another thread (the request log's writer)
+    /// hands back with it, so that `send` and its header work run where the response is sent.
+    func onLoop(_ finish: @escaping @Sendable () -> Void) { responder.onLoop(finish) }
+
     /// Sends `response` with the CORS headers the request's origin gets, and `Cache-Control: no-store` unless
     /// the route said how it may be cached: live state, resolutions and errors must never be served stale.
     func send(_ response: HTTPResponse) {

@@ -1,4 +1,3 @@
-import CLinux
 import JSON
 import LayoutEngine
 import Synchronization
@@ -90,9 +89,9 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
         public var count: Int { snapshot.byID.count }
     }
 
-    /// Slots (a power of two): CLinux's `HINGE_THREAD_SHARDS`, the count of HTTPServer's `CounterShard`
-    /// too, so that each event loop's shard has a slot of its own.
-    public static let shardCount = Int(HINGE_THREAD_SHARDS)
+    /// Slots (a power of two): a caller passes its own shard (Service: its event loop's index + 1, 0 for
+    /// other threads), so that loops reading at once never share a slot's lock; beyond 7 loops they share.
+    public static let shardCount = 8
     private let slots: [Slot]
     private let writer: StoreWriter
     private let engine: any StoreEngine

@@ -66,7 +66,7 @@ final class PostgresEngine: StoreEngine {
 
     init(_ configuration: Store.Configuration, metrics: StoreMetrics) {
         url = configuration.path
-        displayName = configuration.path
+        displayName = PostgresURL.redacted(configuration.path)
         schema = configuration.postgresSchema
         replicaID = configuration.replicaID
         self.metrics = metrics

@@ -91,8 +91,11 @@ public final class Store: DeviceCatalog, Sendable {
         /// dictionary (`BodyCodec.preferred`).
         public var bodyCodec: BodyCodec
 
+        /// The database a server, and the CLI, use when none is named: `./hinge.sqlite`.
+        public static let defaultPath = "./hinge.sqlite"
+
         public init(
-            path: String = "./hinge.sqlite", busyTimeoutMillis: Int = 5000, maxReaders: Int = 4,
+            path: String = Configuration.defaultPath, busyTimeoutMillis: Int = 5000, maxReaders: Int = 4,
             maxRecords: Int = 100_000, maxBodyBytes: Int = 256 * 1024, queueCapacity: Int = 16_384,
             queueCapacityBytes: Int = 64 << 20, walCheckpointPages: Int = 1024, walMaxPages: Int = 4096,
             readQueueCapacity: Int = 256, maxLogBytes: Int = 1 << 30, exclusive: Bool = false,

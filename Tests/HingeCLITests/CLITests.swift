@@ -1,6 +1,8 @@
+import ArgumentScanning
 import Glibc
 import JSON
 import LayoutEngine
+import Resolving
 import Store
 import Synchronization
 import TestSupport
@@ -155,7 +157,7 @@ private struct TempDir {
         #expect(fd >= 0)
         #expect(CLIFiles.write(phoneScene, to: fd))
         close(fd)
-        #expect(try CLIFiles.read(scene) == phoneScene)
+        #expect(try CLIFiles.read(scene, limit: 1 << 20) == phoneScene)
 
         // A database named with --db that does not exist: exit 1 with one message, and no file is created.
         var options = ResolveCommandOptions(file: scene)
@@ -229,7 +231,7 @@ private struct TempDir {
         let out = DevicesCommandRunner.run(options: options)
         #expect(out.exitCode == 1)
         #expect(text(out.stderr).contains("not a SQLite database"))
-        #expect(try CLIFiles.read(db) == garbage)
+        #expect(try CLIFiles.read(db, limit: 1 << 20) == garbage)
     }
 }
 

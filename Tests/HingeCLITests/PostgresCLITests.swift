@@ -1,5 +1,7 @@
+import ArgumentScanning
 import Glibc
 import LayoutEngine
+import Resolving
 import Synchronization
 import Testing
 

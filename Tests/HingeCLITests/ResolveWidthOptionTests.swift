@@ -1,3 +1,5 @@
+import ArgumentScanning
+import Resolving
 import Testing
 
 @testable import HingeCLI

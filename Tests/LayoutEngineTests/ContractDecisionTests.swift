@@ -322,4 +322,36 @@ struct ContractDecisionTests {
         // The derived table is stored and served like a written one.
         #expect(phone?.json["displays"]?[0]?["sizeClasses"]?["landscape"]?["horizontal"] == "regular")
     }
+
+    @Test("profile-violations: a repeated display id is listed with every other violation")
+    func profileViolations() throws {
+        func violations(_ displays: String, name: String = #""name":"X","#) throws -> [String] {
+            let mapper = JSONMapper()
+            let text = #"{"id":"x",\#(name)"kind":"phone","displays":[\#(displays)]}"#
+            #expect(DeviceProfile.decode(try parse(text), mapper: mapper) == nil)
+            return mapper.errors.map { "\($0.path.description) \($0.message.hasPrefix("duplicate") ? $0.message : "")" }
+        }
+        let main = #"{"id":"main","width":400,"height":900}"#
+        let repeated = #"duplicate display id "main""#
+        // Alone.
+        #expect(try violations(main + "," + main) == [#"/displays/1/id \#(repeated)"#])
+        // The first display has a bad width: it is refused, and its id still counts.
+        #expect(
+            try violations(#"{"id":"main","width":-1,"height":900},"# + main)
+                == ["/displays/0/width ", #"/displays/1/id \#(repeated)"#])
+        // The repeating display is itself broken: both of its violations, the id first as in the body.
+        #expect(
+            try violations(
+                main + #",{"id":"main","width":400,"height":900,"fold":{"orientation":"vertical","position":500}}"#)
+                == [#"/displays/1/id \#(repeated)"#, "/displays/1/fold/position "])
+        // With a violation of the profile itself, and a third display repeating the id again.
+        #expect(
+            try violations(#"{"id":"main","height":900},"# + main + "," + main, name: "")
+                == ["/name ", "/displays/0/width ", #"/displays/1/id \#(repeated)"#, #"/displays/2/id \#(repeated)"#])
+        // An id that is itself invalid is reported as such, not compared.
+        let long = String(repeating: "m", count: 65)
+        #expect(
+            try violations(#"{"id":"\#(long)","width":400,"height":900},{"id":"\#(long)","width":400,"height":900}"#)
+                == ["/displays/0/id ", "/displays/1/id "])
+    }
 }

@@ -83,6 +83,14 @@ struct DiagnosticMessageTests {
                 "\"\(names[0])\" already presents a modal: SwiftUI ignores a second presentation from the same context; present this one from the modal on top, or after dismissing it"
             ),
             (
+                .panelContextBusy(names[1], context: nil),
+                "\"\(names[1])\" is a non-modal panel in the root's view hierarchy, so this is presented from the root, which already presents a modal: SwiftUI ignores a second presentation from the same context; present this one from the modal on top, or after dismissing it"
+            ),
+            (
+                .panelContextBusy(names[0], context: names[1]),
+                "\"\(names[0])\" is a non-modal panel in the view hierarchy of \"\(names[1])\", so this is presented from \"\(names[1])\", which already presents a modal: SwiftUI ignores a second presentation from the same context; present this one from the modal on top, or after dismissing it"
+            ),
+            (
                 .chainedModal(names[0]),
                 "a modal presented from the modal \"\(names[0])\": chained modals stack interruptions; consider navigating inside \"\(names[0])\" instead"
             ),

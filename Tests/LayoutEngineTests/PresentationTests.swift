@@ -52,9 +52,13 @@ struct PresentationTests {
                 statuses: [.presented, .ignored], codes: [.concurrentPresentation]),
             StackCase(
                 name: "a sheet from a non-modal panel is not chained",
+                presentations: #"{"id":"p","kind":"adaptivePanel"},{"id":"b","kind":"sheet","presentedFrom":"p"}"#,
+                statuses: [.presented, .presented], codes: []),
+            StackCase(
+                name: "a sheet from a non-modal panel is presented from the root (docs/rules.md#panel-context)",
                 presentations:
                     #"{"id":"a","kind":"sheet"},{"id":"p","kind":"adaptivePanel"},{"id":"b","kind":"sheet","presentedFrom":"p"}"#,
-                statuses: [.presented, .presented, .presented], codes: []),
+                statuses: [.presented, .presented, .ignored], codes: [.concurrentPresentation]),
         ])
     func modalStack(_ c: StackCase) throws {
         let r = try resolve(presentationScene(Self.tablet, c.presentations))

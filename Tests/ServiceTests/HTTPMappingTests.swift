@@ -42,30 +42,31 @@ import Testing
         #expect(ConditionalRequest.ifNoneMatch("*", current: b))
     }
 
-    /// The resolve routes read the catalog of the calling loop's shard, handed to the store explicitly: each
-    /// shard's catalog sees a write, and a context without a store falls back to the catalog it was given.
-    @Test func eachShardsCatalogSeesTheStoresWrites() throws {
+    /// The resolve routes read the catalog of the loop that read the request (`HTTPRequest.loopIndex`, passed
+    /// explicitly): each loop's catalog sees a write, and a context without a store falls back to the catalog
+    /// it was given.
+    @Test func eachLoopsCatalogSeesTheStoresWrites() throws {
         let store = try Store.open(.init(path: ":memory:"))
         defer { store.close() }
-        defer { CounterShard.set(0) }
         let context = ServiceContext(
             catalog: store, store: store, record: false, apiKey: nil, errorLog: ErrorLog(fileDescriptor: -1))
         var renamed = try #require(store.profile(id: "iphone-16"))
         renamed.id = "my-phone"
         renamed.name = "My Phone"
         _ = try store.devices.put(renamed)
-        for shard in 0..<CounterShard.count {
-            CounterShard.set(shard)
-            #expect(context.loopCatalog.profile(id: "my-phone")?.name == "My Phone", "shard \(shard)")
+        var request = HTTPRequest(method: .POST, path: "/v1/resolve")
+        for loop in 0..<DeviceProfileStore.shardCount {
+            request.loopIndex = loop
+            #expect(context.catalog(for: request).profile(id: "my-phone")?.name == "My Phone", "loop \(loop)")
         }
         try store.devices.delete(id: "my-phone")
-        for shard in 0..<CounterShard.count {
-            CounterShard.set(shard)
-            #expect(context.loopCatalog.profile(id: "my-phone") == nil, "shard \(shard)")
+        for loop in 0..<DeviceProfileStore.shardCount {
+            request.loopIndex = loop
+            #expect(context.catalog(for: request).profile(id: "my-phone") == nil, "loop \(loop)")
         }
         let bare = ServiceContext(
             catalog: StaticDeviceCatalog([renamed]), store: nil, record: false, apiKey: nil,
             errorLog: ErrorLog(fileDescriptor: -1))
-        #expect(bare.loopCatalog.profile(id: "my-phone")?.name == "My Phone")
+        #expect(bare.catalog(for: request).profile(id: "my-phone")?.name == "My Phone")
     }
 }

@@ -1,7 +1,9 @@
+import ArgumentScanning
 import HTTPServer
 import HingeCLI
 import JSON
 import LayoutEngine
+import Resolving
 import Store
 import Synchronization
 import TestSupport
@@ -17,7 +19,7 @@ import Threads
 
     func resolve(_ body: String, limits: Matrix.Limits = Matrix.Limits()) -> (status: Int, json: JSONValue?) {
         let out = Matrix.resolve(body: Array(body.utf8), catalog: catalog, limits: limits)
-        return (out.status, try? JSONParser.parse(out.json))
+        return (out.problemKind?.status ?? 200, try? JSONParser.parse(out.json))
     }
 
     @Test func aDeviceListedTwiceIs422AtItsSecondIndexNamingTheFirst() {

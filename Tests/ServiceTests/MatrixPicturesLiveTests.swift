@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import LayoutEngine
+import Resolving
 import Store
 import Synchronization
 import TestSupport

@@ -1,4 +1,5 @@
 import JSON
+import Resolving
 import Store
 import TestSupport
 import Testing

@@ -49,6 +49,57 @@ import Wireframe
         #expect(Self.root(try s.get("/v1/requests/\(id)/svg").text)["width"] == nil)
     }
 
+    /// `POST /v1/resolve/svg` answers the bytes of `?format=svg` whatever `Accept` says, and records like it: under
+    /// `/v1/resolve`, with the JSON resolution (docs/api.md#resolve-svg).
+    @Test(arguments: [nil, 390] as [Int?])
+    func theSVGRouteAnswersThePictureOfFormatSVGAndRecordsTheResolution(width: Int?) throws {
+        let s = try LiveServer()
+        let sized = width.map { "width=\($0)" }
+        let byQuery = try s.post("/v1/resolve?format=svg" + (sized.map { "&\($0)" } ?? ""), Self.scene)
+        let route = try s.post(
+            "/v1/resolve/svg" + (sized.map { "?\($0)" } ?? ""), Self.scene, headers: [("Accept", "application/json")])
+        #expect(route.status == 200)
+        #expect(route.contentType == "image/svg+xml; charset=utf-8")
+        #expect(route.header("Cache-Control") == "no-store")
+        #expect(route.body == byQuery.body)
+        #expect(Self.root(route.text)["width"] == width.map(String.init))
+        #expect(route.text.contains(">checkmark</text>"))
+
+        let id = try #require(route.header("Hinge-Record-Id"))
+        let record = try #require(try s.get("/v1/requests/\(id)").json)
+        #expect(record["path"] == "/v1/resolve")
+        #expect(record["status"] == 200)
+        let json = try s.post("/v1/resolve", Self.scene)
+        #expect(record["response"] == json.json)
+        #expect(record["response"]?["placements"]?[0]?["id"] == "editor")
+        #expect(try s.get("/v1/requests/\(id)/svg").status == 200)
+    }
+
+    @Test func theSVGRouteRefusesAsResolveDoes() throws {
+        let s = try LiveServer()
+        let invalid = try s.post("/v1/resolve/svg", #"{"device":"nope","presentations":[{"id":"a","kind":"bogus"}]}"#)
+        #expect(invalid.status == 422)
+        #expect(invalid.contentType == "application/problem+json")
+        #expect(
+            invalid.json?["errors"]?.arrayValue?.compactMap { $0["path"]?.stringValue } == [
+                "/device", "/presentations/0/kind",
+            ])
+        let id = try #require(invalid.header("Hinge-Record-Id"))
+        #expect(try s.get("/v1/requests/\(id)").json?["status"] == 422)
+        #expect(try s.post("/v1/resolve/svg", "{").status == 400)
+        let badWidth = try s.post("/v1/resolve/svg?width=15", Self.scene)
+        #expect(badWidth.status == 400)
+        #expect(badWidth.json?["detail"]?.stringValue?.contains("width") == true)
+        // The route has one answer's type: `format` is not one of its parameters.
+        let format = try s.post("/v1/resolve/svg?format=json", Self.scene)
+        #expect(format.status == 400)
+        #expect(format.json?["parameter"] == "format")
+        #expect(format.json?["accepted"] == ["width"])
+        let xml = try s.post("/v1/resolve/svg", Self.scene, headers: [("Content-Type", "application/xml")])
+        #expect(xml.status == 415)
+        #expect(try s.get("/v1/resolve/svg").status == 405)
+    }
+
     @Test(arguments: ["abc", "15", "4097", "-5", "", "39.5", "1e3"])
     func aBadWidthIs400(_ width: String) throws {
         let s = try LiveServer()

@@ -140,8 +140,9 @@ const HingePanel = (() => {
       const frameId = state.frame.id;
       saveTimer = setTimeout(() => transport.post({ type: "save-scene", frameId, scene: $.json.value }), SAVE_DELAY_MS);
     }
-    function frameWindow(scene) {
-      if (!scene.device && state.frame) scene.window = { width: state.frame.width, height: state.frame.height };
+    // Without a device the window is the frame's size, unless the scene gives one.
+    function frameWindow(scene, force) {
+      if (!scene.device && state.frame && (force || !scene.window)) scene.window = { width: state.frame.width, height: state.frame.height };
       return scene;
     }
 
@@ -151,9 +152,9 @@ const HingePanel = (() => {
       if (value) scene[key] = value; else delete scene[key];
       if (key === "device") {
         delete scene.display;
-        if (value) delete scene.window;
+        delete scene.window;
       }
-      writeScene(frameWindow(scene));
+      writeScene(frameWindow(scene, key === "device"));
     }
 
     function setArrangement() {
@@ -317,7 +318,8 @@ const HingePanel = (() => {
     }
 
     function showDiagnostics(resolution) {
-      const docs = state.settings.docsUrl.replace(/\/+$/, "");
+      // Only an http(s) address becomes a link.
+      const docs = /^https?:\/\//.test(state.settings.docsUrl) ? state.settings.docsUrl.replace(/\/+$/, "") : "";
       fill($.diagnostics, (resolution.diagnostics || []).map((d) => {
         const anchor = HingeDrawing.ruleAnchor(d.code);
         const ref = anchor ? `rules.md#${anchor}` : null;
@@ -332,6 +334,7 @@ const HingePanel = (() => {
     async function resolveAndDraw() {
       const scene = currentScene();
       if (!scene || !state.frame) { say(state.frame ? "The scene JSON does not parse." : "Select a frame first."); return; }
+      clearTimeout(saveTimer);  // drawing saves the scene on the frame
       say("Resolving…");
       const text = JSON.stringify(frameWindow(scene));
       const result = await call("POST", "/v1/resolve", text);
@@ -357,6 +360,7 @@ const HingePanel = (() => {
       for (const key of ["device", "display", "posture", "orientation", "layoutDirection"]) delete base[key];
       if (!scene.device) delete base.window;
       const request = { scene: base, devices, postures, orientations: [scene.orientation || "portrait"], layoutDirections: [scene.layoutDirection || "ltr"] };
+      clearTimeout(saveTimer);
       say("Resolving the matrix…");
       const result = await call("POST", "/v1/resolve/matrix", JSON.stringify(request));
       if (!result.ok) { showProblem(result); say(result.status ? `Matrix not resolved (${result.status}).` : "Hinge did not answer: nothing drawn."); return; }
@@ -403,7 +407,7 @@ const HingePanel = (() => {
         $.frame.textContent = `${msg.frame.name} · ${msg.frame.width}×${msg.frame.height}`;
         if (changed) {
           const saved = msg.scene ? msg.scene : null;
-          $.json.value = saved || JSON.stringify(frameWindow({ presentations: DEFAULT_PRESENTATIONS, arrangement: { style: "split", secondary: { ratio: 0.35 } } }), null, 2);
+          $.json.value = saved || JSON.stringify(frameWindow({ presentations: DEFAULT_PRESENTATIONS, arrangement: { style: "split", secondary: { ratio: 0.35 } } }, true), null, 2);
           fill($.errors);
           fill($.diagnostics);
           say(saved ? "The scene saved on this frame." : "A new scene for this frame.");

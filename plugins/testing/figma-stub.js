@@ -282,12 +282,14 @@ const FigmaStub = (() => {
       strict(group, "GroupNode");
       attach(parent, group, index);
       for (const node of nodes) {
+        // A node keeps its place on the page; in the same coordinate space its x and y do not change.
         const before = origin(node);
-        const abs = { x: node._x + before.x, y: node._y + before.y };
         attach(group, node);
         const after = origin(node);
-        set(node, "_x", abs.x - after.x);
-        set(node, "_y", abs.y - after.y);
+        if (before.x !== after.x || before.y !== after.y) {
+          set(node, "_x", node._x + before.x - after.x);
+          set(node, "_y", node._y + before.y - after.y);
+        }
       }
       return wrap(group);
     },
@@ -365,9 +367,10 @@ const FigmaStub = (() => {
     notifications,
     undo: StubCore.undo,
     seedSettings(text) { document_._data["hinge.settings"] = text; },
-    render(scale) {
+    render(scale, only) {
       const list = [];
-      page._children.forEach((c) => shapes(c, list, null));
+      const top = only ? new Set(only) : null;
+      page._children.filter((c) => !top || top.has(c._id)).forEach((c) => shapes(c, list, null));
       const frames = list.filter((s) => s.type === "frame");
       const x = Math.min(...frames.map((f) => f.x)) - 24;
       const y = Math.min(...frames.map((f) => f.y)) - 32;

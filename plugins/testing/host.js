@@ -11,10 +11,10 @@
   window.addEventListener("unhandledrejection", (e) => errors.push(String(e.reason && e.reason.message || e.reason)));
   window.__host = { kind, stub, core: StubCore, errors, ready: false,
     // The stubbed canvas as SVG, scaled to fit the space left of the panel (or by `scale`).
-    render(scale) {
+    render(scale, only) {
       const canvas = document.getElementById("canvas");
       const room = { w: window.innerWidth - document.getElementById("panel").offsetWidth - 32, h: window.innerHeight - 32 };
-      canvas.innerHTML = stub.render(1);
+      canvas.innerHTML = stub.render(1, only);
       const svg = canvas.querySelector("svg");
       const w = parseFloat(svg.getAttribute("width"));
       const h = parseFloat(svg.getAttribute("height"));

@@ -334,9 +334,10 @@ const PenpotStub = (() => {
     undo: StubCore.undo,
     seedSettings(text) { fileData["hinge.settings"] = text; },
     openBlocks() { return blocks.size; },
-    render(scale) {
+    render(scale, only) {
       const list = [];
-      root._children.forEach((c) => shapes(c, list, null));
+      const top = only ? new Set(only) : null;
+      root._children.filter((c) => !top || top.has(c._id)).forEach((c) => shapes(c, list, null));
       const frames = list.filter((s) => s.type === "frame");
       const x = Math.min(...frames.map((f) => f.x)) - 24;
       const y = Math.min(...frames.map((f) => f.y)) - 32;

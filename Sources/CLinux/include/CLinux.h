@@ -47,6 +47,10 @@ int hinge_thread_set_name(const char *name);
 /// Hands the heap's free memory back to the kernel (glibc keeps freed chunks, so RSS stays at its peak
 /// after a flood of connections has closed).
 static inline int hinge_malloc_trim(void) { return malloc_trim(0); }
+
+/// Writes all `length` bytes of `bytes` to `fd`, retrying short writes and EINTR: 0, or -1 when a write
+/// fails (errno says why). The access log, the error log and the CLI's output use it.
+int hinge_write_fully(int fd, const void *bytes, size_t length);
 /// Serves every allocation of at least `bytes` with its own mmap, returned to the kernel when freed, and
 /// turns off glibc's adaptive threshold (which rises to the largest block freed so far, after which large
 /// response buffers come from the arenas and their pages stay resident after a burst). 1 on success.

@@ -1,9 +1,10 @@
+import ArgumentScanning
 import HTTPServer
-import Service
+import Resolving
 import Store
 import Testing
 
-@testable import HingeCLI
+@testable import Service
 
 /// `hinge serve`'s flags and `HINGE_*` variables read into `ServeOptions` (a flag wins over its variable,
 /// which wins over the default).

@@ -20,7 +20,8 @@ extension Replay {
     /// `POST /v1/requests/{id}/replay` does.
     public static func outcome(of record: RecordDetail, catalog: any DeviceCatalog) -> ReplayOutcome {
         if record.summary.requestTruncated || record.summary.responseTruncated { return .skipped(.truncated) }
-        let replayed = run(path: record.summary.path, requestBody: record.requestBody, catalog: catalog)
+        let replayed = run(
+            Operation(recordedPath: record.summary.path), requestBody: record.requestBody, catalog: catalog)
         let before =
             (try? JSONParser.parse(record.responseBody))
             ?? .string(String(decoding: record.responseBody, as: UTF8.self))

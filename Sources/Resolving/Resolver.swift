@@ -1,13 +1,13 @@
-import HTTPServer
 import JSON
 import LayoutEngine
 
 /// Body bytes in, resolution (or problem) out: the one path that `POST /v1/resolve`, the matrix, replay
 /// and the `hinge resolve` CLI share, so they can never disagree.
 public struct ResolveOutput: Sendable {
-    /// 200, or the problem's status (400 not JSON, 422 invalid).
-    public var status: Int
-    /// The response body: the resolution's JSON (docs/rules.md#response) or an `application/problem+json` document.
+    /// nil for a resolution (or a matrix's results); else why the body was refused.
+    public var problemKind: ResolveProblem.Kind?
+    /// The answer's body: the resolution's JSON (docs/rules.md#response), the matrix's results, or the problem
+    /// document.
     public var json: [UInt8]
     public var resolution: Resolution?
     /// The device the scene named (when it could be read), for the request log.
@@ -18,22 +18,34 @@ public struct ResolveOutput: Sendable {
     public var givenCodes: [String]?
     /// The posture the scene was resolved in when its device folds (or it has a fold), for the request log; nil
     /// otherwise, and for a matrix or a problem.
-    public var posture: String? = nil
+    public var posture: String?
     /// The body the request log stores when it is not `json`: a matrix answered with pictures is recorded
     /// without them (`Matrix.run`).
-    public var recordedJSON: [UInt8]? = nil
+    public var recordedJSON: [UInt8]?
+
+    public init(
+        problem: ResolveProblem.Kind?, json: [UInt8], resolution: Resolution?, device: String?, givenCodes: [String]?,
+        posture: String? = nil, recordedJSON: [UInt8]? = nil
+    ) {
+        self.problemKind = problem
+        self.json = json
+        self.resolution = resolution
+        self.device = device
+        self.givenCodes = givenCodes
+        self.posture = posture
+        self.recordedJSON = recordedJSON
+    }
 
     /// Diagnostic codes, first occurrence order (empty for a problem).
     public var codes: [String] { givenCodes ?? resolution?.codes ?? [] }
 
-    public var isProblem: Bool { status != 200 }
+    public var isProblem: Bool { problemKind != nil }
 }
 
-// In an extension, so that the memberwise initialiser stays.
 extension ResolveOutput {
-    /// A problem document (400/422) as the output.
-    init(problem: HTTPResponse, device: String? = nil) {
-        self.init(status: problem.status.code, json: problem.body, resolution: nil, device: device, givenCodes: nil)
+    /// A problem as the output: its document is the body.
+    public init(problem: ResolveProblem, device: String? = nil) {
+        self.init(problem: problem.kind, json: problem.document, resolution: nil, device: device, givenCodes: nil)
     }
 
     /// The body as JSON, or the 400 that says where it broke (shared by resolve and the matrix).
@@ -46,7 +58,7 @@ extension ResolveOutput {
         do {
             return .success(try JSONParser.document(body))
         } catch {
-            return .failure(ResolveOutputFailure(output: ResolveOutput(problem: Problem.notJSON(error))))
+            return .failure(ResolveOutputFailure(output: ResolveOutput(problem: .notJSON(error))))
         }
     }
 }
@@ -96,7 +108,7 @@ public enum Resolver {
         // Consumed: the scene is moved out of the decoding, not copied (a copy retains each of its arrays).
         switch consume decoding {
         case .invalid(let errors, let unknownFields):
-            return ResolveOutput(problem: Problem.invalid(errors, unknownFields: unknownFields), device: device())
+            return ResolveOutput(problem: .invalid(errors, unknownFields: unknownFields), device: device())
         case .scene(let scene):
             let resolution = LayoutEngine.resolve(scene)
             // docs/rules.md#posture: a posture means something only where there is a fold.
@@ -104,8 +116,7 @@ public enum Resolver {
             // The direct byte encoder: the same bytes as `JSONWriter.encode(resolution.json)` (checked by the
             // golden and property tests) without building the value tree — 3× cheaper (hinge-bench).
             return ResolveOutput(
-                status: 200, json: resolution.encoded, resolution: resolution,
-                device: scene.deviceID, givenCodes: nil,
+                problem: nil, json: resolution.encoded, resolution: resolution, device: scene.deviceID, givenCodes: nil,
                 posture: folds ? resolution.environment.posture.rawValue : nil)
         }
     }

@@ -47,7 +47,7 @@ extension Matrix {
             var resolution: Resolution? = nil
             switch Scene.decode(plan.scene, catalog: catalog, overrides: overrides) {
             case .invalid(let e, let unknown):
-                JSONWriter.write(Problem.issuesJSON(e), into: &out)
+                JSONWriter.write(ProblemDocument.issues(e), into: &out)
                 if sceneUnknown == nil { sceneUnknown = unknown }
             case .scene(var s):
                 if sceneUnknown == nil { sceneUnknown = s.unknownFields }

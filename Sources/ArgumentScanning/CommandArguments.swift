@@ -8,8 +8,8 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 /// The one scanner over a subcommand's arguments, shared by `hinge serve`, `resolve`, `devices` and `replay`.
 /// Accepts `--flag value` and `--flag=value`; a lone `-` and anything not starting with `-` is positional;
 /// `--` ends the options (everything after it is positional).
-struct CommandArguments {
-    enum Token: Equatable {
+public struct CommandArguments {
+    public enum Token: Equatable, Sendable {
         /// `--flag` with its inline `=value`, if any.
         case option(name: String, inline: String?)
         case positional(String)
@@ -20,13 +20,13 @@ struct CommandArguments {
     private var optionsEnded = false
     private let command: String
 
-    init(_ arguments: [String], command: String) {
+    public init(_ arguments: [String], command: String) {
         self.arguments = arguments
         self.command = command
     }
 
     /// The next token, or nil at the end.
-    mutating func next() -> Token? {
+    public mutating func next() -> Token? {
         while index < arguments.count {
             let arg = arguments[index]
             index += 1
@@ -44,23 +44,23 @@ struct CommandArguments {
     }
 
     /// The value of option `name`: its inline `=value`, else the next argument.
-    mutating func value(of name: String, inline: String?) throws(UsageError) -> String {
+    public mutating func value(of name: String, inline: String?) throws(UsageError) -> String {
         if let inline { return inline }
         guard index < arguments.count else { throw UsageError("option \(name) needs a value") }
         index += 1
         return arguments[index - 1]
     }
 
-    func unknownOption(_ name: String) -> UsageError {
+    public func unknownOption(_ name: String) -> UsageError {
         UsageError("unknown option '\(name)' for 'hinge \(command)' (see hinge \(command) --help)")
     }
 
-    func extraArgument(_ value: String) -> UsageError {
+    public func extraArgument(_ value: String) -> UsageError {
         UsageError("unexpected argument '\(value)' for 'hinge \(command)' (see hinge \(command) --help)")
     }
 
     /// `value` as one of `E`'s raw values, or a usage error naming the choices.
-    static func choice<E: RawRepresentable & CaseIterable>(_ value: String, _ name: String, _: E.Type)
+    public static func choice<E: RawRepresentable & CaseIterable>(_ value: String, _ name: String, _: E.Type)
         throws(UsageError)
         -> E where E.RawValue == String
     {
@@ -72,22 +72,12 @@ struct CommandArguments {
     }
 
     /// The entries of a comma-separated list, without the spaces and tabs around them, empty ones dropped.
-    static func commaSeparated(_ value: String) -> [String] {
+    public static func commaSeparated(_ value: String) -> [String] {
         value.split(separator: ",").compactMap { entry in
             var s = entry[...]
             while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
             while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
             return s.isEmpty ? nil : String(s)
         }
-    }
-}
-
-/// The database path of the CLI subcommands: `--db` wins over `HINGE_DB`, which wins over `./hinge.sqlite`
-/// (the same default as `hinge serve`).
-enum CLIDefaults {
-    static let db = "./hinge.sqlite"
-    static func db(environment: (String) -> String?) -> String {
-        if let v = environment("HINGE_DB"), !v.isEmpty { return v }
-        return db
     }
 }

@@ -2,7 +2,7 @@ import JSON
 import LayoutEngine
 import Testing
 
-@testable import Service
+@testable import Resolving
 
 /// The decisions of docs/api.md#matrix, checked on `Matrix.resolve` directly with a small catalog: a phone
 /// (does not fold) and a foldable.
@@ -24,7 +24,7 @@ struct MatrixContractTests {
 
     static func run(_ body: String) throws -> (status: Int, json: JSONValue) {
         let out = Matrix.resolve(body: Array(body.utf8), catalog: catalog)
-        return (out.status, try JSONParser.parse(String(decoding: out.json, as: UTF8.self)))
+        return (out.problemKind?.status ?? 200, try JSONParser.parse(String(decoding: out.json, as: UTF8.self)))
     }
 
     static func combinations(_ json: JSONValue) -> [String] {

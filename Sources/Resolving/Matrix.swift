@@ -1,4 +1,3 @@
-import HTTPServer
 import JSON
 import LayoutEngine
 
@@ -161,7 +160,7 @@ public enum Matrix {
                 written: out.count, done: plan.combinations.count, of: plan.combinations.count, limit: maxResponseBytes)
         }
         return ResolveOutput(
-            status: 200, json: out, resolution: nil, device: nil, givenCodes: writer.codes,
+            problem: nil, json: out, resolution: nil, device: nil, givenCodes: writer.codes,
             recordedJSON: plan.pictures == nil ? nil : writer.withoutPictures(out))
     }
 
@@ -221,7 +220,7 @@ public enum Matrix {
     private static func invalid(_ errors: [JSONIssue], unknownFields: JSONUnknownFields = JSONUnknownFields())
         -> ResolveOutput
     {
-        ResolveOutput(problem: Problem.invalid(errors, what: "matrix request", unknownFields: unknownFields))
+        ResolveOutput(problem: .invalid(errors, what: "matrix request", unknownFields: unknownFields))
     }
 
     private static func tooMuchWork(combinations: Int, sceneNodes: Int, pictureWork: Int?, work: Int, limit: Int)
@@ -234,36 +233,16 @@ public enum Matrix {
             + "work (\(formula)), at most \(limit) are allowed: name fewer devices, postures, orientations or layout "
             + "directions, or send a smaller scene" + (pictureWork == nil ? "" : ", or ask without pictures")
         return ResolveOutput(
-            problem: Problem.response(
-                status: .unprocessableContent, detail: "The matrix request is too much work: \(message).",
-                extra: [
-                    JSONMember("errors", Problem.issuesJSON([JSONIssue(path: .root, message: message)])),
+            problem: ResolveProblem(
+                .tooMuchWork, detail: "The matrix request is too much work: \(message).",
+                members: [
+                    JSONMember("errors", ProblemDocument.issues([JSONIssue(path: .root, message: message)])),
                     JSONMember("work", .number(Double(work))), JSONMember("maxWork", .number(Double(limit))),
                 ]))
     }
 
     /// 422 for a response past the byte budget, with an estimate of its full size.
     private static func tooLarge(written: Int, done: Int, of total: Int, limit: Int) -> ResolveOutput {
-        ResolveOutput(problem: Problem.responseTooLarge(written: written, done: done, of: total, limit: limit))
-    }
-}
-
-extension Problem {
-    /// 422: the response would pass `limit` bytes (`--max-response-bytes`). Not 413, which is about the
-    /// request's own content, nor a 5xx: the same request always gets the same answer, and asking for less
-    /// (fewer combinations, a smaller scene) is the fix. `done` of `total` parts were written when it stopped.
-    static func responseTooLarge(written: Int, done: Int, of total: Int, limit: Int) -> HTTPResponse {
-        let message =
-            done < total
-            ? "the response would exceed \(limit) bytes: \(written) bytes after \(done) of \(total) combinations "
-                + "(about \(written / max(done, 1) * total) in all); ask for fewer combinations or send a smaller scene"
-            : "the response would be \(written) bytes, more than the \(limit) allowed; ask for less or send a "
-                + "smaller scene"
-        return response(
-            status: .unprocessableContent, detail: "The response is too large: \(message).",
-            extra: [
-                JSONMember("errors", issuesJSON([JSONIssue(path: .root, message: message)])),
-                JSONMember("maxResponseBytes", .number(Double(limit))),
-            ])
+        ResolveOutput(problem: .responseTooLarge(written: written, done: done, of: total, limit: limit))
     }
 }

@@ -1,0 +1,193 @@
+import ArgumentScanning
+import Glibc
+import LayoutEngine
+import Resolving
+import Store
+
+/// What a lint run reads from its process: the working directory, the environment, where it writes, whether standard
+/// error is a terminal, and a clock (tests pass their own).
+public struct LintEnvironment {
+    public var currentDirectory: String
+    public var variable: (String) -> String?
+    public var stdout: LintOutput
+    public var stderr: LintOutput
+    public var stderrIsTerminal: Bool
+    /// Monotonic nanoseconds.
+    public var clock: () -> UInt64
+
+    public init(
+        currentDirectory: String, variable: @escaping (String) -> String?, stdout: LintOutput, stderr: LintOutput,
+        stderrIsTerminal: Bool, clock: @escaping () -> UInt64
+    ) {
+        self.currentDirectory = currentDirectory
+        self.variable = variable
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stderrIsTerminal = stderrIsTerminal
+        self.clock = clock
+    }
+
+    /// The process's own: its directory, environment, standard output and error, and `CLOCK_MONOTONIC`.
+    public static func process(variable: @escaping (String) -> String?) -> LintEnvironment {
+        LintEnvironment(
+            currentDirectory: LintPaths.currentDirectory(), variable: variable,
+            stdout: .descriptor(1, name: "standard output"), stderr: .descriptor(2, name: "standard error"),
+            stderrIsTerminal: isatty(2) == 1,
+            clock: {
+                var ts = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &ts)
+                return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+            })
+    }
+}
+
+/// Everything a run needs before the first file: the configuration, the device catalog, the matrix checked against
+/// it, the baseline, the snapshots and the reporters. Any problem here is a usage error (exit 2).
+struct LintSetup {
+    var config: LintConfig
+    var catalog: any DeviceCatalog
+    var store: Store?
+    var checker: LintFileChecker
+    var failOn: LintFailOn
+    var baseline: LintBaseline?
+    var excluded: (String, String) -> Bool
+    var warnings: [String] = []
+
+    static func make(_ o: LintOptions, env: LintEnvironment) throws(UsageError) -> LintSetup {
+        let cwd = env.currentDirectory
+        let config = try loadConfig(o, cwd: cwd)
+        var warnings: [String] = []
+        let (catalog, store) = try openCatalog(o, config: config, cwd: cwd, warnings: &warnings)
+        do throws(UsageError) {
+            try checkMatrices(o.matrix, config: config, catalog: catalog)
+        } catch {
+            store?.close()
+            throw error
+        }
+        var constants = config.constants
+        constants.merge(o.constants) { _, flag in flag }
+        let baselinePath = o.baseline.map { LintPaths.absolute($0, base: cwd) } ?? config.baseline
+        let snapshotDir = o.snapshots.map { LintPaths.absolute($0, base: cwd) } ?? config.snapshots
+        var baseline: LintBaseline? = nil
+        do throws(UsageError) {
+            if o.updateBaseline && baselinePath == nil {
+                throw UsageError(
+                    "--update-baseline needs a baseline file: --baseline FILE, or \"baseline\" in the config")
+            }
+            if o.updateSnapshots && snapshotDir == nil {
+                throw UsageError(
+                    "--update-snapshots needs a directory: --snapshots DIR, or \"snapshots\" in the config")
+            }
+            if let baselinePath {
+                let display = LintPaths.relative(baselinePath, to: cwd)
+                var missing = false
+                do throws(CLIError) {
+                    baseline = try LintBaseline.load(baselinePath, display: display, missing: &missing)
+                } catch {
+                    throw UsageError(error.message)
+                }
+                if missing && !o.updateBaseline {
+                    warnings.append(
+                        "no baseline at \(display) yet: every finding is shown (--update-baseline writes it)")
+                }
+            }
+        } catch {
+            store?.close()
+            throw error
+        }
+        let snapshots = snapshotDir.map {
+            LintSnapshots(
+                directory: $0, tolerance: o.tolerance ?? config.tolerance ?? LintOptions.defaultTolerance,
+                update: o.updateSnapshots)
+        }
+        let checker = LintFileChecker(
+            catalog: catalog, config: config, matrix: o.matrix, rules: o.rules, constants: constants,
+            snapshots: snapshots)
+        // The lint's own files are never scene files, nor is anything the configuration excludes.
+        let own = Set(
+            [config.path, baselinePath, o.devicesFile.map { LintPaths.absolute($0, base: cwd) }, config.devicesFile]
+                .compactMap { $0 })
+        let exclude = config.exclude
+        let excluded: (String, String) -> Bool = { absolute, key in
+            if own.contains(absolute) { return true }
+            if let snapshotDir, absolute == snapshotDir || absolute.hasPrefix(snapshotDir + "/") { return true }
+            return exclude.contains { $0.matches(key) }
+        }
+        return LintSetup(
+            config: config, catalog: catalog, store: store, checker: checker,
+            failOn: o.failOn ?? config.failOn ?? .warning, baseline: baseline, excluded: excluded, warnings: warnings)
+    }
+
+    private static func loadConfig(_ o: LintOptions, cwd: String) throws(UsageError) -> LintConfig {
+        if o.noConfig { return LintConfig(directory: cwd) }
+        let path: String
+        if let named = o.config {
+            path = LintPaths.absolute(named, base: cwd)
+        } else if let found = LintConfig.find(from: cwd) {
+            path = found
+        } else {
+            return LintConfig(directory: cwd)
+        }
+        let display = o.config ?? LintPaths.relative(path, to: cwd)
+        switch LintFileSystem.read(path, limit: JSONParserLimits.configBytes) {
+        case .failed(let reason): throw UsageError("cannot read the configuration \(display): \(reason)")
+        case .tooLarge(let size): throw UsageError("the configuration \(display) is \(size) bytes: too large")
+        case .bytes(let bytes):
+            var config = try LintConfig.decode(bytes, path: path)
+            config.path = path
+            return config
+        }
+    }
+
+    /// The built-ins and the custom profiles: of `--db`, else of a devices file (flag, then config), else of
+    /// `HINGE_DB` or `./hinge.sqlite` as for `hinge resolve`.
+    private static func openCatalog(_ o: LintOptions, config: LintConfig, cwd: String, warnings: inout [String])
+        throws(UsageError) -> (any DeviceCatalog, Store?)
+    {
+        let file = o.db == nil ? (o.devicesFile.map { LintPaths.absolute($0, base: cwd) } ?? config.devicesFile) : nil
+        if let file {
+            do throws(CLIError) {
+                let loaded = try LintDevices.load(file, display: o.devicesFile ?? LintPaths.relative(file, to: cwd))
+                warnings += loaded.warnings
+                return (StaticDeviceCatalog(BuiltInDevices.all + loaded.profiles), nil)
+            } catch {
+                throw UsageError(error.message)
+            }
+        }
+        do throws(CLIError) {
+            let opened = try CLIFiles.catalog(db: o.db ?? o.environmentDB ?? CLIDefaults.db)
+            return (opened.catalog, opened.store)
+        } catch {
+            throw UsageError(error.message)
+        }
+    }
+
+    /// Every device the flags and the configuration name exists, and no scene gets more combinations than
+    /// `POST /v1/resolve/matrix` allows.
+    private static func checkMatrices(_ flags: LintMatrix, config: LintConfig, catalog: any DeviceCatalog)
+        throws(UsageError)
+    {
+        var problems: [String] = []
+        let name = config.path.map { LintPaths.display($0) } ?? "the configuration"
+        problems += flags.unknownDevices(in: catalog).map { "--devices: \($0)" }
+        problems += config.matrix.unknownDevices(in: catalog).map { "\(name): /devices: \($0)" }
+        for (i, o) in config.overrides.enumerated() {
+            problems += o.matrix.unknownDevices(in: catalog).map { "\(name): /overrides/\(i)/devices: \($0)" }
+        }
+        let matrices = [config.matrix] + config.overrides.map { config.matrix.overlaid(by: $0.matrix) }
+        for m in matrices {
+            let n = m.overlaid(by: flags).maxCombinations(catalog: catalog)
+            if n > LintMatrix.limit {
+                problems.append(
+                    "the matrix asks for up to \(n) combinations of a scene, at most \(LintMatrix.limit) are allowed: "
+                        + "name fewer devices, postures, orientations or layout directions")
+                break
+            }
+        }
+        if !problems.isEmpty { throw UsageError(problems.joined(separator: "\n")) }
+    }
+}
+
+enum JSONParserLimits {
+    static let configBytes = 1 << 20
+}

@@ -1,0 +1,6 @@
+import Resolving
+
+extension ResolveOutput {
+    /// The status its answer carries: 200, or its problem document's.
+    var status: Int { problemKind?.status ?? 200 }
+}
