@@ -1,6 +1,7 @@
 import CLinux
 import Glibc
 import Synchronization
+import Threads
 
 /// An HTTP/1.1 server over POSIX sockets and epoll. Knows nothing of what it serves.
 ///
@@ -21,7 +22,7 @@ public final class HTTPServer: Sendable {
     private struct State: Sendable {
         var started = false
         var loops: [EventLoop] = []
-        var threads: [OSThread] = []
+        var threads: [NamedThread] = []
         var port = 0
         /// The listening socket, shared by the loops; closed by `wait()` once they have stopped.
         var listenFD: Int32 = -1
@@ -76,9 +77,9 @@ public final class HTTPServer: Sendable {
             throw error
         }
         if threads > 1 { for loop in loops { loop.peers = loops } }
-        var started: [OSThread] = []
+        var started: [NamedThread] = []
         for loop in loops {
-            started.append(try OSThread(name: "hinge-loop-\(loop.index)") { loop.run() })
+            started.append(try NamedThread(name: "hinge-loop-\(loop.index)") { loop.run() })
         }
         state.withLock {
             $0.started = true
@@ -107,7 +108,7 @@ public final class HTTPServer: Sendable {
 
     /// Blocks until the loops have stopped after `shutdown`, then runs the shutdown hooks once.
     public func wait() {
-        let threads = state.withLock { s -> [OSThread] in
+        let threads = state.withLock { s -> [NamedThread] in
             let t = s.threads
             s.threads = []
             return t
@@ -218,7 +219,7 @@ public enum TerminationSignals {
 
     /// Starts a thread that calls `handler` with the signal number for each SIGTERM/SIGINT received.
     public static func onSignal(_ handler: @escaping @Sendable (Int32) -> Void) throws {
-        let thread = try OSThread(name: "hinge-signals") {
+        let thread = try NamedThread(name: "hinge-signals") {
             while true {
                 let sig = hinge_wait_termination_signal()
                 if sig < 0 { return }

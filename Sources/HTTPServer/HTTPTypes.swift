@@ -107,7 +107,9 @@ public struct HTTPRequest: Sendable, Equatable {
     /// The path of the request target, still percent-encoded (`/v1/devices/pixel-9`).
     public var path: String
     /// The part after `?`, without it; nil when the target has no `?`.
-    public var query: String?
+    public var query: String? { didSet { queryItems = QueryItem.parse(query) } }
+    /// The query's `name=value` pairs, decoded (`+` and `%XX`), in order: split once, when the request is made.
+    public private(set) var queryItems: [QueryItem]
     public var version: HTTPVersion
     public var headers: HTTPHeaders
     public var body: [UInt8]
@@ -127,22 +129,35 @@ public struct HTTPRequest: Sendable, Equatable {
         self.method = method
         self.path = path
         self.query = query
+        self.queryItems = QueryItem.parse(query)
         self.version = version
         self.headers = headers
         self.body = body
         self.keepAlive = keepAlive
     }
 
-    /// The decoded value of query parameter `name` (`+` and `%XX` decoded), or nil.
-    public func queryParameter(_ name: String) -> String? {
-        guard let query else { return nil }
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+    /// The decoded value of the first query parameter named `name`, or nil.
+    public func queryParameter(_ name: String) -> String? { queryItems.first { $0.name == name }?.value }
+}
+
+/// One `name=value` pair of a query, both decoded; a pair without `=` has the value `""`.
+public struct QueryItem: Sendable, Equatable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// The pairs of `query`, in order (empty ones skipped); none without a query.
+    static func parse(_ query: String?) -> [QueryItem] {
+        guard let query, !query.isEmpty else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if percentDecode(String(kv[0])) == name {
-                return kv.count > 1 ? percentDecode(String(kv[1])) : ""
-            }
+            return QueryItem(
+                name: percentDecode(String(kv[0])), value: kv.count > 1 ? percentDecode(String(kv[1])) : "")
         }
-        return nil
     }
 }
 

@@ -119,16 +119,23 @@ public struct Router: Sendable {
                 request.pathParameters = parameters
                 handler(request, responder)
             }
-        case .methodNotAllowed(let allow):
-            responder.respond(
-                .problem(
-                    status: .methodNotAllowed,
-                    detail:
-                        "\(request.method) is not allowed on \(request.path); allowed: \(allow.joined(separator: ", ")).",
-                    headers: ["Allow": allow.joined(separator: ", ")]))
-        case .notFound:
-            responder.respond(.problem(status: .notFound, detail: "No resource at \(request.path)."))
+        case .methodNotAllowed(let allow): responder.respond(Router.methodNotAllowed(request, allow: allow))
+        case .notFound: responder.respond(Router.notFound(request))
         }
+    }
+
+    /// The one 404 of a path no route matches (`Cache-Control: no-store`, as every problem).
+    public static func notFound(_ request: HTTPRequest) -> HTTPResponse {
+        .problem(status: .notFound, detail: "No resource at \(request.path).")
+    }
+
+    /// The one 405 of a method a path does not answer, with `Allow` listing `allow`.
+    public static func methodNotAllowed(_ request: HTTPRequest, allow: [String]) -> HTTPResponse {
+        let methods = allow.joined(separator: ", ")
+        return .problem(
+            status: .methodNotAllowed,
+            detail: "\(request.method) is not allowed on \(request.path); allowed: \(methods).",
+            headers: ["Allow": methods])
     }
 
     /// This router as a server handler.

@@ -27,10 +27,6 @@ func syscall<T: BinaryInteger>(_ function: StaticString, _ body: () -> T) throws
     }
 }
 
-/// The event loops' and the signal waiter's threads (event loops must not run on Swift's cooperative pool):
-/// the one named thread wrapper, under the name this module's code uses.
-typealias OSThread = NamedThread
-
 /// Monotonic clock in nanoseconds.
 @inline(__always) func monotonicNanoseconds() -> UInt64 { hinge_monotonic_ns() }
 

@@ -11,7 +11,7 @@ enum DeviceRoutes {
         let devices = store.devices
         // Reads go to the copy of the profiles kept for the calling event loop's shard (docs/store.md).
         router.add(
-            .GET, "/v1/devices",
+            .GET, "/v1/devices", query: ["kind"],
             sync: { request in
                 var kind: DeviceProfile.Kind?
                 if let k = request.queryParameter("kind") {

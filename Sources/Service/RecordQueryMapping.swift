@@ -1,3 +1,4 @@
+import HTTPServer
 import JSON
 import Store
 
@@ -10,11 +11,15 @@ enum RecordQueryMapping {
         var detail: String
     }
 
-    /// From decoded URL query items (`device`, `status`, `code`, `client`, `since`, `until`, `limit`, `cursor`); other
-    /// names are ignored here (the router refuses names it does not accept).
-    static func query(from queryItems: [(name: String, value: String)]) throws(InvalidParameter) -> RecordQuery {
+    /// The query parameters `GET /v1/requests` reads (its route declares them).
+    static let parameters = ["device", "status", "code", "client", "since", "until", "limit", "cursor"]
+
+    /// From the request's decoded query items (`parameters`); other names are ignored here (the router refuses
+    /// names the route does not declare).
+    static func query(from queryItems: [QueryItem]) throws(InvalidParameter) -> RecordQuery {
         var query = RecordQuery()
-        for (name, value) in queryItems {
+        for item in queryItems {
+            let (name, value) = (item.name, item.value)
             switch name {
             case "device": query.device = value
             case "code": query.code = value

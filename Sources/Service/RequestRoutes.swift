@@ -13,11 +13,11 @@ enum RequestRoutes {
         // Reads (and the replay and picture computed from them) run on the store's read threads.
         let readers = store.readWorkers
         router.add(
-            .GET, "/v1/requests", reading: readers,
+            .GET, "/v1/requests", query: RecordQueryMapping.parameters, reading: readers,
             { request in
                 let query: RecordQuery
                 do throws(RecordQueryMapping.InvalidParameter) {
-                    query = try RecordQueryMapping.query(from: queryItems(request.query))
+                    query = try RecordQueryMapping.query(from: request.queryItems)
                 } catch {
                     return Problem.response(
                         status: .badRequest, detail: "Query parameter \(error.parameter): \(error.detail)")
@@ -43,7 +43,7 @@ enum RequestRoutes {
         // The record is read on a read thread; its picture is drawn on the worker pool, so that pictures
         // (however many are asked for at once) never hold the read threads that listings need.
         router.add(
-            .GET, "/v1/requests/{id}/svg", reading: readers,
+            .GET, "/v1/requests/{id}/svg", query: ["width"], reading: readers,
             { request, reply in
                 let width: Int?
                 switch ResolveRoutes.svgWidth(request) {
@@ -172,15 +172,6 @@ enum RequestRoutes {
             return StoreProblem.response(
                 error, operation: operation, what: "the request log", request: request, log: context.errorLog,
                 store: context.store)
-        }
-    }
-
-    /// Decoded `name=value` pairs of a query string.
-    static func queryItems(_ query: String?) -> [(name: String, value: String)] {
-        guard let query else { return [] }
-        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (percentDecode(String(kv[0])), kv.count > 1 ? percentDecode(String(kv[1])) : "")
         }
     }
 }

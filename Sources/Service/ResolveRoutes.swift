@@ -9,17 +9,19 @@ import Wireframe
 /// docs/api.md#resolve-svg, docs/api.md#matrix, docs/api.md#constants-route).
 enum ResolveRoutes {
     static func register(on router: inout ServiceRouter, context: ServiceContext) {
-        router.add(.POST, "/v1/resolve") { request, reply in
+        router.add(.POST, "/v1/resolve", query: ["format", "width"]) { request, reply in
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
             if let refused = badFormat(request) { return reply.send(refused) }
             answer(request, reply, svg: wantsSVG(request), context: context)
         }
         // The picture under its own operation: one media type per answer, which a generated client can type.
-        router.add(.POST, "/v1/resolve/svg") { request, reply in
+        router.add(.POST, "/v1/resolve/svg", query: ["width"]) { request, reply in
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
             answer(request, reply, svg: true, context: context)
         }
-        router.add(.POST, "/v1/resolve/matrix") { request, reply in matrix(request, reply, context: context) }
+        router.add(.POST, "/v1/resolve/matrix", query: ["pictures", "width"]) { request, reply in
+            matrix(request, reply, context: context)
+        }
         let constants = FixedRepresentation(body: JSONWriter.encode(Constants.json), contentType: "application/json")
         router.add(.GET, "/v1/constants", sync: { request in constants.response(to: request) })
     }

@@ -151,6 +151,9 @@ public struct ServiceApp: Sendable {
     /// Every `METHOD /pattern` the service answers (the contract test compares them with openapi.yaml).
     public var routes: [String] { makeServiceRouter().answered }
 
+    /// The query parameters each route declares, by `METHOD pattern`.
+    var acceptedQuery: [String: [String]] { makeServiceRouter().acceptedQuery }
+
     /// The server's handler: the routes plus `OPTIONS` and CORS on each (see `ServiceRouter.handler`).
     public func makeHandler() -> HTTPHandler { makeServiceRouter().handler }
 

@@ -2,6 +2,7 @@ import Glibc
 import Synchronization
 import TestSupport
 import Testing
+import Threads
 
 @testable import HTTPServer
 
@@ -89,7 +90,7 @@ let liveRefusals: [LiveRefusal] =
         #expect(eventually { parked.withLock { $0.count } == 1 })
         // Answer the first from another thread.
         let responder = parked.withLock { $0.removeFirst() }
-        let t = try OSThread(name: "t") { responder.respond(.text("1")) }
+        let t = try NamedThread(name: "t") { responder.respond(.text("1")) }
         t.join()
         #expect(c.readResponse()?.text == "1")
         #expect(c.readResponse()?.text == "2|")
@@ -110,7 +111,7 @@ let liveRefusals: [LiveRefusal] =
             p = []
             return a
         }
-        let t = try OSThread(name: "writer") {
+        let t = try NamedThread(name: "writer") {
             for (i, r) in all.enumerated() { r.respond(.text("r\(i)")) }
         }
         t.join()
@@ -357,7 +358,7 @@ let liveRefusals: [LiveRefusal] =
 
         server.shutdown(deadline: .seconds(5))
         #expect(idle.isClosedByPeer())
-        let waiter = try OSThread(name: "wait") { server.wait() }
+        let waiter = try NamedThread(name: "wait") { server.wait() }
         let ranEarly = hookRan.load(ordering: .relaxed)
         #expect(!ranEarly)
         parked.withLock { $0.removeFirst() }.respond(.text("done"))
@@ -377,7 +378,7 @@ let liveRefusals: [LiveRefusal] =
             responding: { _, r in
                 // Keep the responder alive past the deadline without answering.
                 let keep = r
-                _ = try? OSThread(name: "keep") {
+                _ = try? NamedThread(name: "keep") {
                     usleep(1_500_000)
                     keep.respond(.text("late"))
                 }

@@ -1,4 +1,5 @@
 import JSON
+import Store
 import TestSupport
 import Testing
 
@@ -237,8 +238,12 @@ import Testing
         #expect(documented["POST /v1/resolve"]?.contains("format") == true)  // the reader finds them
         #expect(documented["GET /v1/requests"]?.count == 8)
         #expect(documented["POST /v1/resolve/matrix"] == ["pictures", "width"])
+        let directory = TemporaryDirectory()
+        let store = try Store.open(Store.Configuration(path: directory.file("hinge.sqlite")))
+        defer { store.close() }
+        let declared = ServiceApp(options: ServeOptions(), store: store).acceptedQuery
         for (operation, names) in documented {
-            let accepted = Set(QueryParameters.accepted[operation] ?? [])
+            let accepted = Set(declared[operation] ?? [])
             #expect(
                 names.subtracting(accepted).isEmpty, "\(operation) documents \(names.subtracting(accepted).sorted())")
         }

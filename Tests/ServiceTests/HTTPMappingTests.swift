@@ -9,10 +9,12 @@ import Testing
 /// entity-tag conditions.
 @Suite struct HTTPMappingTests {
     @Test func queryItemsAreParsedAndValidated() throws {
-        let q = try RecordQueryMapping.query(from: [
-            ("device", "iphone-16"), ("status", "422"), ("code", "chained-modal"), ("since", "2025-01-31T09:05:07Z"),
-            ("until", "2025-01-31T10:05:07.5+01:00"), ("limit", "500"), ("other", "x"),
-        ])
+        let q = try RecordQueryMapping.query(
+            from: [
+                ("device", "iphone-16"), ("status", "422"), ("code", "chained-modal"),
+                ("since", "2025-01-31T09:05:07Z"),
+                ("until", "2025-01-31T10:05:07.5+01:00"), ("limit", "500"), ("other", "x"),
+            ].map { QueryItem(name: $0.0, value: $0.1) })
         #expect(q.device == "iphone-16" && q.status == 422 && q.code == "chained-modal" && q.limit == 500)
         #expect(q.since?.iso8601 == "2025-01-31T09:05:07.000Z")
         #expect(q.until?.iso8601 == "2025-01-31T09:05:07.500Z")
@@ -20,11 +22,11 @@ import Testing
             ("limit", "501"), ("limit", "0"), ("status", "abc"), ("since", "yesterday"), ("cursor", "v1."),
         ] {
             #expect(throws: RecordQueryMapping.InvalidParameter.self, "\(name)=\(value)") {
-                _ = try RecordQueryMapping.query(from: [(name, value)])
+                _ = try RecordQueryMapping.query(from: [QueryItem(name: name, value: value)])
             }
         }
         #expect(throws: RecordQueryMapping.InvalidParameter(parameter: "limit", detail: "expected 1…500, got \"0\"")) {
-            _ = try RecordQueryMapping.query(from: [("limit", "0")])
+            _ = try RecordQueryMapping.query(from: [QueryItem(name: "limit", value: "0")])
         }
     }
 

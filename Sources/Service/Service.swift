@@ -1,1 +1,0 @@
-// The Service module: see README.md.

@@ -1,0 +1,135 @@
+import Glibc
+import HTTPServer
+import Store
+import Synchronization
+
+/// A router whose handlers get a `Reply` (metrics by route pattern, CORS and caching headers) instead of the
+/// bare responder. Each route declares the query parameters it reads where it is registered (`query:`).
+/// Before a handler runs, a request for a host the server does not answer for is refused (421), a write
+/// from an origin that is not allowed (403), and a query parameter the route does not declare (400).
+struct ServiceRouter {
+    var router = Router()
+    let metrics: ServiceMetrics
+    let cors: CORSPolicy
+    let hosts: HostPolicy
+    /// Every `METHOD pattern` registered, for the contract test against openapi.yaml.
+    var registered: [String] = []
+    /// The query parameters each `METHOD pattern` declares.
+    var acceptedQuery: [String: [String]] = [:]
+
+    init(
+        metrics: ServiceMetrics, cors: CORSPolicy = CORSPolicy(origins: []),
+        hosts: HostPolicy = HostPolicy(bindHost: "127.0.0.1", publicHosts: [])
+    ) {
+        self.metrics = metrics
+        self.cors = cors
+        self.hosts = hosts
+    }
+
+    mutating func add(
+        _ method: HTTPMethod, _ pattern: String, query accepted: [String] = [],
+        _ handler: @escaping @Sendable (HTTPRequest, Reply) -> Void
+    ) {
+        let label = "\(method.rawValue) \(pattern)"
+        registered.append(label)
+        acceptedQuery[label] = accepted
+        let counters = metrics.counters(route: label)
+        let cors = self.cors
+        router.add(
+            method, pattern,
+            responding: { request, responder in
+                let origin = cors.verdict(request)
+                let reply = Reply(
+                    responder: responder, counters: counters, startNanos: monotonicNanos(), cors: cors, origin: origin)
+                if CORSPolicy.refuses(origin, request.method) { return reply.send(CORSPolicy.refusal(request)) }
+                if !request.queryItems.isEmpty,
+                    let refused = QueryParameters.refusal(request.queryItems, accepted: accepted, route: label)
+                {
+                    return reply.send(refused)
+                }
+                handler(request, reply)
+            })
+    }
+
+    /// Every `METHOD pattern` answered: those registered, then `OPTIONS` on each pattern (see `handler`).
+    var answered: [String] {
+        var patterns: [Substring] = []
+        for label in registered {
+            let pattern = label.split(separator: " ", maxSplits: 1)[1]
+            if !patterns.contains(pattern) { patterns.append(pattern) }
+        }
+        return registered + patterns.map { "OPTIONS \($0)" }
+    }
+
+    /// The server's handler: the routes, `OPTIONS` on every route (`CORSPolicy.preflight`), and 404/405
+    /// problems that carry the CORS headers too, so a browser page can read why its call failed.
+    var handler: HTTPHandler {
+        let router = self.router
+        let cors = self.cors
+        let hosts = self.hosts
+        return { request, responder in
+            // Before any route, CORS decision or work: a name the server does not answer for (DNS rebinding).
+            if !hosts.accepts(request.headers["Host"]) { return responder.respond(HostPolicy.refusal(request)) }
+            switch router.match(method: request.method, path: request.path) {
+            case .found(let handler, let parameters):
+                if parameters.isEmpty { return handler(request, responder) }
+                var request = request
+                request.pathParameters = parameters
+                handler(request, responder)
+            case .methodNotAllowed(let allow):
+                if request.method == .OPTIONS { return responder.respond(cors.preflight(request, methods: allow)) }
+                // The server's own 405 (every route also answers OPTIONS), with the CORS headers a page needs
+                // to read why its call failed.
+                var response = Router.methodNotAllowed(request, allow: allow + ["OPTIONS"])
+                cors.decorate(&response.headers, cors.verdict(request))
+                responder.respond(response)
+            case .notFound:
+                var response = Router.notFound(request)
+                cors.decorate(&response.headers, cors.verdict(request))
+                responder.respond(response)
+            }
+        }
+    }
+
+    /// A handler that reads the database: it runs on `workers` (`Store.readWorkers`), never on the event
+    /// loop, and its response is sent from there. When `workers` refuse the job (their queue is full, or
+    /// the store is closing) the answer is an immediate 503 with `Retry-After: 1`.
+    mutating func add(
+        _ method: HTTPMethod, _ pattern: String, query: [String] = [], reading workers: ReadWorkers,
+        _ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) {
+        add(method, pattern, query: query) { request, reply in
+            guard workers.submit({ reply.send(handler(request)) }) else {
+                return reply.send(Self.readersBusy(workers))
+            }
+        }
+    }
+
+    /// A handler that starts on `workers` (`Store.readWorkers`) and sends its response itself, from there or
+    /// from wherever it hands the work on; a full queue answers 503 as above.
+    mutating func add(
+        _ method: HTTPMethod, _ pattern: String, query: [String] = [], reading workers: ReadWorkers,
+        _ handler: @escaping @Sendable (HTTPRequest, Reply) -> Void
+    ) {
+        add(method, pattern, query: query) { request, reply in
+            guard workers.submit({ handler(request, reply) }) else {
+                return reply.send(Self.readersBusy(workers))
+            }
+        }
+    }
+
+    static func readersBusy(_ workers: ReadWorkers) -> HTTPResponse {
+        Problem.response(
+            status: .serviceUnavailable,
+            detail: "Too many request-log reads are waiting (\(workers.capacity)); retry shortly.",
+            headers: ["Retry-After": "1"])
+    }
+
+    /// A synchronous handler.
+    mutating func add(
+        _ method: HTTPMethod, _ pattern: String, query: [String] = [],
+        sync handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) {
+        add(method, pattern, query: query) { request, reply in reply.send(handler(request)) }
+    }
+}
