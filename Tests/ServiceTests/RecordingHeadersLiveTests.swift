@@ -66,9 +66,9 @@ import Testing
     @Test(arguments: ["", " ", "a b", "a/b", "é", "studio,live", String(repeating: "x", count: 65)])
     func aBadClientIs400NamingTheHeaderAndIsNotRecorded(_ value: String) throws {
         let s = try LiveServer()
-        for path in ["/v1/resolve", "/v1/resolve/matrix"] {
+        for path in ["/v1/resolve", "/v1/resolve/svg", "/v1/resolve/matrix"] {
             let r = try s.post(
-                path, path == "/v1/resolve" ? Self.phone : Self.matrix, headers: [("Hinge-Client", value)])
+                path, path == "/v1/resolve/matrix" ? Self.matrix : Self.phone, headers: [("Hinge-Client", value)])
             #expect(r.status == 400, "\(path) \(value)")
             #expect(r.contentType == "application/problem+json")
             #expect(r.json?["header"] == "Hinge-Client")
@@ -95,6 +95,8 @@ import Testing
         #expect(resolved.header("Cache-Control") == "no-store")
         let picture = try s.post("/v1/resolve?format=svg", Self.duo, headers: off)
         #expect(picture.status == 200 && picture.header("Hinge-Record-Id") == nil)
+        let svg = try s.post("/v1/resolve/svg", Self.duo, headers: off)
+        #expect(svg.status == 200 && svg.header("Hinge-Record-Id") == nil)
         let matrix = try s.post("/v1/resolve/matrix", Self.matrix, headers: off)
         #expect(matrix.status == 200 && matrix.header("Hinge-Record-Id") == nil)
         let pictures = try s.post("/v1/resolve/matrix?pictures=svg", Self.matrix, headers: off)
@@ -112,9 +114,9 @@ import Testing
     @Test(arguments: ["", "on", "OFF", "Off", "false", "0", "off, off"])
     func anyOtherRecordValueIs400(_ value: String) throws {
         let s = try LiveServer()
-        for path in ["/v1/resolve", "/v1/resolve/matrix"] {
+        for path in ["/v1/resolve", "/v1/resolve/svg", "/v1/resolve/matrix"] {
             let r = try s.post(
-                path, path == "/v1/resolve" ? Self.phone : Self.matrix, headers: [("Hinge-Record", value)])
+                path, path == "/v1/resolve/matrix" ? Self.matrix : Self.phone, headers: [("Hinge-Record", value)])
             #expect(r.status == 400, "\(path) \(value)")
             #expect(r.json?["header"] == "Hinge-Record")
             #expect(r.json?["detail"]?.stringValue?.contains("\"off\"") == true)
