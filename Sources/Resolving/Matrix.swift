@@ -13,7 +13,9 @@ import LayoutEngine
 ///   failure of the whole matrix: its result has `resolution: null` and the violations in `errors`.
 /// - Refused before anything is resolved (422): more than `maxCombinations` combinations, or more than
 ///   `Limits.maxWork` units of work (combinations × the scene's JSON nodes: each combination decodes and
-///   resolves the whole scene).
+///   resolves the whole scene; with pictures, each combination also counts its picture, `Pictures.work`).
+/// - With pictures (`?pictures=svg`, docs/api.md#matrix-pictures) each result also carries `svg`, the bytes
+///   `POST /v1/resolve?format=svg` answers for that combination; the request log stores the answer without them.
 /// - Refused while encoding (422): a response that would pass `Limits.maxResponseBytes`. The encoder stops
 ///   at the first combination past the budget, so the body never grows beyond it in memory.
 ///
@@ -49,7 +51,10 @@ public enum Matrix {
         let scene: JSONValue
         let combinations: [Combination]
         let unknownFields: JSONUnknownFields
-        /// Combinations × the scene's JSON nodes: what `Limits.maxWork` bounds.
+        /// Drawn for each combination when not nil.
+        public let pictures: Pictures?
+        /// Combinations × the scene's JSON nodes (plus `Pictures.work` each, with pictures): what
+        /// `Limits.maxWork` bounds.
         public let work: Int
         public var combinationCount: Int { combinations.count }
     }
@@ -60,21 +65,27 @@ public enum Matrix {
         case refused(ResolveOutput)
     }
 
-    public static func resolve(body: [UInt8], catalog: any DeviceCatalog, limits: Limits = Limits()) -> ResolveOutput {
-        switch plan(body: body, catalog: catalog, limits: limits) {
+    public static func resolve(
+        body: [UInt8], catalog: any DeviceCatalog, limits: Limits = Limits(), pictures: Pictures? = nil
+    ) -> ResolveOutput {
+        switch plan(body: body, catalog: catalog, limits: limits, pictures: pictures) {
         case .refused(let out): return out
         case .plan(let p): return run(p, catalog: catalog, maxResponseBytes: limits.maxResponseBytes)
         }
     }
 
-    public static func plan(body: [UInt8], catalog: any DeviceCatalog, limits: Limits = Limits()) -> Planning {
+    public static func plan(
+        body: [UInt8], catalog: any DeviceCatalog, limits: Limits = Limits(), pictures: Pictures? = nil
+    ) -> Planning {
         switch ResolveOutput.parse(body) {
         case .failure(let f): return .refused(f.output)
-        case .success(let value): return plan(value: value, catalog: catalog, limits: limits)
+        case .success(let value): return plan(value: value, catalog: catalog, limits: limits, pictures: pictures)
         }
     }
 
-    public static func plan(value: JSONValue, catalog: any DeviceCatalog, limits: Limits = Limits()) -> Planning {
+    public static func plan(
+        value: JSONValue, catalog: any DeviceCatalog, limits: Limits = Limits(), pictures: Pictures? = nil
+    ) -> Planning {
         let mapper = JSONMapper()
         guard var r = mapper.object(value, at: .root) else {
             return .refused(invalid(mapper.errors, unknownFields: mapper.unknownFields))
@@ -104,9 +115,15 @@ public enum Matrix {
                 ]))
         }
         let sceneNodes = scene?.nodeCount ?? 1
-        let work = total * sceneNodes
+        let pictureWork = pictures.map { _ in
+            Pictures.work(sceneNodes: sceneNodes, presentations: scene?.member("presentations")?.count ?? 0)
+        }
+        let work = total * (sceneNodes + (pictureWork ?? 0))
         if work > limits.maxWork {
-            return .refused(tooMuchWork(combinations: total, sceneNodes: sceneNodes, work: work, limit: limits.maxWork))
+            return .refused(
+                tooMuchWork(
+                    combinations: total, sceneNodes: sceneNodes, pictureWork: pictureWork, work: work,
+                    limit: limits.maxWork))
         }
         var combinations: [Combination] = []
         combinations.reserveCapacity(total)
@@ -122,61 +139,29 @@ public enum Matrix {
         return .plan(
             Plan(
                 scene: scene?.value ?? .object(JSONObject()), combinations: combinations,
-                unknownFields: mapper.unknownFields, work: work))
+                unknownFields: mapper.unknownFields, pictures: pictures, work: work))
     }
 
-    /// Resolves every combination of `plan`, writing the response as it goes: past `maxResponseBytes` it
-    /// stops and answers 422 instead.
+    /// Resolves every combination of `plan` (and draws it, with pictures), writing the response as it goes: past
+    /// `maxResponseBytes`, pictures included, it stops and answers 422 instead. With pictures, the output's
+    /// `recordedJSON` is the answer without its `svg` members (what the request log stores and replay compares).
     public static func run(_ plan: Plan, catalog: any DeviceCatalog, maxResponseBytes: Int) -> ResolveOutput {
-        var out: [UInt8] = Array(#"{"results":["#.utf8)
-        var codes: [String] = []
-        // The scene's unknown fields are the same in every combination: reported once, at the top level.
-        var sceneUnknown: JSONUnknownFields? = nil
+        var writer = ResultsWriter()
         for (i, c) in plan.combinations.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            let overrides = SceneOverrides(
-                device: c.device, posture: c.posture, orientation: c.orientation, layoutDirection: c.direction)
-            // The same bytes as the writer gives the result object (keys in sorted order), with the resolution
-            // from its direct encoder.
-            out.append(contentsOf: #"{"device":"#.utf8)
-            JSONWriter.appendString(c.device, to: &out)
-            out.append(contentsOf: #","errors":"#.utf8)
-            var resolution: [UInt8]? = nil
-            switch Scene.decode(plan.scene, catalog: catalog, overrides: overrides) {
-            case .invalid(let e, let unknown):
-                JSONWriter.write(ProblemDocument.issues(e), into: &out)
-                if sceneUnknown == nil { sceneUnknown = unknown }
-            case .scene(var s):
-                if sceneUnknown == nil { sceneUnknown = s.unknownFields }
-                s.unknownFields = JSONUnknownFields()
-                out.append(contentsOf: "null".utf8)
-                let res = LayoutEngine.resolve(s)
-                for code in res.codes where !codes.contains(code) { codes.append(code) }
-                resolution = res.encoded
-            }
-            out.append(contentsOf: #","layoutDirection":""#.utf8)
-            out.append(contentsOf: c.direction.rawValue.utf8)
-            out.append(contentsOf: #"","orientation":""#.utf8)
-            out.append(contentsOf: c.orientation.rawValue.utf8)
-            out.append(contentsOf: #"","posture":""#.utf8)
-            out.append(contentsOf: c.posture.rawValue.utf8)
-            out.append(contentsOf: #"","resolution":"#.utf8)
-            if let resolution { out.append(contentsOf: resolution) } else { out.append(contentsOf: "null".utf8) }
-            out.append(UInt8(ascii: "}"))
-            if out.count > maxResponseBytes {
-                return tooLarge(written: out.count, done: i + 1, of: plan.combinations.count, limit: maxResponseBytes)
+            writer.append(c, of: plan, catalog: catalog)
+            if writer.out.count > maxResponseBytes {
+                return tooLarge(
+                    written: writer.out.count, done: i + 1, of: plan.combinations.count, limit: maxResponseBytes)
             }
         }
-        out.append(contentsOf: #"],"warnings":"#.utf8)
-        var unknown = plan.unknownFields
-        if let sceneUnknown { unknown.append(contentsOf: sceneUnknown.nested(under: JSONPointer(["scene"]))) }
-        JSONWriter.write(unknown.json, into: &out)
-        out.append(UInt8(ascii: "}"))
+        let out = writer.finish(unknownFields: plan.unknownFields)
         if out.count > maxResponseBytes {
             return tooLarge(
                 written: out.count, done: plan.combinations.count, of: plan.combinations.count, limit: maxResponseBytes)
         }
-        return ResolveOutput(problem: nil, json: out, resolution: nil, device: nil, givenCodes: codes)
+        return ResolveOutput(
+            problem: nil, json: out, resolution: nil, device: nil, givenCodes: writer.codes,
+            recordedJSON: plan.pictures == nil ? nil : writer.withoutPictures(out))
     }
 
     /// `devices`: `"all"` (or absent), or a list of distinct known ids.
@@ -238,11 +223,15 @@ public enum Matrix {
         ResolveOutput(problem: .invalid(errors, what: "matrix request", unknownFields: unknownFields))
     }
 
-    private static func tooMuchWork(combinations: Int, sceneNodes: Int, work: Int, limit: Int) -> ResolveOutput {
+    private static func tooMuchWork(combinations: Int, sceneNodes: Int, pictureWork: Int?, work: Int, limit: Int)
+        -> ResolveOutput
+    {
+        let drawn = pictureWork.map { ", each drawn (a picture counts \($0) units)" } ?? ""
+        let formula = pictureWork == nil ? "combinations × nodes" : "combinations × (nodes + picture)"
         let message =
-            "asks for \(combinations) combinations of a scene of \(sceneNodes) JSON nodes: \(work) units of work "
-            + "(combinations × nodes), at most \(limit) are allowed: name fewer devices, postures, orientations "
-            + "or layout directions, or send a smaller scene"
+            "asks for \(combinations) combinations of a scene of \(sceneNodes) JSON nodes\(drawn): \(work) units of "
+            + "work (\(formula)), at most \(limit) are allowed: name fewer devices, postures, orientations or layout "
+            + "directions, or send a smaller scene" + (pictureWork == nil ? "" : ", or ask without pictures")
         return ResolveOutput(
             problem: ResolveProblem(
                 .tooMuchWork, detail: "The matrix request is too much work: \(message).",

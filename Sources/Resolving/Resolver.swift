@@ -16,15 +16,24 @@ public struct ResolveOutput: Sendable {
     /// Codes given by the producer (the matrix: those of all its resolutions); nil for a single resolution,
     /// whose codes are computed when `codes` is read — only the request log reads them.
     public var givenCodes: [String]?
+    /// The posture the scene was resolved in when its device folds (or it has a fold), for the request log; nil
+    /// otherwise, and for a matrix or a problem.
+    public var posture: String?
+    /// The body the request log stores when it is not `json`: a matrix answered with pictures is recorded
+    /// without them (`Matrix.run`).
+    public var recordedJSON: [UInt8]?
 
     public init(
-        problem: ResolveProblem.Kind?, json: [UInt8], resolution: Resolution?, device: String?, givenCodes: [String]?
+        problem: ResolveProblem.Kind?, json: [UInt8], resolution: Resolution?, device: String?, givenCodes: [String]?,
+        posture: String? = nil, recordedJSON: [UInt8]? = nil
     ) {
         self.problemKind = problem
         self.json = json
         self.resolution = resolution
         self.device = device
         self.givenCodes = givenCodes
+        self.posture = posture
+        self.recordedJSON = recordedJSON
     }
 
     /// Diagnostic codes, first occurrence order (empty for a problem).
@@ -102,10 +111,13 @@ public enum Resolver {
             return ResolveOutput(problem: .invalid(errors, unknownFields: unknownFields), device: device())
         case .scene(let scene):
             let resolution = LayoutEngine.resolve(scene)
+            // docs/rules.md#posture: a posture means something only where there is a fold.
+            let folds = scene.profile?.folds ?? (scene.fold != nil)
             // The direct byte encoder: the same bytes as `JSONWriter.encode(resolution.json)` (checked by the
             // golden and property tests) without building the value tree — 3× cheaper (hinge-bench).
             return ResolveOutput(
-                problem: nil, json: resolution.encoded, resolution: resolution, device: scene.deviceID, givenCodes: nil)
+                problem: nil, json: resolution.encoded, resolution: resolution, device: scene.deviceID, givenCodes: nil,
+                posture: folds ? resolution.environment.posture.rawValue : nil)
         }
     }
 }

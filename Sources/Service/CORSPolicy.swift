@@ -16,7 +16,8 @@ struct CORSPolicy: Sendable, Equatable {
     let origins: Set<String>
     let allowsAnyOrigin: Bool
 
-    static let allowHeaders = "Content-Type, Authorization, If-Match, If-None-Match, Accept"
+    static let allowHeaders =
+        "Content-Type, Authorization, If-Match, If-None-Match, Accept, Hinge-Client, Hinge-Record"
     static let exposeHeaders = "ETag, Hinge-Record-Id, Location"
     /// Seconds a browser may reuse a preflight answer.
     static let maxAge = "600"

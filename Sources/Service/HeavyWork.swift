@@ -15,7 +15,8 @@ enum HeavyWork {
     /// tens of milliseconds. A studio's matrix request is a few hundred bytes.
     static let inlineMatrixBodyBytes = 8 * 1024
     /// A matrix whose work (combinations × scene nodes, `Matrix.Plan.work`) is above this runs on the pool:
-    /// about a millisecond of CPU (see `Matrix.Limits.maxWork` for the cost of a unit).
+    /// about a millisecond of CPU (see `Matrix.Limits.maxWork` for the cost of a unit). A matrix with pictures
+    /// runs there whatever its work, as every picture does.
     static let inlineMatrixWork = 2_000
     /// Jobs that may wait for a worker thread beyond those running; a full queue answers 503.
     static func queueCapacity(threads: Int) -> Int { 4 * threads }

@@ -12,7 +12,7 @@ enum RecordQueryMapping {
     }
 
     /// The query parameters `GET /v1/requests` reads (its route declares them).
-    static let parameters = ["device", "status", "code", "since", "until", "limit", "cursor"]
+    static let parameters = ["device", "status", "code", "client", "since", "until", "limit", "cursor"]
 
     /// From the request's decoded query items (`parameters`); other names are ignored here (the router refuses
     /// names the route does not declare).
@@ -24,6 +24,15 @@ enum RecordQueryMapping {
             case "device": query.device = value
             case "code": query.code = value
             case "cursor": query.cursor = value
+            case "client":
+                guard RecordingHeaders.isClientName(value) else {
+                    throw InvalidParameter(
+                        parameter: "client",
+                        detail:
+                            "expected a client name as Hinge-Client gives it (1 to \(RecordingHeaders.maxClientLength) "
+                            + "characters among A–Z, a–z, 0–9, '.', '_' and '-'), got \"\(value.prefix(80))\"")
+                }
+                query.client = value
             case "status":
                 guard let s = Int(value), (100...599).contains(s) else {
                     throw InvalidParameter(
@@ -61,6 +70,7 @@ enum RecordQueryMapping {
             "engineVersion": .string(s.engineVersion), "requestSize": .number(Double(s.requestSize)),
             "responseSize": .number(Double(s.responseSize)), "requestTruncated": .bool(s.requestTruncated),
             "responseTruncated": .bool(s.responseTruncated), "replica": .string(s.replicaID),
+            "client": s.client.map { .string($0) } ?? .null, "posture": s.posture.map { .string($0) } ?? .null,
         ])
     }
 

@@ -53,7 +53,7 @@ enum RequestRoutes {
                 switch detail(request, log, context) {
                 case .failure(let p): reply.send(p.response)
                 case .success(let d):
-                    context.offload(reply) { reply.send(recordPicture(d, width: width)) }
+                    context.offload(reply) { reply.send(recordPicture(d, width: width, catalog: context.catalog)) }
                 }
             })
         router.add(
@@ -102,14 +102,31 @@ enum RequestRoutes {
 
     struct RouteProblem: Error { let response: HTTPResponse }
 
+    /// A record's picture title, for a designer: the device (its profile's name while it has one) · the posture
+    /// (foldables) · when it was recorded, to the second, in UTC (`2025-01-31 09:05:07 UTC`).
+    static func title(_ s: RecordSummary, catalog: any DeviceCatalog) -> String {
+        var parts: [String] = []
+        if let device = s.device { parts.append(catalog.profile(id: device)?.name ?? device) }
+        if let posture = s.posture { parts.append(posture) }
+        let iso = s.receivedAt.iso8601.utf8  // YYYY-MM-DDTHH:MM:SS.mmmZ
+        if iso.count == 24 {
+            parts.append(
+                String(decoding: iso.prefix(10), as: UTF8.self) + " "
+                    + String(decoding: iso.dropFirst(11).prefix(8), as: UTF8.self) + " UTC")
+        } else {
+            parts.append(s.receivedAt.iso8601)  // a year beyond 9999 or before 0
+        }
+        return parts.joined(separator: " · ")
+    }
+
     /// The wireframe of a recorded resolution; 409 when the record holds none: a 400/422 answer, a matrix,
     /// or a body stored truncated (docs/api.md#request-log).
-    static func recordPicture(_ d: RecordDetail, width: Int?) -> HTTPResponse {
+    static func recordPicture(_ d: RecordDetail, width: Int?, catalog: any DeviceCatalog) -> HTTPResponse {
         let truncated = d.summary.requestTruncated || d.summary.responseTruncated
         guard !truncated, let value = try? JSONParser.parse(d.responseBody),
             let svg = SVGRenderer.render(
-                resolutionJSON: value, scene: try? JSONParser.parse(d.requestBody), title: "request \(d.summary.id)",
-                width: width)
+                resolutionJSON: value, scene: try? JSONParser.parse(d.requestBody),
+                title: title(d.summary, catalog: catalog), width: width)
         else {
             return Problem.response(
                 status: .conflict,

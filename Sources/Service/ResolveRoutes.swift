@@ -19,59 +19,89 @@ enum ResolveRoutes {
             if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
             answer(request, reply, svg: true, context: context)
         }
-        router.add(.POST, "/v1/resolve/matrix") { request, reply in
-            if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
-            let receivedAt = Timestamp.now()
-            if request.body.count > HeavyWork.inlineMatrixBodyBytes {
-                return context.offload(reply) {
-                    let out = Matrix.resolve(
-                        body: request.body, catalog: context.catalog(for: request), limits: context.matrixLimits)
-                    sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
-                }
-            }
-            // Planning is cheap and refuses what is too much before any of it is done; a plan with more work
-            // than the loop should do runs on the worker pool.
-            switch Matrix.plan(body: request.body, catalog: context.catalog(for: request), limits: context.matrixLimits)
-            {
-            case .refused(let out): sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
-            case .plan(let plan):
-                let limit = context.matrixLimits.maxResponseBytes
-                if plan.work <= HeavyWork.inlineMatrixWork {
-                    let out = Matrix.run(plan, catalog: context.catalog(for: request), maxResponseBytes: limit)
-                    return sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
-                }
-                context.offload(reply) {
-                    let out = Matrix.run(plan, catalog: context.catalog(for: request), maxResponseBytes: limit)
-                    sendMatrix(out, request, reply, receivedAt: receivedAt, context: context)
-                }
-            }
+        router.add(.POST, "/v1/resolve/matrix", query: ["pictures", "width"]) { request, reply in
+            matrix(request, reply, context: context)
         }
         let constants = FixedRepresentation(body: JSONWriter.encode(Constants.json), contentType: "application/json")
         router.add(.GET, "/v1/constants", sync: { request in constants.response(to: request) })
     }
 
-    /// Resolves the scene and answers its resolution, or its picture when `svg`; a record either way.
+    /// Resolves the scene and answers its resolution, or its picture when `svg`; a record either way, unless
+    /// the request says `Hinge-Record: off`.
     private static func answer(_ request: HTTPRequest, _ reply: Reply, svg: Bool, context: ServiceContext) {
         let width: Int?
         switch svgWidth(request) {
         case .failure(let refused): return reply.send(refused.response)
         case .success(let w): width = w
         }
-        let receivedAt = Timestamp.now()
+        let headers: RecordingHeaders
+        switch RecordingHeaders.read(request) {
+        case .failure(let refused): return reply.send(refused.response)
+        case .success(let h): headers = h
+        }
+        let recording = Recording(receivedAt: Timestamp.now(), headers: headers)
         // A typical scene (a few KB) resolves faster than a hand-off to a worker would take. A picture is
         // always drawn on the pool: its cost follows the text it holds, not the body's size.
         if request.body.count <= HeavyWork.inlineBodyBytes && !svg {
-            return resolveScene(request, reply, svg: svg, width: width, receivedAt: receivedAt, context: context)
+            return resolveScene(request, reply, svg: svg, width: width, recording: recording, context: context)
         }
         context.offload(reply) {
-            resolveScene(request, reply, svg: svg, width: width, receivedAt: receivedAt, context: context)
+            resolveScene(request, reply, svg: svg, width: width, recording: recording, context: context)
         }
+    }
+
+    /// `POST /v1/resolve/matrix` (docs/api.md#matrix), with its pictures when asked (docs/api.md#matrix-pictures).
+    private static func matrix(_ request: HTTPRequest, _ reply: Reply, context: ServiceContext) {
+        if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
+        let pictures: Matrix.Pictures?
+        switch matrixPictures(request) {
+        case .failure(let refused): return reply.send(refused.response)
+        case .success(let p): pictures = p
+        }
+        let headers: RecordingHeaders
+        switch RecordingHeaders.read(request) {
+        case .failure(let refused): return reply.send(refused.response)
+        case .success(let h): headers = h
+        }
+        let recording = Recording(receivedAt: Timestamp.now(), headers: headers)
+        if request.body.count > HeavyWork.inlineMatrixBodyBytes {
+            return context.offload(reply) {
+                let out = Matrix.resolve(
+                    body: request.body, catalog: context.catalog(for: request), limits: context.matrixLimits,
+                    pictures: pictures)
+                sendMatrix(out, request, reply, recording: recording, context: context)
+            }
+        }
+        // Planning is cheap and refuses what is too much before any of it is done; a plan with more work than the
+        // loop should do, or any picture, runs on the worker pool.
+        switch Matrix.plan(
+            body: request.body, catalog: context.catalog(for: request), limits: context.matrixLimits,
+            pictures: pictures)
+        {
+        case .refused(let out): sendMatrix(out, request, reply, recording: recording, context: context)
+        case .plan(let plan):
+            let limit = context.matrixLimits.maxResponseBytes
+            if plan.work <= HeavyWork.inlineMatrixWork && plan.pictures == nil {
+                let out = Matrix.run(plan, catalog: context.catalog(for: request), maxResponseBytes: limit)
+                return sendMatrix(out, request, reply, recording: recording, context: context)
+            }
+            context.offload(reply) {
+                let out = Matrix.run(plan, catalog: context.catalog(for: request), maxResponseBytes: limit)
+                sendMatrix(out, request, reply, recording: recording, context: context)
+            }
+        }
+    }
+
+    /// When a recorded route's request arrived, and what it asked of its record.
+    struct Recording: Sendable {
+        var receivedAt: Timestamp
+        var headers: RecordingHeaders
     }
 
     /// The record holds the JSON resolution (or problem) under `/v1/resolve` whichever form was answered, so
     /// `GET /v1/requests/{id}/svg` and replay work from it.
     private static func resolveScene(
-        _ request: HTTPRequest, _ reply: Reply, svg: Bool, width: Int?, receivedAt: Timestamp, context: ServiceContext
+        _ request: HTTPRequest, _ reply: Reply, svg: Bool, width: Int?, recording: Recording, context: ServiceContext
     ) {
         var out = Resolver.resolve(body: request.body, catalog: context.catalog(for: request))
         let limit = context.matrixLimits.maxResponseBytes
@@ -83,7 +113,7 @@ enum ResolveRoutes {
         // Without recording, a resolution's headers are the ones `Reply.send` would arrive at (`Cache-Control:
         // no-store` after the type): one shared list instead of a copy per request. A recorded response gets
         // `Hinge-Record-Id` first, then `Cache-Control` from `Reply.send`.
-        let headers = context.recorder.log == nil ? jsonNoStore : jsonOnly
+        let headers = context.recorder.log == nil || !recording.headers.record ? jsonNoStore : jsonOnly
         var response = HTTPResponse(status: HTTPStatus(out), headers: headers, body: out.json)
         if out.isProblem {
             response.headers = ["Content-Type": "application/problem+json"]
@@ -100,22 +130,46 @@ enum ResolveRoutes {
             }
         }
         context.recorder.record(
-            path: Replay.Operation.resolvePath, receivedAt: receivedAt, request: request, output: out, reply: reply,
-            response: response
-        )
+            path: Replay.Operation.resolvePath, recording: recording, request: request, output: out, reply: reply,
+            response: response)
     }
 
     private static let jsonNoStore: HTTPHeaders = ["Content-Type": "application/json", "Cache-Control": "no-store"]
     private static let jsonOnly: HTTPHeaders = ["Content-Type": "application/json"]
 
     private static func sendMatrix(
-        _ out: ResolveOutput, _ request: HTTPRequest, _ reply: Reply, receivedAt: Timestamp, context: ServiceContext
+        _ out: ResolveOutput, _ request: HTTPRequest, _ reply: Reply, recording: Recording, context: ServiceContext
     ) {
         var response = HTTPResponse.json(out.json, status: HTTPStatus(out))
         if out.isProblem { response.headers.set("Content-Type", "application/problem+json") }
         context.recorder.record(
-            path: Replay.Operation.matrixPath, receivedAt: receivedAt, request: request, output: out, reply: reply,
+            path: Replay.Operation.matrixPath, recording: recording, request: request, output: out, reply: reply,
             response: response)
+    }
+
+    /// The matrix's `?pictures=svg[&width=N]` (docs/api.md#matrix-pictures): nil without `pictures`; `svg` is
+    /// the one value; `width` as for `POST /v1/resolve?format=svg`, and only beside `pictures`.
+    static func matrixPictures(_ request: HTTPRequest) -> Result<Matrix.Pictures?, RefusedRequest> {
+        let width: Int?
+        switch svgWidth(request) {
+        case .failure(let refused): return .failure(refused)
+        case .success(let w): width = w
+        }
+        guard let kind = request.queryParameter("pictures") else {
+            if width == nil { return .success(nil) }
+            return .failure(
+                RefusedRequest(
+                    response: Problem.response(
+                        status: .badRequest,
+                        detail: "Query parameter width: the width of the pictures, given only with pictures=svg")))
+        }
+        guard kind == "svg" else {
+            return .failure(
+                RefusedRequest(
+                    response: Problem.response(
+                        status: .badRequest, detail: "Query parameter pictures: expected svg, got \"\(kind)\"")))
+        }
+        return .success(Matrix.Pictures(width: width))
     }
 
     /// `?format=` is `json` or `svg`; anything else is a 400 rather than a silent JSON answer (openapi.yaml).
@@ -154,46 +208,3 @@ enum ResolveRoutes {
 
 /// A request answered with a problem before any work.
 struct RefusedRequest: Error { let response: HTTPResponse }
-
-/// Sends a resolution only after its record is committed (no acknowledged request is lost), with the
-/// record's id in `Hinge-Record-Id`. With `--no-record` or without a store the response leaves at once,
-/// without that header; so does one whose record could not be written.
-struct Recorder: Sendable {
-    let log: RequestLog?
-    let metrics: ServiceMetrics
-    let errorLog: ErrorLog
-
-    func record(
-        path: String, receivedAt: Timestamp, request: HTTPRequest, output: ResolveOutput, reply: Reply,
-        response: HTTPResponse
-    ) {
-        guard let log else { return reply.send(response) }
-        let record = RequestRecord(
-            receivedAt: receivedAt, durationMicros: reply.elapsedMicros, device: output.device,
-            status: HTTPStatus(output).code,
-            codes: output.codes, path: path, requestBody: request.body, responseBody: output.json,
-            engineVersion: LayoutEngine.version)
-        let metrics = self.metrics
-        let errorLog = self.errorLog
-        log.append(record) { result in
-            // On the writer thread, after the commit: only the result crosses back; the response is finished
-            // and sent on the request's event loop. A failed commit is counted, shows in /readyz and /metrics,
-            // and is logged (rate-limited); the client still gets its result.
-            reply.onLoop {
-                switch result {
-                case .success(let id):
-                    // The record exists now: the client may link to /v1/requests/{id} (and its picture).
-                    var response = response
-                    response.headers.add("Hinge-Record-Id", id.description)
-                    reply.send(response)
-                case .failure(let error):
-                    metrics.recordFailures.add(1, ordering: .relaxed)
-                    errorLog.error(
-                        "request \(ErrorLog.newRequestID()): POST \(path): answered \(response.status) but its "
-                            + "record was not written: \(error)")
-                    reply.send(response)
-                }
-            }
-        }
-    }
-}

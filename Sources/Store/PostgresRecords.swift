@@ -5,11 +5,11 @@
 extension PostgresEngine {
     static let columns =
         "received_at, duration_us, device, status, codes, path, engine_version, replica_id, request_size, "
-        + "response_size, request_truncated, response_truncated, request, response"
-    static let columnCount = 14
+        + "response_size, request_truncated, response_truncated, client, posture, request, response"
+    static let columnCount = 16
     static let summaryColumns =
         "id, received_at, duration_us, device, status, codes, path, engine_version, request_size, response_size, "
-        + "request_truncated, response_truncated, replica_id"
+        + "request_truncated, response_truncated, replica_id, client, posture"
 
     // MARK: Writer thread
 
@@ -29,7 +29,8 @@ extension PostgresEngine {
                 .int(r.receivedAt.millisecondsSinceEpoch), .int(r.durationMicros), r.device.map { .text($0) } ?? .null,
                 .int(Int64(r.status)), .text(PostgresEngine.joinedCodes(r.codes)), .text(r.path),
                 .text(r.engineVersion), .text(replicaID), .int(Int64(p.requestSize)), .int(Int64(p.responseSize)),
-                .bool(p.requestTruncated), .bool(p.responseTruncated), .bytes(r.requestBody), .bytes(r.responseBody),
+                .bool(p.requestTruncated), .bool(p.responseTruncated), r.client.map { .text($0) } ?? .null,
+                r.posture.map { .text($0) } ?? .null, .bytes(r.requestBody), .bytes(r.responseBody),
             ]
         }
         sql += " RETURNING id"
@@ -38,6 +39,13 @@ extension PostgresEngine {
         }
         // RETURNING gives the rows in the order of the VALUES list, which is the order the ids were drawn.
         for row in 0..<result.rows { ids.append(result.int64(row, 0)) }
+    }
+
+    func newestRecordTime() throws(StoreError) -> Timestamp? {
+        try withWriter { (db) throws(StoreError) -> Timestamp? in
+            let r = try db.exec("SELECT received_at FROM requests ORDER BY id DESC LIMIT 1")
+            return r.rows == 0 ? nil : Timestamp(millisecondsSinceEpoch: r.int64(0, 0))
+        }
     }
 
     /// The codes in order, U+001F-separated, a separator inside a code dropped (as in SQLite).
@@ -121,6 +129,7 @@ extension PostgresEngine {
                 sql += " AND strpos(chr(31) || codes || chr(31), chr(31) || " + p + " || chr(31)) > 0"
             }
         }
+        if let c = query.client { sql += " AND client = " + parameter(.text(c)) }
         if let s = query.since { sql += " AND received_at >= " + parameter(.int(s.millisecondsSinceEpoch)) }
         if let u = query.until { sql += " AND received_at <= " + parameter(.int(u.millisecondsSinceEpoch)) }
         if let after { sql += " AND id < " + parameter(.int(after)) }
@@ -135,7 +144,7 @@ extension PostgresEngine {
                 [.int(id.rawValue)])
             guard r.rows > 0 else { return nil }
             return RecordDetail(
-                summary: PostgresEngine.summary(r, 0), requestBody: r.bytes(0, 13), responseBody: r.bytes(0, 14))
+                summary: PostgresEngine.summary(r, 0), requestBody: r.bytes(0, 15), responseBody: r.bytes(0, 16))
         }
     }
 
@@ -153,6 +162,6 @@ extension PostgresEngine {
                 : codes.split(separator: RequestLog.codeSeparator, omittingEmptySubsequences: false).map(String.init),
             path: r.text(row, 6) ?? "", engineVersion: r.text(row, 7) ?? "", requestSize: r.int(row, 8),
             responseSize: r.int(row, 9), requestTruncated: r.bool(row, 10), responseTruncated: r.bool(row, 11),
-            replicaID: r.text(row, 12) ?? "")
+            replicaID: r.text(row, 12) ?? "", client: r.text(row, 13), posture: r.text(row, 14))
     }
 }

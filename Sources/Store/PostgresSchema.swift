@@ -45,7 +45,16 @@ enum PostgresSchema {
                     response bytea COMPRESSION \(compression) NOT NULL
                 ) WITH (toast_tuple_target = 256);
                 """
-            })
+            }),
+        // Where a request came from (the `Hinge-Client` header) and the posture of a foldable's scene. Nullable
+        // columns without a default change only the catalog: no row is rewritten.
+        Migration(
+            version: 2, name: "client and posture of each record",
+            sql: { _ in
+                """
+                ALTER TABLE requests ADD COLUMN client text, ADD COLUMN posture text;
+                """
+            }),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -19,6 +19,8 @@ public struct RecordID: Sendable, Hashable, Comparable, LosslessStringConvertibl
 
 /// What the service appends after answering a request (docs/api.md#request-log).
 public struct RequestRecord: Sendable, Equatable {
+    /// When the request arrived. The writer raises it to the previous record's time when a request that
+    /// arrived later was queued first, so that times never decrease as ids grow (docs/store.md#record-time).
     public var receivedAt: Timestamp
     public var durationMicros: Int64
     /// The `device` of the scene, if any.
@@ -32,10 +34,15 @@ public struct RequestRecord: Sendable, Equatable {
     public var requestBody: [UInt8]
     public var responseBody: [UInt8]
     public var engineVersion: String
+    /// The client's name (the service's `Hinge-Client` header), if it gave one.
+    public var client: String?
+    /// The posture the scene was resolved in, when its device folds (nil otherwise, and for a matrix or a problem).
+    public var posture: String?
 
     public init(
         receivedAt: Timestamp, durationMicros: Int64, device: String?, status: Int, codes: [String],
-        path: String = "/v1/resolve", requestBody: [UInt8], responseBody: [UInt8], engineVersion: String
+        path: String = "/v1/resolve", requestBody: [UInt8], responseBody: [UInt8], engineVersion: String,
+        client: String? = nil, posture: String? = nil
     ) {
         self.receivedAt = receivedAt
         self.durationMicros = durationMicros
@@ -46,6 +53,8 @@ public struct RequestRecord: Sendable, Equatable {
         self.requestBody = requestBody
         self.responseBody = responseBody
         self.engineVersion = engineVersion
+        self.client = client
+        self.posture = posture
     }
 }
 
@@ -66,6 +75,10 @@ public struct RecordSummary: Sendable, Equatable {
     public var responseTruncated: Bool
     /// The `--replica-id` of the server that recorded it.
     public var replicaID: String
+    /// `RequestRecord.client` (schema 6; nil for older records).
+    public var client: String?
+    /// `RequestRecord.posture` (schema 6; nil for older records).
+    public var posture: String?
 }
 
 /// A stored record with its (possibly truncated) bodies.
@@ -83,6 +96,8 @@ public struct RecordQuery: Sendable, Equatable {
     public var device: String?
     public var status: Int?
     public var code: String?
+    /// Records of this client only (`RequestRecord.client`, compared exactly).
+    public var client: String?
     /// Inclusive bounds on `receivedAt`.
     public var since: Timestamp?
     public var until: Timestamp?
@@ -92,9 +107,10 @@ public struct RecordQuery: Sendable, Equatable {
 
     public init(
         device: String? = nil, status: Int? = nil, code: String? = nil, since: Timestamp? = nil,
-        until: Timestamp? = nil, limit: Int = RecordQuery.defaultLimit, cursor: String? = nil
+        until: Timestamp? = nil, limit: Int = RecordQuery.defaultLimit, cursor: String? = nil, client: String? = nil
     ) {
         self.device = device
+        self.client = client
         self.status = status
         self.code = code
         self.since = since

@@ -28,6 +28,14 @@ extension SQLiteEngine {
         committedBytes.store(bytes, ordering: .relaxed)
     }
 
+    func newestRecordTime() throws(StoreError) -> Timestamp? {
+        try pool.write { (db) throws(StoreError) -> Timestamp? in
+            try db.scalarInt("SELECT received_at FROM requests ORDER BY id DESC LIMIT 1").map {
+                Timestamp(millisecondsSinceEpoch: $0)
+            }
+        }
+    }
+
     /// Counts the rows, publishes the pages in use and prunes past either bound.
     func didCommit(records count: Int) {
         let rows = rowCount.wrappingAdd(count, ordering: .relaxed).newValue
@@ -104,7 +112,7 @@ extension SQLiteEngine {
             ) { (s) throws(StoreError) -> (RecordSummary, [UInt8], [UInt8], Int64)? in
                 try s.bind([.int(id.rawValue)])
                 guard try s.step() else { return nil }
-                return (SQLiteRecords.summary(s), s.blob(13), s.blob(14), s.int64(15))
+                return (SQLiteRecords.summary(s), s.blob(15), s.blob(16), s.int64(17))
             }
         }
         // Decoded after the read connection went back to the pool.
@@ -159,6 +167,10 @@ enum SQLiteRecords {
                 values.append(.text(c))
             }
         }
+        if let c = query.client {
+            sql += " AND client = ?"
+            values.append(.text(c))
+        }
         if let s = query.since {
             sql += " AND received_at >= ?"
             values.append(.int(s.millisecondsSinceEpoch))
@@ -179,7 +191,8 @@ enum SQLiteRecords {
     static let summaryColumns =
         "requests.id, requests.received_at, requests.duration_us, requests.device, requests.status, requests.codes, "
         + "requests.path, requests.engine_version, requests.request_size, requests.response_size, "
-        + "requests.request_truncated, requests.response_truncated, requests.replica_id"
+        + "requests.request_truncated, requests.response_truncated, requests.replica_id, requests.client, "
+        + "requests.posture"
 
     static func summary(_ s: Statement) -> RecordSummary {
         let codes = s.text(5) ?? ""
@@ -190,15 +203,16 @@ enum SQLiteRecords {
                 ? []
                 : codes.split(separator: RequestLog.codeSeparator, omittingEmptySubsequences: false).map(String.init),
             path: s.text(6) ?? "", engineVersion: s.text(7) ?? "", requestSize: s.int(8), responseSize: s.int(9),
-            requestTruncated: s.bool(10), responseTruncated: s.bool(11), replicaID: s.text(12) ?? "")
+            requestTruncated: s.bool(10), responseTruncated: s.bool(11), replicaID: s.text(12) ?? "",
+            client: s.isNull(13) ? nil : s.text(13), posture: s.isNull(14) ? nil : s.text(14))
     }
 
     /// `id` is bound only for the first row after an open or a deletion (`nextIDSQL`); NULL gives the
     /// largest id + 1.
     static let insertRequestSQL =
         "INSERT INTO requests (received_at, duration_us, device, status, codes, path, engine_version, "
-        + "request_size, response_size, request_truncated, response_truncated, replica_id, id) "
-        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        + "request_size, response_size, request_truncated, response_truncated, replica_id, client, posture, id) "
+        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
     /// The id of the next record: above every record's id and above `request_ids_used`, the largest id given
     /// before records were deleted (schema 5: `requests` has no `AUTOINCREMENT`, docs/store.md). Ids are thus
@@ -274,6 +288,8 @@ enum SQLiteRecords {
         let path = text.append(p.record.path)
         let engineVersion = text.append(p.record.engineVersion)
         let replica = text.append(replicaID)
+        let client = p.record.client.map { text.append($0) }
+        let posture = p.record.posture.map { text.append($0) }
         try text.withBytes { (t) throws(StoreError) in
             try row.bindInt(p.record.receivedAt.millisecondsSinceEpoch, at: 1)
             try row.bindInt(p.record.durationMicros, at: 2)
@@ -287,7 +303,9 @@ enum SQLiteRecords {
             try row.bindInt(p.requestTruncated ? 1 : 0, at: 10)
             try row.bindInt(p.responseTruncated ? 1 : 0, at: 11)
             try row.bindStaticText(t, replica, at: 12)
-            if let firstID { try row.bindInt(firstID, at: 13) }
+            try row.bindStaticText(t, client, at: 13)
+            try row.bindStaticText(t, posture, at: 14)
+            if let firstID { try row.bindInt(firstID, at: 15) }
             try row.stepAndUnbind()
         }
         let id = db.lastInsertRowID

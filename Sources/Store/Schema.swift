@@ -130,6 +130,16 @@ enum Schema {
                 ALTER TABLE requests_v5 RENAME TO requests;
                 DELETE FROM sqlite_sequence WHERE name = 'requests';
                 """),
+        // Where a request came from (the `Hinge-Client` header) and the posture of a foldable's scene, for the
+        // log's filters and titles. Nullable columns without a default: adding them rewrites no row, and a
+        // record without them stores two NULLs (one header byte each). No index, as for every filter of the
+        // log (docs/store.md: filters are scans, on purpose).
+        Migration(
+            version: 6, name: "client and posture of each record",
+            sql: """
+                ALTER TABLE requests ADD COLUMN client TEXT;
+                ALTER TABLE requests ADD COLUMN posture TEXT;
+                """),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -27,6 +27,10 @@ protocol StoreEngine: AnyObject, Sendable {
     /// Called before each batch the writer takes from its queue.
     func prepareBatch()
 
+    /// The `receivedAt` of the newest record (the largest id), nil when the log is empty: where the writer's
+    /// floor of record times starts (docs/store.md#record-time). Read once, before the first insert.
+    func newestRecordTime() throws(StoreError) -> Timestamp?
+
     /// Inserts a run of records in one transaction and appends their ids, in the records' order, to `ids`.
     /// Throws when nothing was committed.
     func insertRecords(_ records: ArraySlice<StoreWriter.PendingRecord>, ids: inout [Int64]) throws(StoreError)

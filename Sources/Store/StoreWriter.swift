@@ -200,6 +200,7 @@ final class StoreWriter: Sendable {
 
     private func run() {
         var batch = Batch()
+        var times = RecordTimeFloor()
         var lastRecords = 0  // records in the last batch
         while true {
             queue.lock()
@@ -217,6 +218,7 @@ final class StoreWriter: Sendable {
             lastRecords = batch.records.count
             state.pendingBytes = 0
             queue.unlock()
+            times.raise(&batch.records, engine: engine)
             process(batch)
             batch.removeAll()
         }
@@ -296,6 +298,40 @@ final class StoreWriter: Sendable {
             metrics.lastFailure.withLock { $0 = error }
             metrics.healthy.store(false, ordering: .releasing)
             for completion in completions { completion(.failure(error)) }
+        }
+    }
+}
+
+/// Record times in id order (docs/store.md#record-time). A record's time is taken when its request arrives,
+/// on its event loop, but its id when the writer inserts it, in queue order: a request that arrived first and
+/// was answered later (a slower resolution, another loop) is queued after one that arrived later. The writer
+/// raises such a record's time to the time of the record queued before it, so that times never decrease as ids
+/// increase, across batches and restarts (the floor starts at the newest stored record's time). Writer thread
+/// only; a pass over the batch's times before it is committed.
+struct RecordTimeFloor {
+    /// The largest time given to a record so far.
+    private var floor = Int64.min
+    /// Whether `floor` took the newest stored record into account (read again until it could be).
+    private var readStored = false
+
+    mutating func raise(_ records: inout [StoreWriter.PendingRecord], engine: any StoreEngine) {
+        if records.isEmpty { return }
+        if !readStored {
+            do throws(StoreError) {
+                if let newest = try engine.newestRecordTime() { floor = max(floor, newest.millisecondsSinceEpoch) }
+                readStored = true
+            } catch {
+                // The database did not answer (its insert will fail too): the records of this process stay in
+                // order, and the next batch asks again.
+            }
+        }
+        for i in records.indices {
+            let time = records[i].record.receivedAt.millisecondsSinceEpoch
+            if time < floor {
+                records[i].record.receivedAt = Timestamp(millisecondsSinceEpoch: floor)
+            } else {
+                floor = time
+            }
         }
     }
 }

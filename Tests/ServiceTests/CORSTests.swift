@@ -72,7 +72,7 @@ import Testing
         #expect(grant.headers["Access-Control-Allow-Methods"] == "DELETE, GET, HEAD, PUT")
         #expect(
             grant.headers["Access-Control-Allow-Headers"]
-                == "Content-Type, Authorization, If-Match, If-None-Match, Accept")
+                == "Content-Type, Authorization, If-Match, If-None-Match, Accept, Hinge-Client, Hinge-Record")
         #expect(grant.headers["Access-Control-Max-Age"] == "600")
         #expect(grant.headers["Access-Control-Allow-Private-Network"] == "true")
         #expect(grant.headers["Vary"] == "Origin")

@@ -223,7 +223,8 @@ struct SchemaV2Tests {
             try db.scalarText(
                 "SELECT group_concat(version || ' ' || name, '; ') FROM schema_migrations ORDER BY version")
                 == "1 device profiles, request log; 2 request log without per-code rows and secondary indexes; "
-                + "3 replica id of each record; 4 request bodies as codec frames; 5 request ids without AUTOINCREMENT")
+                + "3 replica id of each record; 4 request bodies as codec frames; 5 request ids without AUTOINCREMENT; "
+                + "6 client and posture of each record")
     }
 
     @Test func aFreshDatabaseReachesTheLatestVersionWithTheSameSchemaAsAMigratedOne() throws {
@@ -231,8 +232,8 @@ struct SchemaV2Tests {
         let fresh = dir.file("fresh.sqlite")
         try Store.open(.init(path: fresh)).close()
         let db = try rawConnection(fresh)
-        #expect(try db.scalarInt("SELECT max(version) FROM schema_migrations") == 5)
-        #expect(Schema.latestVersion == 5)
+        #expect(try db.scalarInt("SELECT max(version) FROM schema_migrations") == 6)
+        #expect(Schema.latestVersion == 6)
         db.close()
         let objects = try SchemaV2Tests.schemaObjects(fresh)
         #expect(objects.isDisjoint(with: SchemaV2Tests.dropped))
@@ -264,8 +265,9 @@ struct SchemaV2Tests {
         #expect(try store.requestLog.count() == 10)
         let kept = Array(ids.suffix(9)) + [newID]
         #expect(try SchemaV2Tests.allPages(store.requestLog, RecordQuery()) == kept.reversed())
-        let keptRows =
-            Array(rows.suffix(9)) + [Row(device: "ipad-mini", status: 422, codes: ["detents"], at: 1_738_314_307_042)]
+        // The new record's time is raised to the newest stored one's when it is older (docs/store.md#record-time).
+        let newAt = max(rows.map(\.at).max() ?? 0, 1_738_314_307_042)
+        let keptRows = Array(rows.suffix(9)) + [Row(device: "ipad-mini", status: 422, codes: ["detents"], at: newAt)]
         for q in SchemaV2Tests.queries {
             #expect(
                 try SchemaV2Tests.allPages(store.requestLog, q) == SchemaV2Tests.expected(q, rows: keptRows, ids: kept),
@@ -379,7 +381,8 @@ struct SchemaV2Tests {
         for q in [
             RecordQuery(), RecordQuery(device: "iphone-16"), RecordQuery(status: 422), RecordQuery(code: "detents"),
             RecordQuery(since: t), RecordQuery(until: t), RecordQuery(since: t, until: t),
-            RecordQuery(device: "ipad-mini", status: 200, code: "x", since: t, until: t),
+            RecordQuery(client: "studio"),
+            RecordQuery(device: "ipad-mini", status: 200, code: "x", since: t, until: t, client: "studio"),
         ] {
             for after in [nil, 42] as [Int64?] {
                 let (sql, values) = SQLiteRecords.listSQL(q, after: after, limit: 50)

@@ -52,7 +52,9 @@ struct SchemaV5Tests {
                 )
             }
         }.get()
-        #expect(version == 5 && integrity == "ok" && orphans == 0 && sequences == 0 && foreignKeys == 1)
+        #expect(
+            version == Int64(Schema.latestVersion) && integrity == "ok" && orphans == 0 && sequences == 0
+                && foreignKeys == 1)
         #expect(!sql.uppercased().contains("AUTOINCREMENT"), "\(sql)")
         #expect(bodyCount == 10, "the rebuild of requests must not cascade to request_bodies")
         let log = store.requestLog
