@@ -89,8 +89,7 @@ extension EventLoop {
     }
 
     func register(fd: Int32) {
-        let c = Connection(
-            fd: fd, id: nextConnectionID, limits: limits, machineLimits: machineLimits, now: now,
+        let c = HTTPConnection(            fd: fd, id: nextConnectionID, limits: limits, machineLimits: machineLimits, now: now,
             interest: hinge_epoll_in())
         nextConnectionID &+= 1
         if hinge_epoll_ctl(epollFD, hinge_epoll_add(), fd, hinge_epoll_in(), UInt64(UInt32(bitPattern: fd))) < 0 {
@@ -108,7 +107,7 @@ extension EventLoop {
         if liveConnections > connectionHighWater { connectionHighWater = liveConnections }
     }
 
-    func close(_ c: Connection) {
+    func close(_ c: HTTPConnection) {
         guard Int(c.fd) < connections.count, connections[Int(c.fd)] === c else { return }
         connections[Int(c.fd)] = nil
         countBuffered(c, 0)

@@ -20,7 +20,7 @@ extension EventLoop {
         }
     }
 
-    private func readable(_ c: Connection) {
+    private func readable(_ c: HTTPConnection) {
         let n = recv(c.fd, readBuffer.baseAddress, readBuffer.count, 0)
         if n > 0 {
             if c.machine.bytesReceived() == .discard { return }  // lingering: the connection is being closed
@@ -41,7 +41,7 @@ extension EventLoop {
     }
 
     /// Parses and dispatches as many requests as the state machine allows right now, then writes.
-    func process(_ c: Connection) {
+    func process(_ c: HTTPConnection) {
         while c.machine.canParse(pendingOutputBytes: c.pendingOutputBytes) {
             guard let event = c.parser.next() else { break }
             switch c.machine.parsed(Self.machineEvent(event)) {
@@ -64,7 +64,7 @@ extension EventLoop {
     /// Parses and answers `c`'s input after every read of the current `epoll_wait` batch (`processScheduled`):
     /// the batch's reads run back to back in the kernel, then its requests back to back in the engine, then
     /// its sends, each with its code and data still in the caches.
-    func scheduleProcessing(_ c: Connection) { toProcess.add(c) }
+    func scheduleProcessing(_ c: HTTPConnection) { toProcess.add(c) }
 
     /// Processes the connections `scheduleProcessing` queued (those still open), in the order they were queued.
     func processScheduled() { toProcess.drain { c in if isOpen(c) { process(c) } } }
@@ -73,13 +73,13 @@ extension EventLoop {
     /// (`flushScheduled`), not at once: the responses of a batch leave back to back, so a client that reads
     /// them is woken once for the burst rather than once per response (on loopback a send wakes the reader
     /// on the sender's CPU time; waking a sleeping thread on another CPU is the costliest part of a send).
-    func scheduleFlush(_ c: Connection) { toFlush.add(c) }
+    func scheduleFlush(_ c: HTTPConnection) { toFlush.add(c) }
 
     /// Flushes the connections `scheduleFlush` queued (those still open), in the order they were queued.
     func flushScheduled() { toFlush.drain { c in if isOpen(c) { flush(c) } } }
 
     /// Whether `c` is still the connection registered at its descriptor (not closed, its descriptor not reused).
-    @inline(__always) private func isOpen(_ c: Connection) -> Bool {
+    @inline(__always) private func isOpen(_ c: HTTPConnection) -> Bool {
         Int(c.fd) < connections.count && connections[Int(c.fd)] === c
     }
 
@@ -93,14 +93,14 @@ extension EventLoop {
     }
 
     /// An error response with `Connection: close` (the state machine plans the lingering close).
-    func writeError(_ c: Connection, status: HTTPStatus, detail: String) {
+    func writeError(_ c: HTTPConnection, status: HTTPStatus, detail: String) {
         encoder.encode(
             .problem(status: status, detail: detail), into: &c.out, head: false, close: true, version10: false)
         metrics.countResponse(status: status)
         if configuration.logRequests { accessLog.log(method: "-", path: "-", status: status.code, micros: 0) }
     }
 
-    private func dispatch(_ c: Connection, _ request: consuming HTTPRequest) {
+    private func dispatch(_ c: HTTPConnection, _ request: consuming HTTPRequest) {
         request.loopIndex = index
         c.id = nextConnectionID
         nextConnectionID &+= 1
@@ -148,7 +148,7 @@ extension EventLoop {
 
     // MARK: - Writing
 
-    func flush(_ c: Connection) {
+    func flush(_ c: HTTPConnection) {
         var progressed = false
         while c.outSent < c.out.count {
             let n = c.out.withUnsafeBytes { p in
@@ -188,7 +188,7 @@ extension EventLoop {
         updateInterest(c)
     }
 
-    private func updateInterest(_ c: Connection) {
+    private func updateInterest(_ c: HTTPConnection) {
         let interest = c.machine.interest(
             hasPendingOutput: c.hasPendingOutput, bufferedInputBytes: c.parser.bufferedByteCount)
         var wanted: UInt32 = 0
@@ -202,7 +202,7 @@ extension EventLoop {
 
     /// Keeps `ServerMetrics.bufferedResponseBytes` equal to the sum of the connections' unsent bytes:
     /// touches the shared count only when this connection's figure changes.
-    @inline(__always) func countBuffered(_ c: Connection, _ pending: Int) {
+    @inline(__always) func countBuffered(_ c: HTTPConnection, _ pending: Int) {
         if pending == c.outCounted { return }
         metrics.bufferedResponseBytes.add(pending - c.outCounted, ordering: .relaxed)
         c.outCounted = pending

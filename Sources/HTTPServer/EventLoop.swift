@@ -48,7 +48,7 @@ final class EventLoop: @unchecked Sendable {
     var listenFD: Int32
     /// Every loop of the server (itself included), to hand an accepted socket to the least loaded one.
     var peers: [EventLoop] = []
-    @exclusivity(unchecked) var connections: [Connection?] = []
+    @exclusivity(unchecked) var connections: [HTTPConnection?] = []
     var liveConnections = 0
     /// Most connections open on this loop since the heap was last trimmed (see `trimHeapAfterFlood`).
     var connectionHighWater = 0

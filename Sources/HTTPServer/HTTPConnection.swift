@@ -5,7 +5,7 @@
 /// `machine`, `out`, `outSent`): only the loop's thread touches them, no access to one of them is held across a
 /// call that could reach the same field again, and the checks cost more than the work they guarded. The
 /// compiler's static checks still apply.
-final class Connection {
+final class HTTPConnection {
     let fd: Int32
     /// Unique per loop and per request: bumped on every dispatched request so that a late responder
     /// of a closed connection (whose fd was reused) or of an old request never writes here.
@@ -52,18 +52,18 @@ final class ConnectionBatch {
     private let step: UInt8
     /// Not checked for exclusive access at run time (the checks cost more than the appends): only the loop's
     /// thread touches a batch, and `drain` holds no access to it across `body`, which may add to it.
-    @exclusivity(unchecked) private var items: [Connection] = []
+    @exclusivity(unchecked) private var items: [HTTPConnection] = []
 
     init(step: UInt8) { self.step = step }
 
-    @inline(__always) func add(_ c: Connection) {
+    @inline(__always) func add(_ c: HTTPConnection) {
         if c.batchSteps & step != 0 { return }
         c.batchSteps |= step
         items.append(c)
     }
 
     /// Runs `body` on every queued connection, those added while it runs included, and empties the batch.
-    @inline(__always) func drain(_ body: (Connection) -> Void) {
+    @inline(__always) func drain(_ body: (HTTPConnection) -> Void) {
         var i = 0
         while i < items.count {
             let c = items[i]
