@@ -89,7 +89,8 @@ extension EventLoop {
     }
 
     func register(fd: Int32) {
-        let c = HTTPConnection(            fd: fd, id: nextConnectionID, limits: limits, machineLimits: machineLimits, now: now,
+        let c = HTTPConnection(
+            fd: fd, id: nextConnectionID, limits: limits, machineLimits: machineLimits, now: now,
             interest: hinge_epoll_in())
         nextConnectionID &+= 1
         if hinge_epoll_ctl(epollFD, hinge_epoll_add(), fd, hinge_epoll_in(), UInt64(UInt32(bitPattern: fd))) < 0 {
