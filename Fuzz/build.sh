@@ -6,7 +6,7 @@
 #   matrix          POST /v1/resolve/matrix's body → Matrix.plan → Matrix.run (JSON + LayoutEngine + HTTP types +
 #                   the service's Matrix, Resolver and Problem)
 # Each target is one module: the sources of the modules it needs are copied with their `import JSON` /
-# `import LayoutEngine` / `import HTTPServer` / `import Resolving` lines removed (swiftc without SwiftPM has no module map for them).
+# `import LayoutEngine` / `import HTTPServer` / `import Resolving` / `import Wireframe` lines removed (swiftc without SwiftPM has no module map for them).
 # Usage: Fuzz/build.sh [NAME...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +17,7 @@ targets=("$@")
 flatten() {  # flatten DIR FILES... : copies FILES into DIR without imports of the project's own modules
     local dir=$1; shift
     rm -rf "$dir"; mkdir -p "$dir"
-    for f in "$@"; do sed -E '/^(@testable )?import (JSON|LayoutEngine|HTTPServer|Resolving)$/d' "$f" >"$dir/$(basename "$f")"; done
+    for f in "$@"; do sed -E '/^(@testable )?import (JSON|LayoutEngine|HTTPServer|Resolving|Wireframe)$/d' "$f" >"$dir/$(basename "$f")"; done
 }
 
 for t in "${targets[@]}"; do
@@ -33,8 +33,9 @@ for t in "${targets[@]}"; do
         flatten Fuzz/out/src-device-profile Sources/JSON/*.swift Sources/LayoutEngine/*.swift Fuzz/device-profile/main.swift
         srcs=(Fuzz/out/src-device-profile/*.swift) ;;
     matrix)
-        flatten Fuzz/out/src-matrix Sources/JSON/*.swift Sources/LayoutEngine/*.swift Sources/Resolving/Matrix.swift \
-            Sources/Resolving/Resolver.swift Sources/Resolving/ResolveProblem.swift Fuzz/Fixtures.swift Fuzz/matrix/main.swift
+        flatten Fuzz/out/src-matrix Sources/JSON/*.swift Sources/LayoutEngine/*.swift Sources/Wireframe/*.swift \
+            Sources/Resolving/Matrix.swift Sources/Resolving/MatrixResults.swift Sources/Resolving/Resolver.swift \
+            Sources/Resolving/ResolveProblem.swift Fuzz/Fixtures.swift Fuzz/matrix/main.swift
         srcs=(Fuzz/out/src-matrix/*.swift) ;;
     *) echo "unknown fuzz target $t" >&2; exit 2 ;;
     esac
