@@ -9,7 +9,7 @@ extension SceneDecoder {
     func decodePresentation(_ value: JSONNode, at path: JSONLocation, ids: PresentationIDs) -> Presentation? {
         let before = mapper.errorCount
         guard let object = mapper.object(value, at: path) else { return nil }
-        var reader = ReportingMemberReader(r: consume object, mapper: mapper, ids: ids)
+        var reader = ReportingMemberReader(r: consume object, ids: ids)
         var d = PresentationDraft()
         let always = PresentationMemberTable.always
         d.read(members: always, &reader)
@@ -81,7 +81,7 @@ extension PresentationDraft {
 /// again here, and the members no kind has stay unread, to be reported as unknown.
 struct ReportingMemberReader: PresentationMemberReading {
     var r: ObjectReader
-    let mapper: JSONMapper
+    var mapper: JSONMapper { r.mapper }
     /// The presentations before this one, by id.
     let ids: PresentationIDs
 
