@@ -139,13 +139,14 @@ protocol PresentationMemberReading {
 /// and kinds, the members of each kind as bits (`1 << rawValue`), and the one-pass reader's key look-up.
 enum PresentationMemberTable {
     /// Each member's name and kinds, in `PresentationMember` order.
-    static let declared: [(name: StaticString, kinds: PresentationKinds)] = PresentationMember.allCases.map { m in
-        var d = Declarations()
-        var draft = PresentationDraft()
-        draft.read(m, &d)
-        precondition(d.calls == 1, "member \(m) reads \(d.calls) values")
-        return (d.name, d.kinds)
-    }
+    static let declared: [(name: StaticString, kinds: PresentationKinds, required: Bool)] =
+        PresentationMember.allCases.map { m in
+            var d = Declarations()
+            var draft = PresentationDraft()
+            draft.read(m, &d)
+            precondition(d.calls == 1, "member \(m) reads \(d.calls) values")
+            return (d.name, d.kinds, d.required)
+        }
     /// The member a key names: `ordinal(of:)` gives its `rawValue`.
     static let keys = JSONNames(names: declared.map { $0.name.description })
     /// The members read whatever the kind (`withoutKind`).
@@ -154,6 +155,8 @@ enum PresentationMemberTable {
     static let fullScreenCover = members { $0.contains(.fullScreenCover) }
     static let popover = members { $0.contains(.popover) }
     static let adaptivePanel = members { $0.contains(.adaptivePanel) }
+    /// The members that must be there on the kinds that have them.
+    static let required: UInt32 = declared.indices.reduce(0) { declared[$1].required ? $0 | 1 << UInt32($1) : $0 }
 
     private static func members(where included: (PresentationKinds) -> Bool) -> UInt32 {
         declared.indices.reduce(0) { included(declared[$1].kinds) ? $0 | 1 << UInt32($1) : $0 }
@@ -194,22 +197,24 @@ extension PresentationDraft {
 private struct Declarations: PresentationMemberReading {
     var name: StaticString = ""
     var kinds: PresentationKinds = []
+    var required = false
     var calls = 0
 
-    mutating func note(_ name: StaticString, _ kinds: PresentationKinds) {
+    mutating func note(_ name: StaticString, _ kinds: PresentationKinds, required: Bool = false) {
         self.name = name
         self.kinds = kinds
+        self.required = required
         calls += 1
     }
 
     mutating func string(_ n: StaticString, _ k: PresentationKinds, _: ClosedRange<Int>, required: Bool) -> String? {
-        note(n, k)
+        note(n, k, required: required)
         return nil
     }
     mutating func enumeration<E: JSONStringEnumeration>(_ n: StaticString, _ k: PresentationKinds, required: Bool)
         -> E?
     {
-        note(n, k)
+        note(n, k, required: required)
         return nil
     }
     mutating func bool(_ n: StaticString, _ k: PresentationKinds) -> Bool? {
@@ -225,7 +230,7 @@ private struct Declarations: PresentationMemberReading {
         return nil
     }
     mutating func anchor(_ n: StaticString, _ k: PresentationKinds) -> Rect? {
-        note(n, k)
+        note(n, k, required: true)
         return nil
     }
     mutating func intent(_ n: StaticString, _ k: PresentationKinds) -> Intent? {

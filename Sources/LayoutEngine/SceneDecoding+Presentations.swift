@@ -11,10 +11,20 @@ extension SceneDecoder {
         guard let object = mapper.object(value, at: path) else { return nil }
         var reader = ReportingMemberReader(r: consume object, ids: ids)
         var d = PresentationDraft()
+        // A quiet pass reads the members present and the required ones (to count them missing): looking up an absent
+        // member walks every member of the object. A recording pass asks for them all, as the suggestions for a
+        // misspelt member are made from the members asked for.
+        var present = UInt32.max
+        if !mapper.recording {
+            present = PresentationMemberTable.required
+            reader.r.node.forEachKey { key in
+                if let m = PresentationMemberTable.member(key) { present |= 1 << UInt32(m.rawValue) }
+            }
+        }
         let always = PresentationMemberTable.always
-        d.read(members: always, &reader)
+        d.read(members: always & present, &reader)
         if let kind = d.kind {
-            d.read(members: PresentationMemberTable.members(of: kind) & ~always, &reader)
+            d.read(members: PresentationMemberTable.members(of: kind) & ~always & present, &reader)
             if kind == .sheet, d.sheet.sizing == .fitted, d.contentSize == nil {
                 reader.r.error("sizing", "fitted sizing needs the measured \"contentSize\"")
             }
