@@ -133,7 +133,8 @@ public enum ResolveCommandRunner {
         -> CommandOutput
     {
         let overrides = options.overrides == SceneOverrides() ? nil : options.overrides
-        let out = Resolver.resolve(body: body, catalog: catalog, overrides: overrides)
+        let out = Resolver.resolve(
+            body: body, catalog: catalog, overrides: overrides, keepScene: options.format == .svg)
         guard let resolution = out.resolution, !out.isProblem else {
             // The problem document as the service answers it, pretty-printed.
             let problem = (try? JSONParser.parse(out.json)).map { JSONWriter.encode($0, options: .pretty) } ?? out.json
@@ -144,7 +145,9 @@ public enum ResolveCommandRunner {
             return CommandOutput(exitCode: 0, stdout: JSONWriter.encode(resolution.json, options: .pretty) + [0x0A])
         case .svg:
             // Drawn exactly as the server draws `POST /v1/resolve?format=svg` of the same body.
-            var svg = SVGRenderer.render(resolution, scene: try? JSONParser.parse(body), width: options.width)
+            var svg =
+                out.scene.map { SVGRenderer.render(resolution, decoded: $0, width: options.width) }
+                ?? SVGRenderer.render(resolution, width: options.width)
             if !svg.hasSuffix("\n") { svg += "\n" }
             return CommandOutput(exitCode: 0, stdout: Array(svg.utf8))
         }
