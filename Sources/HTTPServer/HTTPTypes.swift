@@ -72,6 +72,23 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
+    /// Whether a field's name starts with `lowercasePrefix` (ASCII, any case in the field): one pass over the
+    /// names' first bytes, so that a handler can skip looking up several rare headers one by one.
+    public func containsName(withPrefix lowercasePrefix: StaticString) -> Bool {
+        let n = lowercasePrefix.utf8CodeUnitCount
+        let p = lowercasePrefix.utf8Start
+        for k in fields.indices {
+            var name = fields[k].name
+            let found = name.withUTF8 { b -> Bool in
+                guard n > 0, b.count >= n, b[0] | 0x20 == p[0] else { return false }
+                for i in 1..<n where b[i] | 0x20 != p[i] { return false }  // `-` | 0x20 is `-`
+                return true
+            }
+            if found { return true }
+        }
+        return false
+    }
+
     /// Appends a field (keeps existing ones of the same name).
     public mutating func add(_ name: String, _ value: String) { fields.append(Field(name: name, value: value)) }
 

@@ -29,13 +29,99 @@ struct HostPolicy: Sendable, Equatable {
         return n
     }
 
-    /// Whether a request with this `Host` header is answered.
+    /// Whether a request with this `Host` header is answered. An address (the usual `127.0.0.1:8080`) is
+    /// recognised on the header's bytes without making a string; only a name is lower-cased and looked up.
     func accepts(_ host: String?) -> Bool {
-        guard let host else { return true }
-        guard let name = HostPolicy.name(ofHostHeader: host) else { return false }
-        if HostPolicy.isAddressLiteral(name) { return true }
-        if name == "localhost" || name.hasSuffix(".localhost") { return true }
-        return names.contains(name)
+        guard var host else { return true }
+        switch host.withUTF8({ HostPolicy.classify($0) }) {
+        case .address: return true
+        case .malformed: return false
+        case .name:
+            guard let name = HostPolicy.name(ofHostHeader: host) else { return false }
+            if name == "localhost" || name.hasSuffix(".localhost") { return true }
+            return names.contains(name)
+        }
+    }
+
+    enum HostKind { case address, name, malformed }
+
+    /// One pass over a `Host` header's bytes: an IPv4 address (four decimal parts up to 255) or a bracketed
+    /// IPv6 address, each with an optional `:port`, is `.address`; letters, digits, `-`, `.`, `_` with an
+    /// optional port is `.name`; anything else is `.malformed`.
+    static func classify(_ b: UnsafeBufferPointer<UInt8>) -> HostKind {
+        let n = b.count
+        if n == 0 || n > 260 { return .malformed }
+        var end = n  // where the host ends (before `:port`)
+        if b[0] == UInt8(ascii: "[") {
+            var i = 1
+            var colons = 0
+            while i < n && b[i] != UInt8(ascii: "]") {
+                let c = b[i]
+                if c == UInt8(ascii: ":") {
+                    colons += 1
+                } else if !isHexDigit(c) && c != UInt8(ascii: ".") {
+                    return .malformed
+                }
+                i += 1
+            }
+            guard i < n, colons >= 2, i > 1 else { return .malformed }
+            return isPortSuffix(b, from: i + 1) ? .address : .malformed
+        }
+        if let colon = lastColon(b) {
+            guard isPortSuffix(b, from: colon) else { return .malformed }
+            end = colon
+        }
+        if end == 0 { return .malformed }
+        var parts = 1
+        var value = 0
+        var digits = 0
+        var allDigitsAndDots = true
+        for i in 0..<end {
+            let c = b[i]
+            if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") {
+                value = value * 10 + Int(c - UInt8(ascii: "0"))
+                digits += 1
+                if digits > 3 || value > 255 { allDigitsAndDots = false }
+            } else if c == UInt8(ascii: ".") {
+                if digits == 0 { allDigitsAndDots = false }
+                parts += 1
+                value = 0
+                digits = 0
+            } else if isNameCharacter(c) {
+                allDigitsAndDots = false
+            } else {
+                return .malformed
+            }
+        }
+        if allDigitsAndDots && parts == 4 && digits > 0 { return .address }
+        return .name
+    }
+
+    private static func lastColon(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = b.count - 1
+        while i >= 0 {
+            if b[i] == UInt8(ascii: ":") { return i }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// Nothing at `from`, or `:` and 1 to 5 digits to the end.
+    private static func isPortSuffix(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> Bool {
+        if from == b.count { return true }
+        guard b[from] == UInt8(ascii: ":"), b.count - from - 1 >= 1, b.count - from - 1 <= 5 else { return false }
+        for i in (from + 1)..<b.count where b[i] < UInt8(ascii: "0") || b[i] > UInt8(ascii: "9") { return false }
+        return true
+    }
+
+    private static func isHexDigit(_ c: UInt8) -> Bool {
+        (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
+            || (c | 0x20 >= UInt8(ascii: "a") && c | 0x20 <= UInt8(ascii: "f"))
+    }
+
+    private static func isNameCharacter(_ c: UInt8) -> Bool {
+        (c | 0x20 >= UInt8(ascii: "a") && c | 0x20 <= UInt8(ascii: "z")) || c == UInt8(ascii: "-")
+            || c == UInt8(ascii: "_") || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: ".")
     }
 
     /// The host part of a `Host` header (`name`, `name:port`, `[v6]`, `[v6]:port`), normalized; nil when the
