@@ -133,8 +133,7 @@ public enum ResolveCommandRunner {
         -> CommandOutput
     {
         let overrides = options.overrides == SceneOverrides() ? nil : options.overrides
-        let out = Resolver.resolve(
-            body: body, catalog: catalog, overrides: overrides, keepScene: options.format == .svg)
+        let out = Resolver.resolve(body: body, catalog: catalog, overrides: overrides)
         guard let resolution = out.resolution, !out.isProblem else {
             // The problem document as the service answers it, pretty-printed.
             let problem = (try? JSONParser.parse(out.json)).map { JSONWriter.encode($0, options: .pretty) } ?? out.json
@@ -145,9 +144,7 @@ public enum ResolveCommandRunner {
             return CommandOutput(exitCode: 0, stdout: JSONWriter.encode(resolution.json, options: .pretty) + [0x0A])
         case .svg:
             // Drawn exactly as the server draws `POST /v1/resolve?format=svg` of the same body.
-            var svg =
-                out.scene.map { SVGRenderer.render(resolution, decoded: $0, width: options.width) }
-                ?? SVGRenderer.render(resolution, width: options.width)
+            var svg = SVGRenderer.render(resolution, scene: try? JSONParser.parse(body), width: options.width)
             if !svg.hasSuffix("\n") { svg += "\n" }
             return CommandOutput(exitCode: 0, stdout: Array(svg.utf8))
         }

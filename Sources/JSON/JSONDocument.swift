@@ -308,17 +308,6 @@ public struct JSONNode: Sendable {
     @inlinable var kind: JSONDocument.Node.Kind { document.nodes[index].kind }
 
     public var isNull: Bool { kind == .null }
-
-    /// Calls `body` with the bytes of each key of this object (as `ObjectReader` matches them), in order.
-    @inlinable
-    public func forEachKey(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        precondition(kind == .object, "forEachKey reads objects")
-        var k = index + 1
-        for _ in 0..<Int(document.nodes[index].a) {
-            body(document.textBytes(k))
-            k = Int(document.nodes[k].c)
-        }
-    }
     @inlinable public var isObject: Bool { kind == .object }
     public var isArray: Bool { kind == .array }
     @inlinable public var isString: Bool { kind == .string || kind == .escapedString }

@@ -17,13 +17,8 @@ public final class JSONNames: @unchecked Sendable {
     @usableFromInline let nextOfLength: UnsafeMutablePointer<Int>
     @usableFromInline static var lengthSlots: Int { 64 }
 
-    public convenience init<E: RawRepresentable & CaseIterable>(_: E.Type) where E.RawValue == String {
-        self.init(names: E.allCases.map(\.rawValue))
-    }
-
-    /// The names of a table (a decoder's member names): `ordinal(of:)` gives a name's position in `names`.
-    public init(names: [String]) {
-        let values = names.map { Array($0.utf8) }
+    public init<E: RawRepresentable & CaseIterable>(_: E.Type) where E.RawValue == String {
+        let values = E.allCases.map { Array($0.rawValue.utf8) }
         count = values.count
         starts = .allocate(capacity: count + 1)
         text = .allocate(capacity: max(1, values.reduce(0) { $0 + $1.count }))

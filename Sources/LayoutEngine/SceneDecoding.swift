@@ -271,6 +271,184 @@ struct SceneDecoder {
             }
         }
     }
+
+    private func decodePresentation(_ value: JSONNode, at path: JSONLocation, ids: PresentationIDs) -> Presentation? {
+        let before = mapper.errorCount
+        guard var r = mapper.object(value, at: path) else { return nil }
+        let id = r.string("id", required: true, length: SceneLimits.idLength)
+        let kind: Presentation.Kind? = r.enumeration("kind", required: true)
+        var presentedFrom: Int?
+        if let from = r.string("presentedFrom", length: SceneLimits.idLength) {
+            if let i = ids[from] {
+                presentedFrom = i
+            } else if from == id {
+                r.error("presentedFrom", "a presentation cannot present itself")
+            } else {
+                r.error(
+                    "presentedFrom", "\"\(from)\" is not the id of an earlier presentation; list the presenter first")
+            }
+        }
+        var intent: Intent?
+        if var i = r.object("intent") {
+            intent = Intent(
+                hasDecision: i.bool("hasDecision"), abandonableWithoutCost: i.bool("abandonableWithoutCost"))
+            i.finish()
+        }
+        var stray: SheetPlacement?
+        var content: Presentation.Content?
+        switch kind {
+        case .sheet?:
+            content = decodeSheet(&r).map { .sheet($0) }
+        case .fullScreenCover?:
+            stray = r.enumeration("placement")
+            content = .fullScreenCover
+        case .popover?:
+            stray = r.enumeration("placement")
+            content = decodePopover(&r).map { .popover($0) }
+        case .adaptivePanel?:
+            stray = r.enumeration("placement")
+            content = decodePanel(&r).map { .adaptivePanel($0) }
+        case nil:
+            break
+        }
+        // A kind that is given but unknown leaves the members a presentation may have unknown too: listing
+        // them (`detents` of a "sheeet") would only hide the one error that matters.
+        if kind != nil || !r.contains("kind") { r.finish() }
+        guard mapper.errorCount == before, let id, let content else {
+            // Keep the id so that later presentations can still name this one without a spurious error.
+            if let id, kind != nil {
+                return Presentation(
+                    id: id, content: content ?? .fullScreenCover, presentedFrom: presentedFrom, intent: intent)
+            }
+            return nil
+        }
+        var p = Presentation(id: id, content: content, presentedFrom: presentedFrom, intent: intent)
+        p.strayPlacement = stray
+        return p
+    }
+
+    private func decodeSheet(_ r: inout ObjectReader) -> SheetRequest? {
+        let before = mapper.errorCount
+        var s = SheetRequest()
+        s.placement = r.enumeration("placement") ?? .automatic
+        s.sizing = r.enumeration("sizing") ?? .automatic
+        s.contentSize = decodeSize(&r, "contentSize")
+        if let items = r.elements("detents", maxCount: SceneLimits.maxDetents) {
+            if items.isEmpty { r.error("detents", "must list at least one detent (omit it for [\"large\"])") }
+            var detents: [Detent] = []
+            detents.reserveCapacity(items.count)
+            for (i, v) in items.enumerated() {
+                let p = r.location("detents", index: i)
+                if let d = Detent.decode(v, mapper: mapper, at: p) {
+                    if d == .fitted, s.contentSize == nil {
+                        mapper.error(p, "a fitted detent needs the measured \"contentSize\" (its height)")
+                    }
+                    detents.append(d)
+                }
+            }
+            if !items.isEmpty { s.detents = detents }
+        }
+        if let v = r.value("selectedDetent"), let d = Detent.decode(v, mapper: mapper, at: r.location("selectedDetent"))
+        {
+            if s.detents.contains(d) {
+                s.selectedDetent = d
+            } else {
+                r.error("selectedDetent", "\(d.text) is not one of the sheet's detents")
+            }
+        }
+        if let v = r.value("backgroundInteraction") {
+            let p = r.location("backgroundInteraction")
+            if v.isString("disabled") {
+                s.backgroundInteraction = .disabled
+            } else if v.isString("enabled") {
+                s.backgroundInteraction = .enabled
+            } else if v.isObject {
+                if var o = mapper.object(v, at: p) {
+                    if let dv = o.value("upThrough") {
+                        if let d = Detent.decode(dv, mapper: mapper, at: o.location("upThrough")) {
+                            if d == .fitted, s.contentSize == nil {
+                                o.error("upThrough", "a fitted detent needs the measured \"contentSize\" (its height)")
+                            }
+                            s.backgroundInteraction = .upThrough(d)
+                        }
+                    } else {
+                        o.error("upThrough", "is required")
+                    }
+                    o.finish()
+                }
+            } else {
+                mapper.error(p, "expected \"disabled\", \"enabled\" or {\"upThrough\": <detent>}")
+            }
+        }
+        s.interactiveDismissDisabled = r.bool("interactiveDismissDisabled") ?? false
+        s.hasUnsavedChanges = r.bool("hasUnsavedChanges") ?? false
+        s.dragIndicator = r.enumeration("dragIndicator") ?? .automatic
+        s.cornerRadius = r.number("cornerRadius", range: 0...10_000)
+        if let items = r.elements("toolbar", maxCount: SceneLimits.maxToolbarItems) {
+            var toolbar: [ToolbarItem] = []
+            toolbar.reserveCapacity(items.count)
+            for (i, v) in items.enumerated() {
+                guard var o = mapper.object(v, at: r.location("toolbar", index: i)) else { continue }
+                let item = ToolbarItem(
+                    title: o.string("title", length: SceneLimits.textLength),
+                    systemImage: o.string("systemImage", length: SceneLimits.textLength),
+                    placement: o.enumeration("placement") ?? .automatic)
+                o.finish()
+                toolbar.append(item)
+            }
+            s.toolbar = toolbar
+        }
+        s.contentScrollable = r.bool("contentScrollable") ?? false
+        s.edgeAttachedInCompactHeight = r.bool("edgeAttachedInCompactHeight") ?? false
+        s.widthFollowsContentSize = r.bool("widthFollowsContentSize") ?? false
+        if s.sizing == .fitted, s.contentSize == nil {
+            r.error("sizing", "fitted sizing needs the measured \"contentSize\"")
+        }
+        return mapper.errorCount == before ? s : nil
+    }
+
+    private func decodePopover(_ r: inout ObjectReader) -> PopoverRequest? {
+        let before = mapper.errorCount
+        var anchor: Rect?
+        if var a = r.object("anchor", required: true) {
+            let x = a.number("x", required: true, range: SceneLimits.coordinate)
+            let y = a.number("y", required: true, range: SceneLimits.coordinate)
+            let w = a.number("width", range: 0...100_000) ?? 0
+            let h = a.number("height", range: 0...100_000) ?? 0
+            a.finish()
+            if let x, let y { anchor = Rect(x: x, y: y, width: w, height: h) }
+        }
+        let arrowEdge: ArrowEdge = r.enumeration("arrowEdge") ?? .top
+        let contentSize = decodeSize(&r, "contentSize")
+        let adaptation: CompactAdaptation = r.enumeration("compactAdaptation") ?? .automatic
+        guard mapper.errorCount == before, let anchor else { return nil }
+        var p = PopoverRequest(anchor: anchor)
+        p.arrowEdge = arrowEdge
+        p.contentSize = contentSize
+        p.compactAdaptation = adaptation
+        return p
+    }
+
+    private func decodePanel(_ r: inout ObjectReader) -> PanelRequest? {
+        let before = mapper.errorCount
+        var p = PanelRequest()
+        p.breakpoint = r.number("breakpoint", range: 0...100_000)
+        p.alignment = r.enumeration("alignment") ?? .trailing
+        p.panelWidth = r.number("panelWidth", range: SceneLimits.size)
+        p.panelHeight = r.number("panelHeight", range: SceneLimits.size)
+        p.modal = r.bool("modal") ?? false
+        p.cornerRadius = r.number("cornerRadius", range: 0...10_000)
+        return mapper.errorCount == before ? p : nil
+    }
+
+    private func decodeSize(_ r: inout ObjectReader, _ key: StaticString) -> Size? {
+        guard var o = r.object(key) else { return nil }
+        let w = o.number("width", required: true, range: 0...100_000)
+        let h = o.number("height", required: true, range: 0...100_000)
+        o.finish()
+        guard let w, let h else { return nil }
+        return Size(width: w, height: h)
+    }
 }
 
 @inline(__always)

@@ -53,10 +53,8 @@ func matches(_ key: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
     return true
 }
 
-struct OnePassSceneDecoder: PresentationMemberReading {
+struct OnePassSceneDecoder {
     var r: JSONStreamReader
-    /// The presentations read so far, by id (what `presentedFrom` names).
-    var ids = PresentationIDs()
 
     // MARK: Values
 
@@ -152,6 +150,7 @@ struct OnePassSceneDecoder: PresentationMemberReading {
         guard r.beginObject() else { return nil }
         var s = Scene()
         var seen = SeenMembers()
+        var ids = PresentationIDs()
         var first = true
         while let k = r.nextKey(&first) {
             if matches(k, "device"), seen.note(0, &r) {
@@ -175,7 +174,7 @@ struct OnePassSceneDecoder: PresentationMemberReading {
             } else if matches(k, "safeArea"), seen.note(7, &r) {
                 s.safeArea = safeArea()
             } else if matches(k, "presentations"), seen.note(8, &r) {
-                presentations(into: &s.presentations)
+                presentations(into: &s.presentations, ids: &ids)
             } else if matches(k, "arrangement"), seen.note(9, &r) {
                 if r.beginObject() { s.arrangement = arrangement() }
             } else if matches(k, "sizeClass"), seen.note(10, &r) {

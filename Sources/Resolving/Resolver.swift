@@ -22,9 +22,6 @@ public struct ResolveOutput: Sendable {
     /// The body the request log stores when it is not `json`: a matrix answered with pictures is recorded
     /// without them (`Matrix.run`).
     public var recordedJSON: [UInt8]?
-    /// The decoded scene, kept when the caller asked for it (`Resolver.resolve(body:catalog:keepScene:)`): the
-    /// picture takes its toolbar items from it instead of parsing the body again.
-    public var scene: Scene?
 
     public init(
         problem: ResolveProblem.Kind?, json: [UInt8], resolution: Resolution?, device: String?, givenCodes: [String]?,
@@ -71,25 +68,20 @@ struct ResolveOutputFailure: Error { let output: ResolveOutput }
 
 public enum Resolver {
     /// Resolves one scene body. `overrides` patch device/posture/orientation/layoutDirection before
-    /// decoding (CLI flags), so every validation still applies to the result. `keepScene` keeps the decoded
-    /// scene in the output (for a picture).
-    ///
-    /// The body is read once when the one-pass reader takes it; a body it declines is parsed once more
-    /// (`JSONParser.document`) and decoded from that document in one pass of the general decoder.
+    /// decoding (CLI flags), so every validation still applies to the result.
     public static func resolve(
-        body: [UInt8], catalog: any DeviceCatalog, overrides: SceneOverrides? = nil, keepScene: Bool = false
+        body: [UInt8], catalog: any DeviceCatalog, overrides: SceneOverrides? = nil
     ) -> ResolveOutput {
         if let overrides {
             switch ResolveOutput.parse(body) {
             case .failure(let f): return f.output
-            case .success(let value):
-                return resolve(value: value, catalog: catalog, overrides: overrides, keepScene: keepScene)
+            case .success(let value): return resolve(value: value, catalog: catalog, overrides: overrides)
             }
         }
         // The service's path. A valid request without escapes is read in one pass; any other is parsed, and
         // decoded from the parsed document (without a value tree), which reports what is wrong.
         if let scene = body.withUnsafeBufferPointer({ Scene.decodeInOnePass($0, catalog: catalog) }) {
-            return output(.scene(scene), keepScene: keepScene, device: scene.deviceID)
+            return output(.scene(scene), device: scene.deviceID)
         }
         let read = body.withUnsafeBufferPointer { JSONStreamReader.reads($0) }
         switch ResolveOutput.document(body) {
@@ -99,23 +91,20 @@ public enum Resolver {
             // A body the one-pass reader read and declined has an error or an unknown member, which the general
             // decoder's quiet first pass would only count before decoding it again.
             return output(
-                Scene.decode(root, catalog: catalog, quietPass: !read), keepScene: keepScene,
-                device: root.member("device")?.stringValue)
+                Scene.decode(root, catalog: catalog, quietPass: !read), device: root.member("device")?.stringValue)
         }
     }
 
     public static func resolve(
-        value: JSONValue, catalog: any DeviceCatalog, overrides: SceneOverrides? = nil, keepScene: Bool = false
+        value: JSONValue, catalog: any DeviceCatalog, overrides: SceneOverrides? = nil
     ) -> ResolveOutput {
         let device = overrides?.device ?? value["device"]?.stringValue
-        return output(
-            Scene.decode(value, catalog: catalog, overrides: overrides), keepScene: keepScene, device: device)
+        return output(Scene.decode(value, catalog: catalog, overrides: overrides), device: device)
     }
 
     /// The response for a decoded (or refused) scene; `device` is the scene's device as written, for the log.
-    private static func output(
-        _ decoding: consuming SceneDecoding, keepScene: Bool = false, device: @autoclosure () -> String?
-    ) -> ResolveOutput {
+    private static func output(_ decoding: consuming SceneDecoding, device: @autoclosure () -> String?) -> ResolveOutput
+    {
         // Consumed: the scene is moved out of the decoding, not copied (a copy retains each of its arrays).
         switch consume decoding {
         case .invalid(let errors, let unknownFields):
@@ -126,11 +115,9 @@ public enum Resolver {
             let folds = scene.profile?.folds ?? (scene.fold != nil)
             // The direct byte encoder: the same bytes as `JSONWriter.encode(resolution.json)` (checked by the
             // golden and property tests) without building the value tree — 3× cheaper (hinge-bench).
-            var out = ResolveOutput(
+            return ResolveOutput(
                 problem: nil, json: resolution.encoded, resolution: resolution, device: scene.deviceID, givenCodes: nil,
                 posture: folds ? resolution.environment.posture.rawValue : nil)
-            if keepScene { out.scene = scene }
-            return out
         }
     }
 }

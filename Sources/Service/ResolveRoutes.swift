@@ -103,7 +103,7 @@ enum ResolveRoutes {
     private static func resolveScene(
         _ request: HTTPRequest, _ reply: Reply, svg: Bool, width: Int?, recording: Recording, context: ServiceContext
     ) {
-        var out = Resolver.resolve(body: request.body, catalog: context.catalog(for: request), keepScene: svg)
+        var out = Resolver.resolve(body: request.body, catalog: context.catalog(for: request))
         let limit = context.matrixLimits.maxResponseBytes
         if out.json.count > limit {
             out = ResolveOutput(
@@ -117,10 +117,10 @@ enum ResolveRoutes {
         var response = HTTPResponse(status: HTTPStatus(out), headers: headers, body: out.json)
         if out.isProblem {
             response.headers = ["Content-Type": "application/problem+json"]
-        } else if svg, let resolution = out.resolution, let scene = out.scene {
-            // The decoded scene supplies the toolbar items the response does not repeat: the body is not parsed
-            // again.
-            response = svgResponse(SVGRenderer.render(resolution, decoded: scene, width: width))
+        } else if svg, let resolution = out.resolution {  // (the copy only when it is drawn)
+            // The scene supplies the toolbar items the response does not repeat.
+            let scene = try? JSONParser.parse(request.body)
+            response = svgResponse(SVGRenderer.render(resolution, scene: scene, width: width))
             if response.body.count > limit {
                 out = ResolveOutput(
                     problem: .responseTooLarge(written: response.body.count, done: 1, of: 1, limit: limit),

@@ -32,25 +32,12 @@ public enum SVGRenderer {
         render(resolutionJSON: resolution.json, scene: scene, title: title, width: width) ?? unreadablePicture
     }
 
-    /// The picture of a resolution whose decoded scene is at hand: the toolbar items come from `scene`, with no
-    /// second parse of the request body (`POST /v1/resolve?format=svg`).
-    public static func render(_ resolution: Resolution, decoded scene: Scene, width: Int? = nil) -> String {
-        guard let model = WireframeModel(json: resolution.json, toolbars: WireframeModel.toolbars(scene)) else {
-            return unreadablePicture
-        }
-        return render(model: model, title: nil, width: width)
-    }
-
     /// The picture of a stored response body. nil when `resolutionJSON` is not a resolution — no
     /// `environment.window` with a positive finite size (a problem+json body, for instance).
     public static func render(
         resolutionJSON: JSONValue, scene: JSONValue? = nil, title: String? = nil, width: Int? = nil
     ) -> String? {
         guard let model = WireframeModel(json: resolutionJSON, scene: scene) else { return nil }
-        return render(model: model, title: title, width: width)
-    }
-
-    private static func render(model: WireframeModel, title: String?, width: Int?) -> String {
         let width = width.map { min(max($0, widthRange.lowerBound), widthRange.upperBound) }
         // A narrow picture is laid out narrow (text keeps its size and wraps) rather than shrunk.
         let boxWidth = width.map { min(max(Double($0), 320), 1600) } ?? nominalWidth

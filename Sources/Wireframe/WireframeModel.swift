@@ -96,11 +96,6 @@ struct WireframeModel {
     /// nil without an `environment.window` of positive finite size. `scene` (the request body) supplies
     /// what the response does not repeat: the toolbar items of each presentation, matched by id.
     init?(json: JSONValue, scene: JSONValue?) {
-        self.init(json: json, toolbars: Self.toolbars(scene))
-    }
-
-    /// The same, with the toolbar items given by id (`toolbars(_:)` of a request body or of its decoded scene).
-    init?(json: JSONValue, toolbars: [String: [ToolItem]]) {
         guard let env = json["environment"], let window = Self.rect(env["window"]), window.width > 0,
             window.height > 0
         else { return nil }
@@ -128,6 +123,7 @@ struct WireframeModel {
                 sizeClass: Self.pair(r["sizeClass"], "horizontal", "vertical"))
         }
         arrangement = Self.arrangement(json["arrangement"])
+        let toolbars = Self.toolbars(scene)
         items = (json["placements"]?.arrayValue ?? []).enumerated().map { i, p in
             Self.item(p, index: i, toolbars: toolbars)
         }
@@ -186,37 +182,18 @@ struct WireframeModel {
             adaptedFrom: name(p["adaptedFrom"]))
     }
 
-    /// id → toolbar items of the scene's sheets, the one kind that has a toolbar (the first presentation of an
-    /// id wins; at most `SceneLimits.maxToolbarItems` items each, as the engine accepts). For a valid request,
-    /// what `toolbars(_: Scene)` gives from its decoded scene.
+    /// id → toolbar items of the scene's presentations (the first presentation of an id wins; at most
+    /// `SceneLimits.maxToolbarItems` items each, as the engine accepts).
     static func toolbars(_ scene: JSONValue?) -> [String: [ToolItem]] {
         var result: [String: [ToolItem]] = [:]
         for p in scene?["presentations"]?.arrayValue ?? [] {
-            guard let id = name(p["id"]), result[id] == nil, p["kind"]?.stringValue == "sheet",
-                let items = p["toolbar"]?.arrayValue
-            else {
+            guard let id = name(p["id"]), result[id] == nil, let items = p["toolbar"]?.arrayValue else {
                 continue
             }
             result[id] = items.prefix(SceneLimits.maxToolbarItems).map { t in
                 ToolItem(
                     title: name(t["title"]), systemImage: name(t["systemImage"]),
                     placement: t["placement"]?.stringValue.flatMap(ToolbarPlacement.init(rawValue:)) ?? .automatic)
-            }
-        }
-        return result
-    }
-
-    /// The same from a decoded scene: its sheets' toolbars (the ids of a decoded scene are unique, its
-    /// toolbars within `SceneLimits.maxToolbarItems`), read without parsing the request body again.
-    static func toolbars(_ scene: Scene) -> [String: [ToolItem]] {
-        var result: [String: [ToolItem]] = [:]
-        for p in scene.presentations {
-            guard case .sheet(let sheet) = p.content, let items = sheet.toolbar else { continue }
-            result[p.id] = items.map { t in
-                ToolItem(
-                    title: t.title.map { SVGText.bounded($0, limit: SVGText.maxNameCharacters) },
-                    systemImage: t.systemImage.map { SVGText.bounded($0, limit: SVGText.maxNameCharacters) },
-                    placement: t.placement)
             }
         }
         return result
