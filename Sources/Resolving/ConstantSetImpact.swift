@@ -1,0 +1,231 @@
+import JSON
+import LayoutEngine
+import Store
+
+/// What a constant set version would move (docs/api.md#constant-set-impact): the matching records of the
+/// request log resolved again with that version instead of the one each used, compared with what each answered.
+public enum ConstantSetImpact {
+    public struct Options: Sendable, Equatable {
+        public static let maxRecords = 100_000
+        public static let maxPage = 500
+        public var since: Timestamp?
+        public var until: Timestamp?
+        public var device: String?
+        /// Records replayed at most (newest first). Default 10 000.
+        public var limit = 10_000
+        /// Numbers that differ by at most this much count as unchanged (points). Default 0.
+        public var tolerance = 0.0
+        /// Changed records listed on this page, and the `next` of the previous page.
+        public var pageLimit = 50
+        public var after: Int64?
+
+        public init() {}
+
+        /// The body of `POST …/impact` (empty: every default).
+        public static func decode(_ body: [UInt8]) -> Result<Options, ResolveProblem> {
+            var o = Options()
+            if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .success(o) }
+            let value: JSONValue
+            do { value = try JSONParser.parse(body) } catch { return .failure(.notJSON(error)) }
+            guard case .object(let root) = value else {
+                return .failure(.invalid([JSONIssue(path: .root, message: "expected an object")], what: "request"))
+            }
+            var issues: [JSONIssue] = []
+            for m in root.members {
+                let at = JSONPointer([m.key])
+                func int(_ range: ClosedRange<Int>) -> Int? {
+                    guard let d = m.value.doubleValue, d == d.rounded(), d >= Double(range.lowerBound),
+                        d <= Double(range.upperBound)
+                    else {
+                        issues.append(
+                            JSONIssue(path: at, message: "expected an integer from \(range.lowerBound) to \(range.upperBound)"))
+                        return nil
+                    }
+                    return Int(d)
+                }
+                switch m.key {
+                case "since", "until":
+                    guard let t = m.value.stringValue.flatMap({ Timestamp(iso8601: $0) }) else {
+                        issues.append(JSONIssue(path: at, message: "expected an ISO 8601 time, e.g. 2026-01-31T12:00:00Z"))
+                        continue
+                    }
+                    if m.key == "since" { o.since = t } else { o.until = t }
+                case "device":
+                    guard let d = m.value.stringValue, DeviceProfile.isValidID(d) else {
+                        issues.append(JSONIssue(path: at, message: "expected a device id"))
+                        continue
+                    }
+                    o.device = d
+                case "limit": o.limit = int(1...maxRecords) ?? o.limit
+                case "pageLimit": o.pageLimit = int(1...maxPage) ?? o.pageLimit
+                case "after":
+                    guard let text = m.value.stringValue, let id = RecordID(text) else {
+                        issues.append(JSONIssue(path: at, message: "expected the next of the previous page"))
+                        continue
+                    }
+                    o.after = id.rawValue
+                case "tolerance":
+                    guard let t = m.value.doubleValue, t >= 0, t <= 1000 else {
+                        issues.append(JSONIssue(path: at, message: "expected a number from 0 to 1000"))
+                        continue
+                    }
+                    o.tolerance = t
+                default:
+                    issues.append(JSONIssue(path: at, message: "unknown member (since, until, device, limit, tolerance, pageLimit, after)"))
+                }
+            }
+            return issues.isEmpty ? .success(o) : .failure(.invalid(issues, what: "request"))
+        }
+    }
+
+    /// One changed record: its summary and what moved.
+    public struct Change: Sendable {
+        public var record: RecordSummary
+        public var differences: [Replay.Difference]
+    }
+
+    /// Changes of one pointer pattern (array indices as `*`).
+    public struct Group: Sendable, Equatable {
+        public var pattern: String
+        public var records: Int
+        /// The median of the numeric changes (after − before), when there are any.
+        public var typical: Double?
+        var deltas: [Double]
+    }
+
+    public struct Report: Sendable {
+        public var version: String
+        public var replayed = 0, unchanged = 0, changed = 0, skipped = 0
+        public var groups: [Group] = []
+        public var changes: [Change] = []
+        public var next: String?
+    }
+
+    /// Runs the report on the calling thread (the worker pool, or the CLI's thread).
+    public static func run(
+        _ version: ConstantSetVersion, options: Options, log: RequestLog, devices: any DeviceCatalog,
+        sets: any ConstantSetCatalog
+    ) throws(StoreError) -> Report {
+        var report = Report(version: version.reference)
+        var groups: [String: Group] = [:]
+        var query = RecordQuery(device: options.device, since: options.since, until: options.until, limit: RecordQuery.maxLimit)
+        var seen = 0
+        var moreChanges = false
+        scan: while seen < options.limit {
+            query.limit = min(RecordQuery.maxLimit, options.limit - seen)
+            let page = try log.list(query)
+            for item in page.items {
+                seen += 1
+                guard let detail = try log.record(id: item.id) else {
+                    report.skipped += 1
+                    continue
+                }
+                guard let differences = compare(detail, with: version, options: options, devices: devices, sets: sets)
+                else {
+                    report.skipped += 1
+                    continue
+                }
+                report.replayed += 1
+                if differences.isEmpty {
+                    report.unchanged += 1
+                    continue
+                }
+                report.changed += 1
+                var counted = Set<String>()
+                for d in differences {
+                    let pattern = patternOf(d.path)
+                    var g = groups[pattern] ?? Group(pattern: pattern, records: 0, typical: nil, deltas: [])
+                    if counted.insert(pattern).inserted { g.records += 1 }
+                    if let a = d.before.doubleValue, let b = d.after.doubleValue, g.deltas.count < 100_000 {
+                        g.deltas.append(b - a)
+                    }
+                    groups[pattern] = g
+                }
+                if options.after.map({ item.id.rawValue < $0 }) ?? true {
+                    if report.changes.count < options.pageLimit {
+                        report.changes.append(Change(record: detail.summary, differences: differences))
+                    } else {
+                        moreChanges = true
+                    }
+                }
+            }
+            guard let next = page.next else { break scan }
+            query.cursor = next
+        }
+        if moreChanges, let last = report.changes.last { report.next = last.record.id.description }
+        report.groups = groups.values.map { g in
+            var g = g
+            let sorted = g.deltas.sorted()
+            g.typical = sorted.isEmpty ? nil : sorted[sorted.count / 2]
+            g.deltas = []
+            return g
+        }.sorted { ($0.records, $1.pattern) > ($1.records, $0.pattern) }
+        return report
+    }
+
+    /// What resolving `record` with `version` moves against its stored answer; nil when it cannot be replayed
+    /// (truncated bodies, a matrix).
+    static func compare(
+        _ record: RecordDetail, with version: ConstantSetVersion, options: Options, devices: any DeviceCatalog,
+        sets: any ConstantSetCatalog
+    ) -> [Replay.Difference]? {
+        let s = record.summary
+        if s.requestTruncated || s.responseTruncated || s.path != Replay.Operation.resolvePath { return nil }
+        let context = ConstantSetContext(
+            catalog: sets, pin: ConstantSetReference(name: version.name, version: version.version), includeRetired: true)
+        let after = Resolver.resolve(body: record.requestBody, catalog: devices, constantSets: context)
+        guard var before = try? JSONParser.parse(record.responseBody), var now = try? JSONParser.parse(after.json)
+        else { return nil }
+        // The version's own name differs by design.
+        before = without("constantSet", before)
+        now = without("constantSet", now)
+        return Replay.differences(before, now).filter { d in
+            guard let a = d.before.doubleValue, let b = d.after.doubleValue else { return true }
+            return abs(a - b) > options.tolerance
+        }
+    }
+
+    static func without(_ key: String, _ v: JSONValue) -> JSONValue {
+        guard case .object(var o) = v else { return v }
+        o.members.removeAll { $0.key == key }
+        return .object(o)
+    }
+
+    /// `/placements/3/frame/y` → `/placements/*/frame/y`.
+    static func patternOf(_ p: JSONPointer) -> String {
+        let parts = p.description.split(separator: "/", omittingEmptySubsequences: false).map { part in
+            !part.isEmpty && part.allSatisfy(\.isNumber) ? "*" : String(part)
+        }
+        return parts.joined(separator: "/")
+    }
+
+    /// The report as `POST …/impact` answers it.
+    public static func json(_ r: Report) -> JSONValue {
+        .object([
+            "constantSet": .string(r.version),
+            "counts": .object([
+                "replayed": .number(Double(r.replayed)), "unchanged": .number(Double(r.unchanged)),
+                "changed": .number(Double(r.changed)), "skipped": .number(Double(r.skipped)),
+            ]),
+            "groups": .array(
+                r.groups.map { g in
+                    .object([
+                        "pattern": .string(g.pattern), "records": .number(Double(g.records)),
+                        "typical": g.typical.map { .number($0) } ?? .null,
+                    ])
+                }),
+            "changes": .array(
+                r.changes.map { c in
+                    .object([
+                        "id": .string(c.record.id.description), "device": c.record.device.map { .string($0) } ?? .null,
+                        "constantSet": .string(c.record.constantSet ?? "default"),
+                        "differences": .array(
+                            c.differences.map { d in
+                                .object(["path": .string(d.path.description), "before": d.before, "after": d.after])
+                            }),
+                    ])
+                }),
+            "next": r.next.map { .string($0) } ?? .null,
+        ])
+    }
+}
