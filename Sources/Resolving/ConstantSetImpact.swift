@@ -164,13 +164,16 @@ public enum ConstantSetImpact {
     }
 
     /// What resolving `record` with `version` moves against its stored answer; nil when it cannot be replayed
-    /// (truncated bodies, a matrix).
+    /// (truncated bodies, a matrix, a problem).
     static func compare(
         _ record: RecordDetail, with version: ConstantSetVersion, options: Options, devices: any DeviceCatalog,
         sets: any ConstantSetCatalog
     ) -> [Replay.Difference]? {
         let s = record.summary
-        if s.requestTruncated || s.responseTruncated || s.path != Replay.Operation.resolvePath { return nil }
+        // A problem has no placements to move; a matrix is not one scene.
+        if s.requestTruncated || s.responseTruncated || s.path != Replay.Operation.resolvePath || s.status != 200 {
+            return nil
+        }
         let context = ConstantSetContext(
             catalog: sets, pin: ConstantSetReference(name: version.name, version: version.version), includeRetired: true)
         let after = Resolver.resolve(body: record.requestBody, catalog: devices, constantSets: context)

@@ -103,7 +103,9 @@ enum ResolveRoutes {
     private static func resolveScene(
         _ request: HTTPRequest, _ reply: Reply, svg: Bool, width: Int?, recording: Recording, context: ServiceContext
     ) {
-        var out = Resolver.resolve(body: request.body, catalog: context.catalog(for: request))
+        var out = Resolver.resolve(
+            body: request.body, catalog: context.catalog(for: request),
+            constantSets: ConstantSetContext(catalog: context.store?.constantSets))
         let limit = context.matrixLimits.maxResponseBytes
         if out.json.count > limit {
             out = ResolveOutput(
