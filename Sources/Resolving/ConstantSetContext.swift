@@ -41,7 +41,8 @@ public struct ConstantSetContext: Sendable {
                 "unknown constant set \"\(reference.name)\" (GET /v1/constant-sets lists the sets; \"default\" is "
                 + "the built-in values)"
         case .unknownVersion(let latest):
-            message = "constant set \"\(reference.name)\" has no version \(reference.version ?? 0) (its latest is \(latest))"
+            message =
+                "constant set \"\(reference.name)\" has no version \(reference.version ?? 0) (its latest is \(latest))"
         case .retired:
             message = "constant set \"\(reference.name)\" was retired: name another set, or \"default\""
         }

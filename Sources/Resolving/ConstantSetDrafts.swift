@@ -19,8 +19,9 @@ public enum ConstantSetDrafts {
     }
 
     /// `{"basedOn", "constants", "note", "sources"}`.
-    public static func draft(json body: [UInt8], catalog: any ConstantSetCatalog) -> Result<ConstantSetDraft, ResolveProblem>
-    {
+    public static func draft(json body: [UInt8], catalog: any ConstantSetCatalog) -> Result<
+        ConstantSetDraft, ResolveProblem
+    > {
         let value: JSONValue
         do {
             value = try JSONParser.parse(body)
@@ -106,8 +107,9 @@ public enum ConstantSetDrafts {
         return v
     }
 
-    static func constants(_ value: JSONValue, at: JSONPointer, issues: inout [JSONIssue]) -> [(index: Int, value: Double)]
-    {
+    static func constants(_ value: JSONValue, at: JSONPointer, issues: inout [JSONIssue]) -> [(
+        index: Int, value: Double
+    )] {
         guard case .object(let o) = value else {
             issues.append(JSONIssue(path: at, message: "expected an object of constants"))
             return []

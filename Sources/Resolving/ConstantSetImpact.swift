@@ -38,7 +38,9 @@ public enum ConstantSetImpact {
                         d <= Double(range.upperBound)
                     else {
                         issues.append(
-                            JSONIssue(path: at, message: "expected an integer from \(range.lowerBound) to \(range.upperBound)"))
+                            JSONIssue(
+                                path: at, message: "expected an integer from \(range.lowerBound) to \(range.upperBound)"
+                            ))
                         return nil
                     }
                     return Int(d)
@@ -46,7 +48,8 @@ public enum ConstantSetImpact {
                 switch m.key {
                 case "since", "until":
                     guard let t = m.value.stringValue.flatMap({ Timestamp(iso8601: $0) }) else {
-                        issues.append(JSONIssue(path: at, message: "expected an ISO 8601 time, e.g. 2026-01-31T12:00:00Z"))
+                        issues.append(
+                            JSONIssue(path: at, message: "expected an ISO 8601 time, e.g. 2026-01-31T12:00:00Z"))
                         continue
                     }
                     if m.key == "since" { o.since = t } else { o.until = t }
@@ -71,7 +74,10 @@ public enum ConstantSetImpact {
                     }
                     o.tolerance = t
                 default:
-                    issues.append(JSONIssue(path: at, message: "unknown member (since, until, device, limit, tolerance, pageLimit, after)"))
+                    issues.append(
+                        JSONIssue(
+                            path: at,
+                            message: "unknown member (since, until, device, limit, tolerance, pageLimit, after)"))
                 }
             }
             return issues.isEmpty ? .success(o) : .failure(.invalid(issues, what: "request"))
@@ -108,7 +114,8 @@ public enum ConstantSetImpact {
     ) throws(StoreError) -> Report {
         var report = Report(version: version.reference)
         var groups: [String: Group] = [:]
-        var query = RecordQuery(device: options.device, since: options.since, until: options.until, limit: RecordQuery.maxLimit)
+        var query = RecordQuery(
+            device: options.device, since: options.since, until: options.until, limit: RecordQuery.maxLimit)
         var seen = 0
         var moreChanges = false
         scan: while seen < options.limit {
@@ -175,7 +182,8 @@ public enum ConstantSetImpact {
             return nil
         }
         let context = ConstantSetContext(
-            catalog: sets, pin: ConstantSetReference(name: version.name, version: version.version), includeRetired: true)
+            catalog: sets, pin: ConstantSetReference(name: version.name, version: version.version), includeRetired: true
+        )
         let after = Resolver.resolve(body: record.requestBody, catalog: devices, constantSets: context)
         guard var before = try? JSONParser.parse(record.responseBody), var now = try? JSONParser.parse(after.json)
         else { return nil }

@@ -48,7 +48,8 @@ public enum ConstantSetJSON {
         return .object([
             "name": .string(v.name), "version": .number(Double(v.version)), "reference": .string(v.reference),
             "basedOn": .string(v.basedOn), "note": v.note.map { .string($0) } ?? .null,
-            "created": .string(v.createdAt.iso8601), "digest": .string(v.digest.quoted), "constants": .object(constants),
+            "created": .string(v.createdAt.iso8601), "digest": .string(v.digest.quoted),
+            "constants": .object(constants),
         ])
     }
 }

@@ -31,7 +31,8 @@ public enum ConstantSetTokens {
             guard parts.count == 2 else { continue }
             let number = v.constants[keyPath: d.keyPath]
             let type = type(of: d.key)
-            let value: JSONValue = type == "number" ? .number(number) : .object(["value": .number(number), "unit": "px"])
+            let value: JSONValue =
+                type == "number" ? .number(number) : .object(["value": .number(number), "unit": "px"])
             let token: JSONValue = .object([
                 "$type": .string(type), "$value": value, "$description": .string(d.meaning),
                 "$extensions": .object(
@@ -67,7 +68,8 @@ public enum ConstantSetTokens {
         }
         guard case .object(let root) = value else {
             return .failure(
-                .invalid([JSONIssue(path: .root, message: "expected a design tokens document (an object)")],
+                .invalid(
+                    [JSONIssue(path: .root, message: "expected a design tokens document (an object)")],
                     what: "design tokens document"))
         }
         var issues: [JSONIssue] = []
@@ -137,7 +139,8 @@ public enum ConstantSetTokens {
             var number = value
             if expected == "dimension" {
                 guard case .object(let d) = value, let n = d["value"], let unit = d["unit"]?.stringValue else {
-                    issues.append(JSONIssue(path: vAt, message: "expected a dimension: {\"value\": number, \"unit\": \"px\"}"))
+                    issues.append(
+                        JSONIssue(path: vAt, message: "expected a dimension: {\"value\": number, \"unit\": \"px\"}"))
                     return
                 }
                 guard unit == "px" else {
@@ -149,8 +152,10 @@ public enum ConstantSetTokens {
                 }
                 number = n
             }
-            guard let v = ConstantSetDrafts.number(number, of: i, at: expected == "dimension" ? vAt.appending("value") : vAt,
-                issues: &issues)
+            guard
+                let v = ConstantSetDrafts.number(
+                    number, of: i, at: expected == "dimension" ? vAt.appending("value") : vAt,
+                    issues: &issues)
             else { return }
             if draft.overrides.contains(where: { $0.index == i }) {
                 issues.append(JSONIssue(path: at, message: "\(key) is given twice"))

@@ -65,10 +65,11 @@ enum ConstantSetRoutes {
         guard let set = sets.set(name) else { return .failure(Refusal(setNotFound(name))) }
         guard text.utf8.count <= 9, let n = Int(text), let v = set.version(n) else {
             return .failure(
-                Refusal(Problem.response(
-                    status: .notFound,
-                    detail: "Constant set \"\(name)\" has no version \"\(text)\" (its latest is "
-                        + "\(set.latest?.version ?? 0)).")))
+                Refusal(
+                    Problem.response(
+                        status: .notFound,
+                        detail: "Constant set \"\(name)\" has no version \"\(text)\" (its latest is "
+                            + "\(set.latest?.version ?? 0)).")))
         }
         return .success(v)
     }
@@ -78,7 +79,9 @@ enum ConstantSetRoutes {
         if let format = request.queryParameter("format") {
             guard format == "dtcg" || format == "json" else {
                 return .failure(
-                    Refusal(Problem.response(status: .badRequest, detail: "format must be json or dtcg, not \"\(format.prefix(40))\"")))
+                    Refusal(
+                        Problem.response(
+                            status: .badRequest, detail: "format must be json or dtcg, not \"\(format.prefix(40))\"")))
             }
             return .success(format == "dtcg")
         }
@@ -102,7 +105,9 @@ enum ConstantSetRoutes {
         var headers: HTTPHeaders = [
             "ETag": etag, "Cache-Control": "public, max-age=31536000, immutable", "Vary": "Accept",
         ]
-        if let inm = request.headers["If-None-Match"], ConditionalRequest.ifNoneMatch(inm, current: EntityTag(quoted: etag)) {
+        if let inm = request.headers["If-None-Match"],
+            ConditionalRequest.ifNoneMatch(inm, current: EntityTag(quoted: etag))
+        {
             return HTTPResponse(status: .notModified, headers: headers)
         }
         guard tokens else { return .json(JSONWriter.encode(ConstantSetJSON.version(v)), headers: headers) }

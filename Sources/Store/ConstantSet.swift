@@ -66,7 +66,9 @@ public struct ConstantSetVersion: Sendable, Equatable {
         var constants = Constants()
         var sources = [String](repeating: "default", count: Constants.definitions.count)
         for (i, d) in Constants.definitions.enumerated() {
-            if let v = value["constants"]?[d.key]?.doubleValue, d.range.contains(v) { constants[keyPath: d.keyPath] = v }
+            if let v = value["constants"]?[d.key]?.doubleValue, d.range.contains(v) {
+                constants[keyPath: d.keyPath] = v
+            }
             if let s = value["sources"]?[d.key]?.stringValue { sources[i] = s }
         }
         return ConstantSetVersion(
@@ -149,7 +151,8 @@ public struct ConstantSetDraft: Sendable, Equatable {
 
     public static func == (a: ConstantSetDraft, b: ConstantSetDraft) -> Bool {
         a.basedOn == b.basedOn && a.note == b.note && a.sources == b.sources
-            && a.overrides.map(\.index) == b.overrides.map(\.index) && a.overrides.map(\.value) == b.overrides.map(\.value)
+            && a.overrides.map(\.index) == b.overrides.map(\.index)
+            && a.overrides.map(\.value) == b.overrides.map(\.value)
     }
 
     /// Version `number` of `name` made from this draft over `base` (nil: the defaults).

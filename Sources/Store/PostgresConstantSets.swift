@@ -20,7 +20,8 @@ extension PostgresEngine {
                             "INSERT INTO constant_sets (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
                             [.text(name), .int(now.millisecondsSinceEpoch)])
                         let row = try db.exec(
-                            "SELECT retired_at IS NOT NULL FROM constant_sets WHERE name = $1 FOR UPDATE", [.text(name)])
+                            "SELECT retired_at IS NOT NULL FROM constant_sets WHERE name = $1 FOR UPDATE", [.text(name)]
+                        )
                         if row.rows == 0 || row.bool(0, 0) { throw StoreError.retired(name: name) }
                         let last = try db.exec(
                             "SELECT coalesce(max(version), 0) FROM constant_set_versions WHERE name = $1", [.text(name)]

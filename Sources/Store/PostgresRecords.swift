@@ -32,7 +32,8 @@ extension PostgresEngine {
                 .int(Int64(r.status)), .text(PostgresEngine.joinedCodes(r.codes)), .text(r.path),
                 .text(r.engineVersion), .text(replicaID), .int(Int64(p.requestSize)), .int(Int64(p.responseSize)),
                 .bool(p.requestTruncated), .bool(p.responseTruncated), r.client.map { .text($0) } ?? .null,
-                r.posture.map { .text($0) } ?? .null, r.constantSet.map { .text($0) } ?? .null, .bytes(r.requestBody), .bytes(r.responseBody),
+                r.posture.map { .text($0) } ?? .null, r.constantSet.map { .text($0) } ?? .null, .bytes(r.requestBody),
+                .bytes(r.responseBody),
             ]
         }
         sql += " RETURNING id"
@@ -133,7 +134,8 @@ extension PostgresEngine {
         }
         if let c = query.client { sql += " AND client = " + parameter(.text(c)) }
         if let c = query.constantSet {
-            sql += c == ConstantSetReference.defaultName
+            sql +=
+                c == ConstantSetReference.defaultName
                 ? " AND constant_set IS NULL" : " AND constant_set = " + parameter(.text(c))
         }
         if let s = query.since { sql += " AND received_at >= " + parameter(.int(s.millisecondsSinceEpoch)) }

@@ -230,7 +230,9 @@ public final class Store: DeviceCatalog, Sendable {
         do {
             sets = try engine.loadConstantSets()
         } catch {
-            if case .databaseUnavailable = error { sets = [] } else {
+            if case .databaseUnavailable = error {
+                sets = []
+            } else {
                 engine.close()
                 throw error
             }

@@ -16,7 +16,8 @@ import Testing
         let s = try LiveServer()
         let created = try s.post(
             "/v1/constant-sets/acme/versions",
-            #"{"basedOn":"default","constants":{"sheet.topGap":12},"note":"measured","sources":{"sheet.topGap":"iPhone Duo, iOS 27.1"}}"#)
+            #"{"basedOn":"default","constants":{"sheet.topGap":12},"note":"measured","sources":{"sheet.topGap":"iPhone Duo, iOS 27.1"}}"#
+        )
         #expect(created.status == 201)
         #expect(created.header("Location") == "/v1/constant-sets/acme/versions/1")
         let digest = try #require(created.header("ETag"))
@@ -28,9 +29,12 @@ import Testing
         #expect(try s.get("/v1/constant-sets/acme/versions/1", headers: [("If-None-Match", digest)]).status == 304)
         // Immutable: no method changes a version.
         for method in ["PUT", "PATCH", "DELETE"] {
-            #expect(try s.send(method, "/v1/constant-sets/acme/versions/1", body: Array("{}".utf8)).status == 405, "\(method)")
+            #expect(
+                try s.send(method, "/v1/constant-sets/acme/versions/1", body: Array("{}".utf8)).status == 405,
+                "\(method)")
         }
-        let v2 = try s.post("/v1/constant-sets/acme/versions", #"{"basedOn":"acme@1","constants":{"popover.margin":14}}"#)
+        let v2 = try s.post(
+            "/v1/constant-sets/acme/versions", #"{"basedOn":"acme@1","constants":{"popover.margin":14}}"#)
         #expect(v2.status == 201 && v2.header("Location") == "/v1/constant-sets/acme/versions/2")
         #expect(try s.get("/v1/constant-sets/acme/versions/1").header("ETag") == digest)
         let list = try #require(try s.get("/v1/constant-sets").json?["constantSets"]?.arrayValue)
@@ -44,7 +48,8 @@ import Testing
         #expect(try s.post("/v1/constant-sets/default/versions", "{}").status == 400)
         #expect(try s.post("/v1/constant-sets/acme/versions", "{not json").status == 400)
         let bad = try s.post(
-            "/v1/constant-sets/acme/versions", #"{"basedOn":"acme@9","constants":{"sheet.topGapp":1,"sheet.margin":-1}}"#)
+            "/v1/constant-sets/acme/versions",
+            #"{"basedOn":"acme@9","constants":{"sheet.topGapp":1,"sheet.margin":-1}}"#)
         #expect(bad.status == 422)
         let paths = bad.json?["errors"]?.arrayValue?.compactMap { $0["path"]?.stringValue }
         #expect(paths == ["/basedOn", "/constants/sheet.topGapp", "/constants/sheet.margin"])
@@ -78,7 +83,9 @@ import Testing
         let over = try s.post("/v1/resolve", Self.pinned("acme@1", extra: #","constants":{"sheet.topGap":2}"#))
         #expect(over.json?["placements"]?[0]?["frame"]?["height"] == 791)
         let byDefault = try s.post("/v1/resolve", Self.pinned("default"))
-        #expect(byDefault.json?["constantSet"] == "default" && byDefault.json?["placements"]?[0]?["frame"]?["height"] == 783)
+        #expect(
+            byDefault.json?["constantSet"] == "default" && byDefault.json?["placements"]?[0]?["frame"]?["height"] == 783
+        )
         #expect(try s.post("/v1/resolve", Self.sheet).json?["constantSet"] == nil)
         #expect(try s.post("/v1/resolve", Self.pinned("acme@2")).status == 422)
         #expect(try s.post("/v1/resolve", Self.pinned("no such")).json?["errors"]?[0]?["path"] == "/constantSet")
@@ -106,7 +113,8 @@ import Testing
                 .status == 200)
         #expect(try s.post("/v1/resolve", #"{"device":"nope"}"#).status == 422)
         #expect(
-            try s.post("/v1/constant-sets/acme/versions", #"{"basedOn":"acme@1","constants":{"sheet.topGap":32}}"#).status
+            try s.post("/v1/constant-sets/acme/versions", #"{"basedOn":"acme@1","constants":{"sheet.topGap":32}}"#)
+                .status
                 == 201)
         s.store.requestLog.flush()
         let r = try s.post("/v1/constant-sets/acme/versions/2/impact", "")

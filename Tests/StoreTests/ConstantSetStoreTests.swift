@@ -52,7 +52,9 @@ struct ConstantSetStoreTests {
         try store.constantSets.retire(name: "acme")
         #expect(store.constantSets.lookup(ConstantSetReference("acme")!) == .retired)
         #expect(store.constantSets.lookup(ConstantSetReference("acme@1")!, includeRetired: true) == .found(first))
-        #expect(throws: StoreError.retired(name: "acme")) { try store.constantSets.create(name: "acme", draft: Self.draft([])) }
+        #expect(throws: StoreError.retired(name: "acme")) {
+            try store.constantSets.create(name: "acme", draft: Self.draft([]))
+        }
         #expect(throws: StoreError.notFound(id: "acme")) { try store.constantSets.retire(name: "acme") }
         #expect(store.constantSets.list().isEmpty && store.constantSets.list(includeRetired: true).count == 1)
     }
@@ -91,8 +93,11 @@ struct ConstantSetStoreTests {
             try db.run(
                 "INSERT INTO requests (id, received_at, duration_us, device, status, codes, engine_version, path, "
                     + "request_size, response_size, request_truncated, response_truncated, replica_id, client, posture) "
-                    + "VALUES (1, 1000, 5, 'iphone-16', 200, '', 'old', '/v1/resolve', 2, 2, 0, 0, 'r', 'studio', NULL)")
-            try db.run("INSERT INTO request_bodies (request_id, request, response, body_format) VALUES (1, X'7B7D', X'7B7D', 0)")
+                    + "VALUES (1, 1000, 5, 'iphone-16', 200, '', 'old', '/v1/resolve', 2, 2, 0, 0, 'r', 'studio', NULL)"
+            )
+            try db.run(
+                "INSERT INTO request_bodies (request_id, request, response, body_format) VALUES (1, X'7B7D', X'7B7D', 0)"
+            )
             #expect(try db.scalarInt("SELECT max(version) FROM schema_migrations") == 6)
         }
         let store = try Store.open(.init(path: path))
@@ -126,7 +131,8 @@ struct ConstantSetStoreTests {
             for m in PostgresSchema.migrations.prefix(2) {
                 try db.execScript(m.sql("pglz"))
                 try db.exec(
-                    "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [.int(Int64(m.version)), .text(m.name)])
+                    "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                    [.int(Int64(m.version)), .text(m.name)])
             }
             try db.exec(
                 "INSERT INTO requests (received_at, duration_us, device, status, codes, path, engine_version, "

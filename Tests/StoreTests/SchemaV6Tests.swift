@@ -137,7 +137,9 @@ struct SchemaV6Tests {
         defer { store.close() }
         let db = try database.connection()
         defer { db.close() }
-        #expect(try db.exec("SELECT max(version) FROM schema_migrations").int64(0, 0) == Int64(PostgresSchema.latestVersion))
+        #expect(
+            try db.exec("SELECT max(version) FROM schema_migrations").int64(0, 0) == Int64(PostgresSchema.latestVersion)
+        )
         let log = store.requestLog
         let old = try #require(try log.list(RecordQuery()).items.first)
         #expect(old.device == "iphone-duo" && old.engineVersion == "old" && old.client == nil && old.posture == nil)
