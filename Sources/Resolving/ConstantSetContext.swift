@@ -20,6 +20,11 @@ public struct ConstantSetContext: Sendable {
         self.includeRetired = includeRetired
     }
 
+    /// Why the named version cannot be used: the one violation, at `/constantSet`.
+    struct Refusal: Error {
+        var issue: JSONIssue
+    }
+
     /// The version a resolve used: its name for the response (`name@n`, `default`) and for the log (nil for
     /// the defaults).
     struct Used {
@@ -30,6 +35,11 @@ public struct ConstantSetContext: Sendable {
     /// Puts the values `reference` names under the scene's own `constants`; a 422 at `/constantSet` for a set or
     /// version that is not there, or a retired set.
     func apply(_ reference: ConstantSetReference, to scene: inout Scene) -> Result<Used, ResolveProblem> {
+        use(reference, in: &scene).mapError { .invalid([$0.issue]) }
+    }
+
+    /// `apply`, its refusal as the one violation at `/constantSet`.
+    func use(_ reference: ConstantSetReference, in scene: inout Scene) -> Result<Used, Refusal> {
         if reference.isDefault { return .success(Used(name: ConstantSetReference.defaultName, stored: nil)) }
         let message: String
         switch catalog?.lookup(reference, includeRetired: includeRetired) ?? .unknownSet {
@@ -46,6 +56,6 @@ public struct ConstantSetContext: Sendable {
         case .retired:
             message = "constant set \"\(reference.name)\" was retired: name another set, or \"default\""
         }
-        return .failure(.invalid([JSONIssue(path: JSONPointer(["constantSet"]), message: message)]))
+        return .failure(Refusal(issue: JSONIssue(path: JSONPointer(["constantSet"]), message: message)))
     }
 }

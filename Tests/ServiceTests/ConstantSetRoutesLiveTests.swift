@@ -100,6 +100,22 @@ import Testing
         #expect(try s.get("/v1/requests?constantSet=acme").status == 400)
     }
 
+    @Test func aMatrixUsesTheSetInEveryCombination() throws {
+        let s = try LiveServer()
+        #expect(try s.post("/v1/constant-sets/acme/versions", #"{"constants":{"sheet.topGap":12}}"#).status == 201)
+        func body(_ set: String) -> String {
+            #"{"scene":{"constantSet":"\#(set)","presentations":[{"id":"s","kind":"sheet","detents":["large"]}]},"#
+                + #""devices":["iphone-16"],"orientations":["portrait"],"layoutDirections":["ltr"]}"#
+        }
+        let r = try s.post("/v1/resolve/matrix", body("acme"))
+        #expect(r.status == 200)
+        let first = try #require(r.json?["results"]?[0])
+        #expect(first["resolution"]?["constantSet"] == "acme@1")
+        #expect(first["resolution"]?["placements"]?[0]?["frame"]?["height"] == 781)
+        let unknown = try s.post("/v1/resolve/matrix", body("nope"))
+        #expect(unknown.json?["results"]?[0]?["errors"]?[0]?["path"] == "/constantSet")
+    }
+
     /// Hand-computed: acme@2 sets `sheet.topGap` 32. The record pinned to acme@1 (topGap 12: height 781, y 71)
     /// moves by 20; the default record (10: 783, y 69) by 22; the full-screen cover does not move. The medians of
     /// two values are the larger: y +22, heights −20.
