@@ -148,7 +148,8 @@ public enum ConstantSetDrafts {
         return out
     }
 
-    static func fmt(_ d: Double) -> String {
+    /// A number as the problem messages write it: an integer without ".0".
+    public static func fmt(_ d: Double) -> String {
         d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
     }
 }

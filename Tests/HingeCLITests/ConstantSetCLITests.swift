@@ -1,6 +1,7 @@
 import ArgumentScanning
 import JSON
 import LayoutEngine
+import Resolving
 import Store
 import TestSupport
 import Testing
@@ -35,5 +36,59 @@ import Testing
         #expect(throws: UsageError.self) {
             try ResolveCommandOptions.parse(["a", "--constant-set", "a@0"], environment: env)
         }
+    }
+
+    @Test func constantSetsListShowExportImportAndReplayWithAVersion() throws {
+        let env: (String) -> String? = { _ in nil }
+        let dir = TemporaryDirectory()
+        let path = dir.file("hinge.sqlite")
+        let index = try #require(Constants.definitions.firstIndex { $0.key == "sheet.topGap" })
+        do {
+            let store = try Store.open(.init(path: path))
+            defer { store.close() }
+            for gap in [12.0, 32.0] {
+                _ = try store.constantSets.create(
+                    name: "acme",
+                    draft: ConstantSetDraft(basedOn: nil, overrides: [(index, gap)], note: "n", sources: [:]))
+            }
+            // One record resolved with acme@1.
+            let body = Array(
+                #"{"device":"iphone-16","constantSet":"acme@1","presentations":[{"id":"s","kind":"sheet"}]}"#.utf8)
+            let out = Resolver.resolve(
+                body: body, catalog: store, constantSets: ConstantSetContext(catalog: store.constantSets))
+            #expect(out.constantSet == "acme@1")
+            store.requestLog.append(
+                RequestRecord(
+                    receivedAt: Timestamp.now(), durationMicros: 1, device: "iphone-16", status: 200, codes: [],
+                    requestBody: body, responseBody: out.json, engineVersion: "1", constantSet: out.constantSet)
+            ) { _ in }
+            store.requestLog.flush()
+        }
+        func run(_ args: [String]) throws -> CommandOutput {
+            ConstantSetsCommandRunner.run(
+                options: try ConstantSetsCommandOptions.parse(args + ["--db", path], environment: env))
+        }
+        let list = try run([])
+        #expect(list.exitCode == 0 && String(decoding: list.stdout, as: UTF8.self).contains("acme"))
+        let show = try run(["show", "acme@2"])
+        #expect(try JSONParser.parse(show.stdout)["constants"]?["sheet.topGap"]?["value"] == 32)
+        let file = dir.file("acme.tokens.json")
+        #expect(try run(["export", "acme@2", file]).exitCode == 0)
+        #expect(try run(["import", "copy", file]).exitCode == 0)
+        let copy = try JSONParser.parse(try run(["show", "copy@1"]).stdout)
+        #expect(copy["constants"] == (try JSONParser.parse(show.stdout))["constants"])
+        #expect(try run(["show", "nope"]).exitCode == 1)
+        #expect(throws: UsageError.self) { try ConstantSetsCommandOptions.parse(["frobnicate"], environment: env) }
+        // Replay: the record with the version it used is unchanged; with acme@2 its sheet moves (exit 1).
+        let replay = ReplayCommandRunner.run(
+            options: try ReplayCommandOptions.parse(["--db", path], environment: env))
+        #expect(replay.exitCode == 0)
+        let impact = ReplayCommandRunner.run(
+            options: try ReplayCommandOptions.parse(["--db", path, "--constant-set", "acme@2"], environment: env))
+        #expect(impact.exitCode == 1)
+        #expect(String(decoding: impact.stdout, as: UTF8.self).contains("acme@2: replayed 1, unchanged 0, changed 1"))
+        let same = ReplayCommandRunner.run(
+            options: try ReplayCommandOptions.parse(["--db", path, "--constant-set", "acme@1"], environment: env))
+        #expect(same.exitCode == 0)
     }
 }
