@@ -1,6 +1,7 @@
 import JSON
 import LayoutEngine
 import Store
+import Synchronization
 
 /// What a constant set version would move (docs/api.md#constant-set-impact): the matching records of the
 /// request log resolved again with that version instead of the one each used, compared with what each answered.
@@ -107,59 +108,134 @@ public enum ConstantSetImpact {
         public var next: String?
     }
 
-    /// Runs the report on the calling thread (the worker pool, or the CLI's thread).
+    /// Runs the report on the calling thread (the CLI's).
     public static func run(
         _ version: ConstantSetVersion, options: Options, log: RequestLog, devices: any DeviceCatalog,
         sets: any ConstantSetCatalog
     ) throws(StoreError) -> Report {
-        var report = Report(version: version.reference)
-        var groups: [String: Group] = [:]
+        let ids = try selection(options, log: log)
+        let part = try partial(ids[...], version, options, log: log, devices: devices, sets: sets)
+        return finish(version, [part], options: options)
+    }
+
+    /// Runs the report as two jobs, the calling thread's and one given to `spawn` (the worker pool; when it
+    /// refuses, the calling thread does both halves), and calls `completion` from the last to finish. On a
+    /// 2-core server the report then takes both cores while the event loops keep their priority in the
+    /// scheduler's eyes as any thread's.
+    public static func run(
+        _ version: ConstantSetVersion, options: Options, log: RequestLog, devices: any DeviceCatalog,
+        sets: any ConstantSetCatalog, spawn: (@escaping @Sendable () -> Void) -> Bool,
+        completion: @escaping @Sendable (Result<Report, StoreError>) -> Void
+    ) {
+        let ids: [RecordID]
+        do throws(StoreError) { ids = try selection(options, log: log) } catch { return completion(.failure(error)) }
+        let middle = ids.count / 2
+        let halves = [ids[..<middle], ids[middle...]]
+        let results = Mutex<[Result<Partial, StoreError>]>([])
+        let work: @Sendable (ArraySlice<RecordID>) -> Void = { slice in
+            let result = Result { () throws(StoreError) in
+                try partial(slice, version, options, log: log, devices: devices, sets: sets)
+            }
+            let all: [Result<Partial, StoreError>]? = results.withLock { r in
+                r.append(result)
+                return r.count == 2 ? r : nil
+            }
+            guard let all else { return }
+            do throws(StoreError) {
+                completion(
+                    .success(finish(version, try all.map { (r) throws(StoreError) in try r.get() }, options: options)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+        let second = halves[1]
+        if ids.count < 2000 || !spawn({ work(second) }) {
+            work(halves[0])
+            work(second)
+        } else {
+            work(halves[0])
+        }
+    }
+
+    /// The ids of the matching records, newest first, at most `options.limit`.
+    static func selection(_ options: Options, log: RequestLog) throws(StoreError) -> [RecordID] {
         var query = RecordQuery(
             device: options.device, since: options.since, until: options.until, limit: RecordQuery.maxLimit)
-        var seen = 0
-        var moreChanges = false
-        scan: while seen < options.limit {
-            query.limit = min(RecordQuery.maxLimit, options.limit - seen)
+        var ids: [RecordID] = []
+        while ids.count < options.limit {
+            query.limit = min(RecordQuery.maxLimit, options.limit - ids.count)
             let page = try log.list(query)
-            for item in page.items {
-                seen += 1
-                guard let detail = try log.record(id: item.id) else {
-                    report.skipped += 1
-                    continue
-                }
-                guard let differences = compare(detail, with: version, options: options, devices: devices, sets: sets)
-                else {
-                    report.skipped += 1
-                    continue
-                }
-                report.replayed += 1
-                if differences.isEmpty {
-                    report.unchanged += 1
-                    continue
-                }
-                report.changed += 1
-                var counted = Set<String>()
-                for d in differences {
-                    let pattern = patternOf(d.path)
-                    var g = groups[pattern] ?? Group(pattern: pattern, records: 0, typical: nil, deltas: [])
-                    if counted.insert(pattern).inserted { g.records += 1 }
-                    if let a = d.before.doubleValue, let b = d.after.doubleValue, g.deltas.count < 100_000 {
-                        g.deltas.append(b - a)
-                    }
-                    groups[pattern] = g
-                }
-                if options.after.map({ item.id.rawValue < $0 }) ?? true {
-                    if report.changes.count < options.pageLimit {
-                        report.changes.append(Change(record: detail.summary, differences: differences))
-                    } else {
-                        moreChanges = true
-                    }
-                }
-            }
-            guard let next = page.next else { break scan }
+            ids += page.items.map(\.id)
+            guard let next = page.next else { break }
             query.cursor = next
         }
-        if moreChanges, let last = report.changes.last { report.next = last.record.id.description }
+        return ids
+    }
+
+    /// What one job found over its records.
+    struct Partial: Sendable {
+        var replayed = 0, unchanged = 0, changed = 0, skipped = 0
+        var groups: [String: Group] = [:]
+        /// The changed records after `options.after`, newest first, at most one more than a page.
+        var changes: [Change] = []
+    }
+
+    static func partial(
+        _ ids: ArraySlice<RecordID>, _ version: ConstantSetVersion, _ options: Options, log: RequestLog,
+        devices: any DeviceCatalog, sets: any ConstantSetCatalog
+    ) throws(StoreError) -> Partial {
+        var p = Partial()
+        for id in ids {
+            guard let detail = try log.record(id: id),
+                let diff = compare(detail, with: version, options: options, devices: devices, sets: sets)
+            else {
+                p.skipped += 1
+                continue
+            }
+            p.replayed += 1
+            let differences = diff.differences
+            if differences.isEmpty {
+                p.unchanged += 1
+                continue
+            }
+            p.changed += 1
+            var counted = Set<String>()
+            for (d, pattern) in zip(differences, diff.patterns) {
+                // In place: a copy of the group out of the dictionary would copy its deltas on every append.
+                let first = counted.insert(pattern).inserted
+                p.groups[pattern, default: Group(pattern: pattern, records: 0, typical: nil, deltas: [])].records +=
+                    first ? 1 : 0
+                if let a = d.before.doubleValue, let b = d.after.doubleValue { p.groups[pattern]?.deltas.append(b - a) }
+            }
+            if options.after.map({ id.rawValue < $0 }) ?? true, p.changes.count <= options.pageLimit {
+                p.changes.append(Change(record: detail.summary, differences: differences))
+            }
+        }
+        return p
+    }
+
+    /// The partials (in the order of their records, newest first) as one report.
+    static func finish(_ version: ConstantSetVersion, _ parts: [Partial], options: Options) -> Report {
+        var report = Report(version: version.reference)
+        var groups: [String: Group] = [:]
+        var changes: [Change] = []
+        for p in parts {
+            report.replayed += p.replayed
+            report.unchanged += p.unchanged
+            report.changed += p.changed
+            report.skipped += p.skipped
+            changes += p.changes
+            for (pattern, g) in p.groups {
+                groups[pattern, default: Group(pattern: pattern, records: 0, typical: nil, deltas: [])].records +=
+                    g.records
+                groups[pattern]?.deltas += g.deltas
+            }
+        }
+        changes.sort { $0.record.id > $1.record.id }
+        report.changes = Array(changes.prefix(options.pageLimit))
+        if changes.count > options.pageLimit, let last = report.changes.last {
+            report.next = last.record.id.description
+        }
         report.groups = groups.values.map { g in
             var g = g
             let sorted = g.deltas.sorted()
@@ -175,7 +251,7 @@ public enum ConstantSetImpact {
     static func compare(
         _ record: RecordDetail, with version: ConstantSetVersion, options: Options, devices: any DeviceCatalog,
         sets: any ConstantSetCatalog
-    ) -> [Replay.Difference]? {
+    ) -> ImpactDiff? {
         let s = record.summary
         // A problem has no placements to move; a matrix is not one scene.
         if s.requestTruncated || s.responseTruncated || s.path != Replay.Operation.resolvePath || s.status != 200 {
@@ -185,29 +261,22 @@ public enum ConstantSetImpact {
             catalog: sets, pin: ConstantSetReference(name: version.name, version: version.version), includeRetired: true
         )
         let after = Resolver.resolve(body: record.requestBody, catalog: devices, constantSets: context)
-        guard var before = try? JSONParser.parse(record.responseBody), var now = try? JSONParser.parse(after.json)
-        else { return nil }
+        // The new answer as a tree straight from the resolution (the bytes it encodes to parse back to it).
+        let answer = after.resolution.flatMap { after.isProblem ? nil : $0.json } ?? (try? JSONParser.parse(after.json))
+        guard var before = try? JSONParser.parse(record.responseBody), var now = answer else { return nil }
         // The version's own name differs by design.
         before = without("constantSet", before)
         now = without("constantSet", now)
-        return Replay.differences(before, now).filter { d in
-            guard let a = d.before.doubleValue, let b = d.after.doubleValue else { return true }
-            return abs(a - b) > options.tolerance
-        }
+        var diff = ImpactDiff(tolerance: options.tolerance)
+        var path: [ImpactDiff.Step] = []
+        diff.walk(before, now, path: &path)
+        return diff
     }
 
     static func without(_ key: String, _ v: JSONValue) -> JSONValue {
         guard case .object(var o) = v else { return v }
         o.members.removeAll { $0.key == key }
         return .object(o)
-    }
-
-    /// `/placements/3/frame/y` → `/placements/*/frame/y`.
-    static func patternOf(_ p: JSONPointer) -> String {
-        let parts = p.description.split(separator: "/", omittingEmptySubsequences: false).map { part in
-            !part.isEmpty && part.allSatisfy(\.isNumber) ? "*" : String(part)
-        }
-        return parts.joined(separator: "/")
     }
 
     /// The report as `POST …/impact` answers it.

@@ -174,13 +174,16 @@ enum ConstantSetRoutes {
         case .failure(let problem): return reply.send(Problem.response(problem))
         case .success(let o): options = o
         }
+        // Half of the records on this job, half on a second one when the pool takes it.
         context.offload(reply) {
-            do throws(StoreError) {
-                let report = try ConstantSetImpact.run(
-                    v, options: options, log: store.requestLog, devices: context.catalog, sets: store.constantSets)
-                reply.send(.json(JSONWriter.encode(ConstantSetImpact.json(report))))
-            } catch {
-                reply.send(storeProblem(error, request, context))
+            ConstantSetImpact.run(
+                v, options: options, log: store.requestLog, devices: context.catalog, sets: store.constantSets,
+                spawn: { context.work.submit($0) }
+            ) { result in
+                switch result {
+                case .success(let report): reply.send(.json(JSONWriter.encode(ConstantSetImpact.json(report))))
+                case .failure(let error): reply.send(storeProblem(error, request, context))
+                }
             }
         }
     }

@@ -91,4 +91,23 @@ import Testing
             options: try ReplayCommandOptions.parse(["--db", path, "--constant-set", "acme@1"], environment: env))
         #expect(same.exitCode == 0)
     }
+
+    /// `hinge lint --constant-set`: every scene resolved with the database's version, whatever it names itself.
+    @Test func lintWithAConstantSetOfTheDatabase() throws {
+        let p = LintProject()
+        let db = p.file("hinge.sqlite")
+        do {
+            let store = try Store.open(.init(path: db))
+            defer { store.close() }
+            _ = try store.constantSets.create(
+                name: "acme", draft: ConstantSetDraft(basedOn: nil, overrides: [], note: nil, sources: [:]))
+        }
+        p.write("s.json", #"{"device":"iphone-16","constantSet":"gone","presentations":[{"id":"s","kind":"sheet"}]}"#)
+        let own = p.lint(["s.json", "--no-config", "--fail-on", "error", "--db", db])
+        #expect(own.status == 1 && own.stdout.contains("invalid-scene"))
+        let pinned = p.lint(["s.json", "--no-config", "--fail-on", "error", "--db", db, "--constant-set", "acme@1"])
+        #expect(pinned.status == 0 && !pinned.stdout.contains("invalid-scene"))
+        let missing = p.lint(["s.json", "--no-config", "--db", db, "--constant-set", "acme@2"])
+        #expect(missing.status == 2 && missing.stderr.contains("no constant set acme@2"))
+    }
 }
