@@ -41,6 +41,10 @@ public struct ConstantSetContext: Sendable {
     /// `apply`, its refusal as the one violation at `/constantSet`.
     func use(_ reference: ConstantSetReference, in scene: inout Scene) -> Result<Used, Refusal> {
         if reference.isDefault { return .success(Used(name: ConstantSetReference.defaultName, stored: nil)) }
+        if let pin = catalog?.pin(reference, includeRetired: includeRetired) {
+            scene.useConstants(pin.constants)
+            return .success(Used(name: pin.reference, stored: pin.reference))
+        }
         let message: String
         switch catalog?.lookup(reference, includeRetired: includeRetired) ?? .unknownSet {
         case .found(let version):

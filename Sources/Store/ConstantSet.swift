@@ -5,8 +5,11 @@ import LayoutEngine
 /// version changed), where each value comes from, what it is based on, and the digest of its canonical JSON.
 /// Immutable once stored.
 public struct ConstantSetVersion: Sendable, Equatable {
-    public var name: String
-    public var version: Int
+    public let name: String
+    public let version: Int
+    /// `name@n`, as a scene names this version and as the request log stores it (kept: every pinned resolve
+    /// answers it).
+    public let reference: String
     /// `default` or `name@n`.
     public var basedOn: String
     public var note: String?
@@ -22,15 +25,13 @@ public struct ConstantSetVersion: Sendable, Equatable {
     ) {
         self.name = name
         self.version = version
+        self.reference = "\(name)@\(version)"
         self.basedOn = basedOn
         self.note = note
         self.constants = constants
         self.sources = sources
         self.createdAt = createdAt
     }
-
-    /// `name@n`, as a scene names this version and as the request log stores it.
-    public var reference: String { "\(name)@\(version)" }
 
     /// The canonical JSON (members sorted, the writer's number format): what the database stores and the
     /// digest covers.
@@ -127,6 +128,32 @@ public protocol ConstantSetCatalog: Sendable {
     /// The version `reference` names (not `default`). `includeRetired`: a retired set's versions too (replay
     /// and impact read history; new requests do not).
     func lookup(_ reference: ConstantSetReference, includeRetired: Bool) -> ConstantSetLookup
+
+    /// What a resolve needs of the version `reference` names, when there is one it may use: the quick path of
+    /// every pinned request (`lookup` says why there is none).
+    func pin(_ reference: ConstantSetReference, includeRetired: Bool) -> ConstantSetPin?
+}
+
+extension ConstantSetCatalog {
+    public func pin(_ reference: ConstantSetReference, includeRetired: Bool) -> ConstantSetPin? {
+        guard case .found(let v) = lookup(reference, includeRetired: includeRetired) else { return nil }
+        return ConstantSetPin(v, retired: false)
+    }
+}
+
+/// A version's values and name, shared (a reference: handing it to a resolve copies no table).
+public final class ConstantSetPin: Sendable {
+    public let constants: Constants
+    /// `name@n`.
+    public let reference: String
+    /// Whether its set was retired.
+    public let retired: Bool
+
+    public init(_ version: ConstantSetVersion, retired: Bool) {
+        constants = version.constants
+        reference = version.reference
+        self.retired = retired
+    }
 }
 
 /// What a new version is made of (`POST /v1/constant-sets/{name}/versions`, checked by the core).

@@ -10,7 +10,20 @@ import Synchronization
 /// again (`PostgresListener`). Versions are immutable and retirement is final, so a reload is merged into the
 /// snapshot (the union of both): a reload that began before this replica's own write cannot hide it.
 public final class ConstantSetStore: ConstantSetCatalog, Sendable {
-    private let snapshot: Mutex<[String: ConstantSet]>
+    /// The sets by name, and the pins by the text a scene names them with (`acme@3`, and `acme` for the latest).
+    private struct Snapshot {
+        var sets: [String: ConstantSet] = [:]
+        var pins: [String: ConstantSetPin] = [:]
+
+        mutating func set(_ s: ConstantSet) {
+            sets[s.name] = s
+            let retired = s.retiredAt != nil
+            for v in s.versions { pins[v.reference] = ConstantSetPin(v, retired: retired) }
+            if let latest = s.latest { pins[s.name] = ConstantSetPin(latest, retired: retired) }
+        }
+    }
+
+    private let snapshot: Mutex<Snapshot>
     private let writer: StoreWriter
     private let engine: any StoreEngine
 
@@ -19,9 +32,9 @@ public final class ConstantSetStore: ConstantSetCatalog, Sendable {
     public static let maxSets = 10_000
 
     init(initial: [ConstantSet], writer: StoreWriter, engine: any StoreEngine) {
-        var byName: [String: ConstantSet] = [:]
-        for s in initial { byName[s.name] = s }
-        snapshot = Mutex(byName)
+        var first = Snapshot()
+        for s in initial { first.set(s) }
+        snapshot = Mutex(first)
         self.writer = writer
         self.engine = engine
     }
@@ -29,26 +42,33 @@ public final class ConstantSetStore: ConstantSetCatalog, Sendable {
     // MARK: Reads
 
     public func lookup(_ reference: ConstantSetReference, includeRetired: Bool = false) -> ConstantSetLookup {
-        guard let set = snapshot.withLock({ $0[reference.name] }) else { return .unknownSet }
+        guard let set = snapshot.withLock({ $0.sets[reference.name] }) else { return .unknownSet }
         if set.retiredAt != nil && !includeRetired { return .retired }
         guard let n = reference.version else { return set.latest.map { .found($0) } ?? .unknownSet }
         return set.version(n).map { .found($0) } ?? .unknownVersion(latest: set.latest?.version ?? 0)
     }
 
+    public func pin(_ reference: ConstantSetReference, includeRetired: Bool = false) -> ConstantSetPin? {
+        guard let pin = snapshot.withLock({ $0.pins[reference.text] }), includeRetired || !pin.retired else {
+            return nil
+        }
+        return pin
+    }
+
     /// Every set, by name; retired ones only with `includeRetired`.
     public func list(includeRetired: Bool = false) -> [ConstantSet] {
-        snapshot.withLock { Array($0.values) }.filter { includeRetired || $0.retiredAt == nil }.sorted {
+        snapshot.withLock { Array($0.sets.values) }.filter { includeRetired || $0.retiredAt == nil }.sorted {
             $0.name < $1.name
         }
     }
 
     /// The set `name`, retired or not; nil when there is none.
-    public func set(_ name: String) -> ConstantSet? { snapshot.withLock { $0[name] } }
+    public func set(_ name: String) -> ConstantSet? { snapshot.withLock { $0.sets[name] } }
 
     /// Merges what a reload read (the PostgreSQL listener) into the snapshot.
     func merge(_ loaded: [ConstantSet]) {
-        snapshot.withLock { byName in
-            for s in loaded { byName[s.name] = byName[s.name].map { $0.merged(with: s) } ?? s }
+        snapshot.withLock { current in
+            for s in loaded { current.set(current.sets[s.name].map { $0.merged(with: s) } ?? s) }
         }
     }
 
@@ -90,7 +110,7 @@ public final class ConstantSetStore: ConstantSetCatalog, Sendable {
             base = v
         }
         if let current = set(name), current.retiredAt != nil { return .failure(.retired(name: name)) }
-        if set(name) == nil, snapshot.withLock({ $0.count }) >= ConstantSetStore.maxSets {
+        if set(name) == nil, snapshot.withLock({ $0.sets.count }) >= ConstantSetStore.maxSets {
             return .failure(.invalidQuery(parameter: "name", detail: "at most \(ConstantSetStore.maxSets) sets"))
         }
         let now = Timestamp.now()
