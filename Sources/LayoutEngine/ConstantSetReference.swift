@@ -39,8 +39,9 @@ public struct ConstantSetReference: Sendable, Hashable, CustomStringConvertible 
         var dotsOnly = true
         while i < b.count && b[i] != 0x40 {
             let c = b[i]
-            guard (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D
-                || c == 0x5F || c == 0x2E
+            guard
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D
+                    || c == 0x5F || c == 0x2E
             else { return nil }
             if c != 0x2E { dotsOnly = false }
             i += 1
