@@ -10,6 +10,9 @@
 #   OUT=/tmp/cg Benchmarks/callgrind-server.sh       # keep the callgrind files (callgrind_annotate them)
 #   RECORD=1 Benchmarks/callgrind-server.sh          # recording instead of --no-record: the client sends one
 #                                                    # request at a time, so each record commits alone
+#   SETUP_PATH=/v1/constant-sets/acme/versions SETUP_BODY='{"constants": {}}' \
+#   SCENE=pinned.json Benchmarks/callgrind-server.sh # POST SETUP_BODY to SETUP_PATH once before the requests
+#                                                    # (e.g. the constant set a pinned scene names)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=$(realpath "${1:-.build/release/hinge}")
@@ -32,9 +35,9 @@ count() {  # count N -> instructions collected while serving N requests
     SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$OUT/server-$n.out" "$BIN" serve --port "$port" --threads 1 \
         --db "$tmp/db-$n.sqlite" --log-level warn $([ "$MODE" = --no-record ] && echo --no-record) 2>"$tmp/valgrind-$n.log" &
     pid=$!
-    python3 - "$port" "$n" "$SCENE" <<'PY'
-import socket, sys, time
-port, n, scene = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    python3 - "$port" "$n" "$SCENE" "${SETUP_PATH:-}" "${SETUP_BODY:-}" <<'PY'
+import http.client, socket, sys, time
+port, n, scene, setup_path, setup_body = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 body = open(scene, "rb").read()
 request = (b"POST /v1/resolve HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
            b"Content-Length: %d\r\n\r\n" % (port, len(body))) + body
@@ -44,6 +47,14 @@ for _ in range(600):  # valgrind starts slowly
         break
     except OSError:
         time.sleep(0.1)
+if setup_path:
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    c.request("POST", setup_path, setup_body)
+    r = c.getresponse()
+    r.read()
+    if r.status >= 300:
+        sys.exit(f"setup: {r.status}")
+    c.close()
 s = None
 for i in range(n):
     if i % 500 == 0:

@@ -339,6 +339,34 @@ def run_checks(ops, m, reader, writer, wrong_key, args):
         status(ops.studio(client=reader, if_none_match=page.headers["ETag"]), 304)
         return asset.group(1)
 
+    def constant_sets():
+        body = m.ConstantSetVersionInput.from_dict({
+            "basedOn": "default", "constants": {"sheet.topGap": 12}, "note": "driver",
+            "sources": {"sheet.topGap": "measured"}})
+        status(ops.create_constant_set_version("driver", client=wrong_key, body=body), 401)
+        created = ops.create_constant_set_version("driver", client=writer, body=body)
+        status(created, 201)
+        version = round_trip(created, m.ConstantSetVersion)
+        expect(version.reference == "driver@1", f"reference {version.reference}")
+        expect(created.headers.get("Location") == "/v1/constant-sets/driver/versions/1", "Location")
+        listed = ops.list_constant_sets(client=reader)
+        status(listed, 200)
+        expect([s.name for s in round_trip(listed, m.ConstantSetList).constant_sets] == ["driver"], "listed")
+        one = ops.get_constant_set("driver", client=reader)
+        status(one, 200)
+        expect(len(round_trip(one, m.ConstantSet).versions) == 1, "versions")
+        got = ops.get_constant_set_version("driver", "1", client=reader)
+        status(got, 200)
+        round_trip(got, m.ConstantSetVersion)
+        status(ops.get_constant_set_version("driver", "1", client=reader, if_none_match=got.headers["ETag"]), 304)
+        status(ops.get_constant_set_version("driver", "9", client=reader), 404)
+        impact = ops.constant_set_impact("driver", "1", client=reader, body=m.ImpactRequest(limit=100))
+        status(impact, 200)
+        expect(round_trip(impact, m.ImpactReport).constant_set == "driver@1", "impact")
+        status(ops.retire_constant_set("driver", client=writer), 204)
+        status(ops.retire_constant_set("driver", client=writer), 404)
+        return "201 Location, list, get, 304, 404, impact, 204, 404"
+
     def options_everywhere():
         count = 0
         for name in sorted(ops.modules):
@@ -361,6 +389,7 @@ def run_checks(ops, m, reader, writer, wrong_key, args):
     check("request log: pages, filters, record, picture, replay, clear", request_log)
     check("operations: healthz, readyz, metrics, openapi.yaml", operations)
     check("studio: page, asset, 304, 404", studio)
+    check("constant sets: create 201 with Location, list, get, version, 304, impact, retire", constant_sets)
     check("OPTIONS on every path", options_everywhere)
 
 

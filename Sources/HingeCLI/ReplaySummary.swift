@@ -12,6 +12,9 @@ public struct ReplayCommandOptions: Sendable, Equatable {
     public var until: Timestamp?
     /// Replay at most this many records (the newest); nil: all.
     public var limit: Int?
+    /// `--constant-set NAME[@N]`: instead of replaying, report what this version would move
+    /// (docs/api.md#constant-set-impact).
+    public var constantSet: ConstantSetReference?
 
     public init() {}
 
@@ -29,6 +32,10 @@ public struct ReplayCommandOptions: Sendable, Equatable {
           --since T      only records received at or after T (ISO 8601, e.g. 2025-01-31T09:05:07Z)
           --until T      only records received at or before T
           --limit N      replay at most the newest N records
+          --constant-set NAME[@N]
+                         report what this version of the database would move instead: each resolution
+                         resolved again with it instead of the version it used (POST
+                         /v1/constant-sets/{name}/versions/{n}/impact); exit 1 if anything moves
           -h, --help     show this help
 
         EXIT STATUS:
@@ -56,6 +63,12 @@ public struct ReplayCommandOptions: Sendable, Equatable {
                             "\(name) must be an ISO 8601 timestamp such as 2025-01-31T09:05:07Z, got '\(v)'")
                     }
                     if name == "--since" { o.since = t } else { o.until = t }
+                case "--constant-set":
+                    let v = try scanner.value(of: name, inline: inline)
+                    guard let ref = ConstantSetReference(v), !ref.isDefault else {
+                        throw UsageError("--constant-set needs a set's name or name@version, got '\(v)'")
+                    }
+                    o.constantSet = ref
                 case "--limit":
                     let v = try scanner.value(of: name, inline: inline)
                     guard let n = Int(v), n >= 1 else {
@@ -152,13 +165,15 @@ public enum ReplayCommandRunner {
     /// Replays the selection; `progress(done, total)` is called after each record.
     public static func run(
         log: RequestLog, catalog: any DeviceCatalog, options: ReplayCommandOptions,
-        progress: (Int, Int) -> Void = { _, _ in }
+        constantSets: (any ConstantSetCatalog)? = nil, progress: (Int, Int) -> Void = { _, _ in }
     ) throws(StoreError) -> ReplaySummary {
         let ids = try selection(log, options: options)
         var summary = ReplaySummary()
         for (i, id) in ids.enumerated() {
             if let record = try log.record(id: id) {
-                summary.add(Replay.outcome(of: record, catalog: catalog), id: id, path: record.summary.path)
+                summary.add(
+                    Replay.outcome(of: record, catalog: catalog, constantSets: constantSets), id: id,
+                    path: record.summary.path)
             } else {
                 summary.add(.skipped(.gone), id: id, path: "")
             }
@@ -181,14 +196,51 @@ extension ReplayCommandRunner {
                 return .failure("hinge replay: no database at \(options.db)")
             }
             defer { store.close() }
+            if let ref = options.constantSet { return impact(ref, store: store, options: options) }
             do throws(StoreError) {
-                let summary = try run(log: store.requestLog, catalog: store, options: options, progress: progress)
+                let summary = try run(
+                    log: store.requestLog, catalog: store, options: options, constantSets: store.constantSets,
+                    progress: progress)
                 return CommandOutput(exitCode: summary.exitCode, stdout: Array(summary.report.utf8))
             } catch {
                 return .failure("hinge replay: cannot read the request log: \(error)")
             }
         } catch {
             return .failure("hinge replay: \(error)")
+        }
+    }
+}
+
+extension ReplayCommandRunner {
+    /// `--constant-set`: the impact report of that version over the selected records.
+    static func impact(_ ref: ConstantSetReference, store: Store, options: ReplayCommandOptions) -> CommandOutput {
+        guard case .found(let version) = store.constantSets.lookup(ref, includeRetired: true) else {
+            return .failure("hinge replay: no constant set version \(TerminalText.escaped(ref.description))")
+        }
+        var o = ConstantSetImpact.Options()
+        o.since = options.since
+        o.until = options.until
+        o.limit = min(options.limit ?? ConstantSetImpact.Options.maxRecords, ConstantSetImpact.Options.maxRecords)
+        o.pageLimit = ConstantSetImpact.Options.maxPage
+        do throws(StoreError) {
+            let r = try ConstantSetImpact.run(
+                version, options: o, log: store.requestLog, devices: store, sets: store.constantSets)
+            var s = "\(r.version): replayed \(r.replayed), unchanged \(r.unchanged), changed \(r.changed), "
+            s += "skipped \(r.skipped)\n"
+            for g in r.groups {
+                let typical = g.typical.map { " typical \($0 > 0 ? "+" : "")\(ConstantSetDrafts.fmt($0))" } ?? ""
+                s +=
+                    "moved \(TerminalText.escaped(g.pattern)): \(g.records) record\(g.records == 1 ? "" : "s")\(typical)\n"
+            }
+            for c in r.changes {
+                let shown = c.differences.prefix(ReplaySummary.pathsShown).map {
+                    TerminalText.escaped($0.path.description)
+                }
+                s += "changed \(c.record.id) (\(c.record.constantSet ?? "default")): \(shown.joined(separator: ", "))\n"
+            }
+            return CommandOutput(exitCode: r.changed == 0 ? 0 : 1, stdout: Array(s.utf8))
+        } catch {
+            return .failure("hinge replay: cannot read the request log: \(error)")
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentScanning
 import JSON
 import LayoutEngine
 import Resolving
+import Store
 import Wireframe
 
 /// Options of `hinge resolve FILE`.
@@ -20,6 +21,9 @@ public struct ResolveCommandOptions: Sendable, Equatable {
     public var db = CLIDefaults.db
     /// `--max-body` or `HINGE_MAX_BODY`: the most bytes read from FILE, as the server's request-body limit.
     public var maxBody = CLIDefaults.maxBody
+    /// `--constant-set NAME[@N]`: resolve with this constant set version (of the database) instead of the scene's
+    /// `constantSet` (docs/api.md#constant-sets).
+    public var constantSet: ConstantSetReference?
 
     public init(file: String) { self.file = file }
 
@@ -43,7 +47,10 @@ public struct ResolveCommandOptions: Sendable, Equatable {
           --format F               json (default) | svg
           --width N                with --format svg: the SVG's width in pixels (16…4096); without it the
                                    picture has only a viewBox and takes its container's width
-          --db PATH                database with custom device profiles (HINGE_DB, default ./hinge.sqlite)
+          --db PATH                database with custom device profiles and constant sets (HINGE_DB, default
+                                   ./hinge.sqlite)
+          --constant-set NAME[@N]  resolve with this constant set of the database (default: the built-in
+                                   values), instead of the scene's constantSet
           --max-body BYTES         read at most this much of FILE, exit 1 beyond it (HINGE_MAX_BODY,
                                    default 1048576, as the server's request-body limit)
           -h, --help               show this help
@@ -94,6 +101,12 @@ public struct ResolveCommandOptions: Sendable, Equatable {
                     o.width = w
                 case "--db":
                     o.db = try scanner.value(of: name, inline: inline)
+                case "--constant-set":
+                    let v = try scanner.value(of: name, inline: inline)
+                    guard let ref = ConstantSetReference(v) else {
+                        throw UsageError("--constant-set needs a set's name, name@version or default, not \"\(v)\"")
+                    }
+                    o.constantSet = ref
                 case "--max-body":
                     o.maxBody = try CLIDefaults.maxBody(parsing: try scanner.value(of: name, inline: inline), name)
                 default:
@@ -129,11 +142,14 @@ public struct CommandOutput: Sendable, Equatable {
 
 /// `hinge resolve`: scene bytes in, what to print out.
 public enum ResolveCommandRunner {
-    public static func run(body: [UInt8], options: ResolveCommandOptions, catalog: any DeviceCatalog)
-        -> CommandOutput
-    {
+    public static func run(
+        body: [UInt8], options: ResolveCommandOptions, catalog: any DeviceCatalog,
+        constantSets: (any ConstantSetCatalog)? = nil
+    ) -> CommandOutput {
         let overrides = options.overrides == SceneOverrides() ? nil : options.overrides
-        let out = Resolver.resolve(body: body, catalog: catalog, overrides: overrides)
+        let out = Resolver.resolve(
+            body: body, catalog: catalog, overrides: overrides,
+            constantSets: ConstantSetContext(catalog: constantSets, pin: options.constantSet))
         guard let resolution = out.resolution, !out.isProblem else {
             // The problem document as the service answers it, pretty-printed.
             let problem = (try? JSONParser.parse(out.json)).map { JSONWriter.encode($0, options: .pretty) } ?? out.json
@@ -158,7 +174,8 @@ extension ResolveCommandRunner {
             let body = try CLIFiles.read(options.file, limit: options.maxBody)
             let opened = try CLIFiles.catalog(db: options.db)
             defer { opened.store?.close() }
-            return run(body: body, options: options, catalog: opened.catalog)
+            return run(
+                body: body, options: options, catalog: opened.catalog, constantSets: opened.store?.constantSets)
         } catch {
             return .failure("hinge resolve: \(error)")
         }

@@ -81,7 +81,8 @@ public struct Constants: Sendable, Equatable {
 
     /// The request's `constants` object (docs/rules.md#constants). Unknown keys and out-of-range values are errors at
     /// `/constants/<key>`; a key is a single pointer token ("." needs no escaping).
-    static func decode(_ value: JSONNode, mapper: JSONMapper, at path: JSONPointer) -> Constants {
+    /// `given` gets one bit per constant the object sets (its index in `definitions`).
+    static func decode(_ value: JSONNode, mapper: JSONMapper, at path: JSONPointer, given: inout UInt32) -> Constants {
         var c = Constants()
         guard value.isObject else {
             mapper.error(path, "expected an object of constant overrides, found \(value.typeName)")
@@ -99,6 +100,7 @@ public struct Constants: Sendable, Equatable {
             }
             if let v = JSONMapper.number(member.value, at: p, mapper: mapper, range: d.range) {
                 c[keyPath: d.keyPath] = v
+                if let i = definitions.firstIndex(where: { $0.key == d.key }) { given |= 1 << UInt32(i) }
             }
         }
         return c

@@ -93,6 +93,9 @@ public struct Resolution: Sendable, Equatable {
     public var arrangement: ResolvedArrangement?
     public var placements: [Placement]
     public var diagnostics: [Diagnostic]
+    /// The constant set the scene was resolved with, as `name@n` or `default`, when the scene named one
+    /// (docs/rules.md#constant-sets); nil otherwise, and the response then has no `constantSet`.
+    public var constantSet: String?
 
     /// The distinct diagnostic codes, in order of first appearance (for the request log).
     public var codes: [String] {
@@ -233,12 +236,14 @@ extension Resolution {
     /// The response body (docs/rules.md#response). Members are built in sorted order, so the tree already has the order
     /// the deterministic writer emits.
     public var json: JSONValue {
-        .object([
+        var o: JSONObject = [
             "arrangement": arrangement.json(\.json),
             "diagnostics": .array(diagnostics.map(\.json)),
             "engineVersion": .string(Resolution.engineVersion),
             "environment": environment.json,
             "placements": .array(placements.map(\.json)),
-        ])
+        ]
+        if let constantSet { o.members.insert(JSONMember("constantSet", .string(constantSet)), at: 1) }
+        return .object(o)
     }
 }

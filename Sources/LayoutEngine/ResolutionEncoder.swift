@@ -91,6 +91,10 @@ extension ByteSink {
     fileprivate mutating func resolution(_ r: Resolution) {
         append("{\"arrangement\":")
         if let a = r.arrangement { arrangement(a) } else { null() }
+        if let c = r.constantSet {
+            append(",\"constantSet\":")
+            writeString(c)
+        }
         append(",\"diagnostics\":[")
         // By index, here and below: `enumerated()` hands out (offset, element) pairs whose destruction goes
         // through the runtime's generic witnesses, about 150 instructions per element. The diagnostics are read

@@ -71,6 +71,11 @@ public struct Scene: Sendable, Equatable {
     /// decoding and the engine.
     private var arrangementBox: ArrangementBox?
     public var constants = Constants()
+    /// The constants the request's `constants` object gave, one bit per index of `Constants.definitions`: they
+    /// stay when a constant set's values are put under them (`useConstants`).
+    public var overriddenConstants: UInt32 = 0
+    /// The request's `constantSet` (docs/rules.md#constant-sets); nil when it names none.
+    public var constantSet: ConstantSetReference?
     /// Members no rule reads, in document order: each becomes an `unknown-field` warning
     /// (docs/rules.md#unknown-fields).
     public var unknownFields = JSONUnknownFields()

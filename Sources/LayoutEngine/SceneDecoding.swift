@@ -210,7 +210,17 @@ struct SceneDecoder {
             }
         }
         if let v = r.value("constants") {
-            s.constants = Constants.decode(v, mapper: mapper, at: r.pointer("constants"))
+            s.constants = Constants.decode(
+                v, mapper: mapper, at: r.pointer("constants"), given: &s.overriddenConstants)
+        }
+        if let text = r.string("constantSet", length: 1...ConstantSetReference.maxLength) {
+            s.constantSet = ConstantSetReference(text)
+            if s.constantSet == nil {
+                r.error(
+                    "constantSet",
+                    "expected \"default\", a constant set's name or name@version (letters, digits, '-', '_' and '.', "
+                        + "then '@' and a positive number); GET /v1/constant-sets lists the sets")
+            }
         }
         if let items = r.elements("presentations", maxCount: SceneLimits.maxPresentations) {
             var ids = PresentationIDs()

@@ -182,7 +182,12 @@ struct OnePassSceneDecoder {
             } else if matches(k, "fold"), seen.note(11, &r) {
                 if r.beginObject() { s.fold = fold() }
             } else if matches(k, "constants"), seen.note(12, &r) {
-                if r.beginObject() { constants(into: &s.constants) }
+                if r.beginObject() { constants(into: &s.constants, given: &s.overriddenConstants) }
+            } else if matches(k, "constantSet"), seen.note(13, &r) {
+                if let text = string(1...ConstantSetReference.maxLength) {
+                    s.constantSet = ConstantSetReference(text)
+                    if s.constantSet == nil { r.fail() }
+                }
             } else {
                 r.fail()
             }
@@ -289,7 +294,7 @@ struct OnePassSceneDecoder {
 
     /// `constants`, the object opened (`Constants.decode`): each member one of `Constants.definitions`, a
     /// number in its range.
-    mutating func constants(into c: inout Constants) {
+    mutating func constants(into c: inout Constants, given: inout UInt32) {
         var seen = SeenMembers()
         var first = true
         while let k = r.nextKey(&first) {
@@ -301,6 +306,7 @@ struct OnePassSceneDecoder {
                 return
             }
             c[keyPath: Constants.definitions[i].keyPath] = v
+            given |= 1 << UInt32(i)
         }
     }
 }

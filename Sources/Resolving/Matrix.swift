@@ -56,6 +56,8 @@ public enum Matrix {
         /// Combinations × the scene's JSON nodes (plus `Pictures.work` each, with pictures): what
         /// `Limits.maxWork` bounds.
         public let work: Int
+        /// Where the scene's `constantSet` is found (docs/rules.md#constant-sets); every combination uses it.
+        public var constantSets = ConstantSetContext()
         public var combinationCount: Int { combinations.count }
     }
 
@@ -66,11 +68,14 @@ public enum Matrix {
     }
 
     public static func resolve(
-        body: [UInt8], catalog: any DeviceCatalog, limits: Limits = Limits(), pictures: Pictures? = nil
+        body: [UInt8], catalog: any DeviceCatalog, limits: Limits = Limits(), pictures: Pictures? = nil,
+        constantSets: ConstantSetContext = ConstantSetContext()
     ) -> ResolveOutput {
         switch plan(body: body, catalog: catalog, limits: limits, pictures: pictures) {
         case .refused(let out): return out
-        case .plan(let p): return run(p, catalog: catalog, maxResponseBytes: limits.maxResponseBytes)
+        case .plan(var p):
+            p.constantSets = constantSets
+            return run(p, catalog: catalog, maxResponseBytes: limits.maxResponseBytes)
         }
     }
 

@@ -52,10 +52,23 @@ extension Matrix {
             case .scene(var s):
                 if sceneUnknown == nil { sceneUnknown = s.unknownFields }
                 s.unknownFields = JSONUnknownFields()
-                out.append(contentsOf: "null".utf8)
-                let res = LayoutEngine.resolve(s)
-                for code in res.codes where !codes.contains(code) { codes.append(code) }
-                resolution = res
+                var used: String?
+                var refusal: JSONIssue?
+                if let reference = plan.constantSets.pin ?? s.constantSet {
+                    switch plan.constantSets.use(reference, in: &s) {
+                    case .failure(let r): refusal = r.issue
+                    case .success(let u): used = u.name
+                    }
+                }
+                if let refusal {
+                    JSONWriter.write(ProblemDocument.issues([refusal]), into: &out)
+                } else {
+                    out.append(contentsOf: "null".utf8)
+                    var res = LayoutEngine.resolve(s)
+                    res.constantSet = used
+                    for code in res.codes where !codes.contains(code) { codes.append(code) }
+                    resolution = res
+                }
             }
             out.append(contentsOf: #","layoutDirection":""#.utf8)
             out.append(contentsOf: c.direction.rawValue.utf8)

@@ -32,10 +32,13 @@ public enum Replay {
     }
 
     /// Resolves a recorded request again, as the operation that recorded it.
-    public static func run(_ operation: Operation, requestBody: [UInt8], catalog: any DeviceCatalog) -> ResolveOutput {
+    public static func run(
+        _ operation: Operation, requestBody: [UInt8], catalog: any DeviceCatalog,
+        constantSets: ConstantSetContext = ConstantSetContext()
+    ) -> ResolveOutput {
         switch operation {
-        case .matrix: Matrix.resolve(body: requestBody, catalog: catalog)
-        case .resolve: Resolver.resolve(body: requestBody, catalog: catalog)
+        case .matrix: Matrix.resolve(body: requestBody, catalog: catalog, constantSets: constantSets)
+        case .resolve: Resolver.resolve(body: requestBody, catalog: catalog, constantSets: constantSets)
         }
     }
 

@@ -18,10 +18,18 @@ public enum ReplayOutcome: Sendable, Equatable {
 extension Replay {
     /// Replays one stored record against `catalog` and compares the answers, as
     /// `POST /v1/requests/{id}/replay` does.
-    public static func outcome(of record: RecordDetail, catalog: any DeviceCatalog) -> ReplayOutcome {
+    /// A record resolved with a constant set version is resolved with that same version (versions are
+    /// immutable; a retired set's stay readable), whatever its scene names now.
+    public static func outcome(
+        of record: RecordDetail, catalog: any DeviceCatalog, constantSets: (any ConstantSetCatalog)? = nil
+    ) -> ReplayOutcome {
         if record.summary.requestTruncated || record.summary.responseTruncated { return .skipped(.truncated) }
+        let context = ConstantSetContext(
+            catalog: constantSets, pin: record.summary.constantSet.flatMap(ConstantSetReference.init),
+            includeRetired: true)
         let replayed = run(
-            Operation(recordedPath: record.summary.path), requestBody: record.requestBody, catalog: catalog)
+            Operation(recordedPath: record.summary.path), requestBody: record.requestBody, catalog: catalog,
+            constantSets: context)
         let before =
             (try? JSONParser.parse(record.responseBody))
             ?? .string(String(decoding: record.responseBody, as: UTF8.self))

@@ -1,5 +1,6 @@
 import JSON
 import LayoutEngine
+import Store
 
 /// Body bytes in, resolution (or problem) out: the one path that `POST /v1/resolve`, the matrix, replay
 /// and the `hinge resolve` CLI share, so they can never disagree.
@@ -22,6 +23,9 @@ public struct ResolveOutput: Sendable {
     /// The body the request log stores when it is not `json`: a matrix answered with pictures is recorded
     /// without them (`Matrix.run`).
     public var recordedJSON: [UInt8]?
+    /// The constant set version the scene was resolved with (`name@n`), for the request log; nil for the
+    /// defaults, a matrix and a problem.
+    public var constantSet: String?
 
     public init(
         problem: ResolveProblem.Kind?, json: [UInt8], resolution: Resolution?, device: String?, givenCodes: [String]?,
@@ -70,18 +74,20 @@ public enum Resolver {
     /// Resolves one scene body. `overrides` patch device/posture/orientation/layoutDirection before
     /// decoding (CLI flags), so every validation still applies to the result.
     public static func resolve(
-        body: [UInt8], catalog: any DeviceCatalog, overrides: SceneOverrides? = nil
+        body: [UInt8], catalog: any DeviceCatalog, overrides: SceneOverrides? = nil,
+        constantSets: ConstantSetContext = ConstantSetContext()
     ) -> ResolveOutput {
         if let overrides {
             switch ResolveOutput.parse(body) {
             case .failure(let f): return f.output
-            case .success(let value): return resolve(value: value, catalog: catalog, overrides: overrides)
+            case .success(let value):
+                return resolve(value: value, catalog: catalog, overrides: overrides, constantSets: constantSets)
             }
         }
         // The service's path. A valid request without escapes is read in one pass; any other is parsed, and
         // decoded from the parsed document (without a value tree), which reports what is wrong.
         if let scene = body.withUnsafeBufferPointer({ Scene.decodeInOnePass($0, catalog: catalog) }) {
-            return output(.scene(scene), device: scene.deviceID)
+            return output(.scene(scene), device: scene.deviceID, constantSets: constantSets)
         }
         let read = body.withUnsafeBufferPointer { JSONStreamReader.reads($0) }
         switch ResolveOutput.document(body) {
@@ -91,33 +97,47 @@ public enum Resolver {
             // A body the one-pass reader read and declined has an error or an unknown member, which the general
             // decoder's quiet first pass would only count before decoding it again.
             return output(
-                Scene.decode(root, catalog: catalog, quietPass: !read), device: root.member("device")?.stringValue)
+                Scene.decode(root, catalog: catalog, quietPass: !read), device: root.member("device")?.stringValue,
+                constantSets: constantSets)
         }
     }
 
     public static func resolve(
-        value: JSONValue, catalog: any DeviceCatalog, overrides: SceneOverrides? = nil
+        value: JSONValue, catalog: any DeviceCatalog, overrides: SceneOverrides? = nil,
+        constantSets: ConstantSetContext = ConstantSetContext()
     ) -> ResolveOutput {
         let device = overrides?.device ?? value["device"]?.stringValue
-        return output(Scene.decode(value, catalog: catalog, overrides: overrides), device: device)
+        return output(
+            Scene.decode(value, catalog: catalog, overrides: overrides), device: device, constantSets: constantSets)
     }
 
     /// The response for a decoded (or refused) scene; `device` is the scene's device as written, for the log.
-    private static func output(_ decoding: consuming SceneDecoding, device: @autoclosure () -> String?) -> ResolveOutput
-    {
+    private static func output(
+        _ decoding: consuming SceneDecoding, device: @autoclosure () -> String?, constantSets: ConstantSetContext
+    ) -> ResolveOutput {
         // Consumed: the scene is moved out of the decoding, not copied (a copy retains each of its arrays).
         switch consume decoding {
         case .invalid(let errors, let unknownFields):
             return ResolveOutput(problem: .invalid(errors, unknownFields: unknownFields), device: device())
-        case .scene(let scene):
-            let resolution = LayoutEngine.resolve(scene)
+        case .scene(var scene):
+            var used: ConstantSetContext.Used?
+            if let reference = constantSets.pin ?? scene.constantSet {
+                switch constantSets.apply(reference, to: &scene) {
+                case .failure(let problem): return ResolveOutput(problem: problem, device: device())
+                case .success(let u): used = u
+                }
+            }
+            var resolution = LayoutEngine.resolve(scene)
+            resolution.constantSet = used?.name
             // docs/rules.md#posture: a posture means something only where there is a fold.
             let folds = scene.profile?.folds ?? (scene.fold != nil)
             // The direct byte encoder: the same bytes as `JSONWriter.encode(resolution.json)` (checked by the
             // golden and property tests) without building the value tree — 3× cheaper (hinge-bench).
-            return ResolveOutput(
+            var out = ResolveOutput(
                 problem: nil, json: resolution.encoded, resolution: resolution, device: scene.deviceID, givenCodes: nil,
                 posture: folds ? resolution.environment.posture.rawValue : nil)
+            out.constantSet = used?.stored
+            return out
         }
     }
 }

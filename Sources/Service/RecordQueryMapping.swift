@@ -1,5 +1,6 @@
 import HTTPServer
 import JSON
+import LayoutEngine
 import Store
 
 /// `GET /v1/requests`'s query parameters → the store's `RecordQuery`, and its answers → JSON
@@ -12,7 +13,9 @@ enum RecordQueryMapping {
     }
 
     /// The query parameters `GET /v1/requests` reads (its route declares them).
-    static let parameters = ["device", "status", "code", "client", "since", "until", "limit", "cursor"]
+    static let parameters = [
+        "device", "status", "code", "client", "constantSet", "since", "until", "limit", "cursor",
+    ]
 
     /// From the request's decoded query items (`parameters`); other names are ignored here (the router refuses
     /// names the route does not declare).
@@ -33,6 +36,13 @@ enum RecordQueryMapping {
                             + "characters among A–Z, a–z, 0–9, '.', '_' and '-'), got \"\(value.prefix(80))\"")
                 }
                 query.client = value
+            case "constantSet":
+                guard let ref = ConstantSetReference(value), ref.isDefault || ref.version != nil else {
+                    throw InvalidParameter(
+                        parameter: "constantSet",
+                        detail: "expected a version as name@n, or \"default\", got \"\(value.prefix(80))\"")
+                }
+                query.constantSet = ref.description
             case "status":
                 guard let s = Int(value), (100...599).contains(s) else {
                     throw InvalidParameter(
@@ -71,6 +81,7 @@ enum RecordQueryMapping {
             "responseSize": .number(Double(s.responseSize)), "requestTruncated": .bool(s.requestTruncated),
             "responseTruncated": .bool(s.responseTruncated), "replica": .string(s.replicaID),
             "client": s.client.map { .string($0) } ?? .null, "posture": s.posture.map { .string($0) } ?? .null,
+            "constantSet": .string(s.constantSet ?? ConstantSetReference.defaultName),
         ])
     }
 

@@ -89,7 +89,7 @@ struct Recorder: Sendable {
             receivedAt: recording.receivedAt, durationMicros: reply.elapsedMicros, device: output.device,
             status: HTTPStatus(output).code, codes: output.codes, path: path, requestBody: request.body,
             responseBody: output.recordedJSON ?? output.json, engineVersion: LayoutEngine.version,
-            client: recording.headers.client, posture: output.posture)
+            client: recording.headers.client, posture: output.posture, constantSet: output.constantSet)
         let metrics = self.metrics
         let errorLog = self.errorLog
         log.append(record) { result in

@@ -63,7 +63,7 @@ enum RequestRoutes {
                 case .failure(let p): return p.response
                 case .success(let d):
                     let differences: [Replay.Difference]
-                    switch Replay.outcome(of: d, catalog: context.catalog) {
+                    switch Replay.outcome(of: d, catalog: context.catalog, constantSets: context.store?.constantSets) {
                     case .skipped:
                         return Problem.response(
                             status: .conflict,

@@ -68,7 +68,7 @@ enum ResolveRoutes {
             return context.offload(reply) {
                 let out = Matrix.resolve(
                     body: request.body, catalog: context.catalog(for: request), limits: context.matrixLimits,
-                    pictures: pictures)
+                    pictures: pictures, constantSets: ConstantSetContext(catalog: context.store?.constantSets))
                 sendMatrix(out, request, reply, recording: recording, context: context)
             }
         }
@@ -79,14 +79,16 @@ enum ResolveRoutes {
             pictures: pictures)
         {
         case .refused(let out): sendMatrix(out, request, reply, recording: recording, context: context)
-        case .plan(let plan):
+        case .plan(var plan):
+            plan.constantSets = ConstantSetContext(catalog: context.store?.constantSets)
             let limit = context.matrixLimits.maxResponseBytes
             if plan.work <= HeavyWork.inlineMatrixWork && plan.pictures == nil {
                 let out = Matrix.run(plan, catalog: context.catalog(for: request), maxResponseBytes: limit)
                 return sendMatrix(out, request, reply, recording: recording, context: context)
             }
+            let planned = plan
             context.offload(reply) {
-                let out = Matrix.run(plan, catalog: context.catalog(for: request), maxResponseBytes: limit)
+                let out = Matrix.run(planned, catalog: context.catalog(for: request), maxResponseBytes: limit)
                 sendMatrix(out, request, reply, recording: recording, context: context)
             }
         }
@@ -103,7 +105,9 @@ enum ResolveRoutes {
     private static func resolveScene(
         _ request: HTTPRequest, _ reply: Reply, svg: Bool, width: Int?, recording: Recording, context: ServiceContext
     ) {
-        var out = Resolver.resolve(body: request.body, catalog: context.catalog(for: request))
+        var out = Resolver.resolve(
+            body: request.body, catalog: context.catalog(for: request),
+            constantSets: ConstantSetContext(catalog: context.store?.constantSets))
         let limit = context.matrixLimits.maxResponseBytes
         if out.json.count > limit {
             out = ResolveOutput(

@@ -141,6 +141,7 @@ public struct ServiceApp: Sendable {
         HealthRoutes.register(on: &router, readiness: readiness)
         ResolveRoutes.register(on: &router, context: context)
         DeviceRoutes.register(on: &router, context: context)
+        ConstantSetRoutes.register(on: &router, context: context)
         RequestRoutes.register(on: &router, context: context)
         let context = self.context
         OperationsRoutes.register(on: &router, context: context, server: { context.serverMetrics.withLock { $0 } })

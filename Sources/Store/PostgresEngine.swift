@@ -152,8 +152,9 @@ final class PostgresEngine: StoreEngine {
             let profiles = try PostgresProfiles.loadAll(db).profiles
             let pause = reloadPauseMicros.load(ordering: .relaxed)
             if pause > 0 { usleep(UInt32(pause)) }
-            if hooks.replaceProfiles(profiles, generation) { return }
+            if hooks.replaceProfiles(profiles, generation) { break }
         }
+        hooks.mergeConstantSets(try PostgresConstantSets.loadAll(db))
     }
     func reconnected(first: Bool) { hooks.withLock { $0 }?.reconnected(first) }
 
@@ -259,6 +260,8 @@ struct EngineHooks: Sendable {
     var generation: @Sendable () -> Int
     /// Publishes reloaded profiles unless the writer published since the generation given; false then.
     var replaceProfiles: @Sendable ([StoredProfile], Int) -> Bool
+    /// Merges reloaded constant sets into the snapshot (`ConstantSetStore.merge`).
+    var mergeConstantSets: @Sendable ([ConstantSet]) -> Void
     /// The listener connected; `first` for its first connection since the store opened.
     var reconnected: @Sendable (_ first: Bool) -> Void
 }

@@ -1,3 +1,5 @@
+import LayoutEngine
+
 /// The request log in PostgreSQL: every statement that writes or reads records. A batch is ONE multi-row
 /// `INSERT … RETURNING id` in one transaction with `synchronous_commit = on` (set on every connection), so a
 /// completion's id is committed and durable on the server when the writer reports it. Ids come from one
@@ -5,11 +7,11 @@
 extension PostgresEngine {
     static let columns =
         "received_at, duration_us, device, status, codes, path, engine_version, replica_id, request_size, "
-        + "response_size, request_truncated, response_truncated, client, posture, request, response"
-    static let columnCount = 16
+        + "response_size, request_truncated, response_truncated, client, posture, constant_set, request, response"
+    static let columnCount = 17
     static let summaryColumns =
         "id, received_at, duration_us, device, status, codes, path, engine_version, request_size, response_size, "
-        + "request_truncated, response_truncated, replica_id, client, posture"
+        + "request_truncated, response_truncated, replica_id, client, posture, constant_set"
 
     // MARK: Writer thread
 
@@ -30,7 +32,8 @@ extension PostgresEngine {
                 .int(Int64(r.status)), .text(PostgresEngine.joinedCodes(r.codes)), .text(r.path),
                 .text(r.engineVersion), .text(replicaID), .int(Int64(p.requestSize)), .int(Int64(p.responseSize)),
                 .bool(p.requestTruncated), .bool(p.responseTruncated), r.client.map { .text($0) } ?? .null,
-                r.posture.map { .text($0) } ?? .null, .bytes(r.requestBody), .bytes(r.responseBody),
+                r.posture.map { .text($0) } ?? .null, r.constantSet.map { .text($0) } ?? .null, .bytes(r.requestBody),
+                .bytes(r.responseBody),
             ]
         }
         sql += " RETURNING id"
@@ -130,6 +133,11 @@ extension PostgresEngine {
             }
         }
         if let c = query.client { sql += " AND client = " + parameter(.text(c)) }
+        if let c = query.constantSet {
+            sql +=
+                c == ConstantSetReference.defaultName
+                ? " AND constant_set IS NULL" : " AND constant_set = " + parameter(.text(c))
+        }
         if let s = query.since { sql += " AND received_at >= " + parameter(.int(s.millisecondsSinceEpoch)) }
         if let u = query.until { sql += " AND received_at <= " + parameter(.int(u.millisecondsSinceEpoch)) }
         if let after { sql += " AND id < " + parameter(.int(after)) }
@@ -144,7 +152,7 @@ extension PostgresEngine {
                 [.int(id.rawValue)])
             guard r.rows > 0 else { return nil }
             return RecordDetail(
-                summary: PostgresEngine.summary(r, 0), requestBody: r.bytes(0, 15), responseBody: r.bytes(0, 16))
+                summary: PostgresEngine.summary(r, 0), requestBody: r.bytes(0, 16), responseBody: r.bytes(0, 17))
         }
     }
 
@@ -162,6 +170,7 @@ extension PostgresEngine {
                 : codes.split(separator: RequestLog.codeSeparator, omittingEmptySubsequences: false).map(String.init),
             path: r.text(row, 6) ?? "", engineVersion: r.text(row, 7) ?? "", requestSize: r.int(row, 8),
             responseSize: r.int(row, 9), requestTruncated: r.bool(row, 10), responseTruncated: r.bool(row, 11),
-            replicaID: r.text(row, 12) ?? "", client: r.text(row, 13), posture: r.text(row, 14))
+            replicaID: r.text(row, 12) ?? "", client: r.text(row, 13), posture: r.text(row, 14),
+            constantSet: r.text(row, 15))
     }
 }

@@ -55,6 +55,27 @@ enum PostgresSchema {
                 ALTER TABLE requests ADD COLUMN client text, ADD COLUMN posture text;
                 """
             }),
+        // Constant sets (docs/store.md#constant-sets) and the version each record was resolved with.
+        Migration(
+            version: 3, name: "constant sets, the constant set of each record",
+            sql: { _ in
+                """
+                CREATE TABLE constant_sets (
+                    name text PRIMARY KEY,
+                    created_at bigint NOT NULL,
+                    retired_at bigint
+                );
+                CREATE TABLE constant_set_versions (
+                    name text NOT NULL REFERENCES constant_sets (name),
+                    version integer NOT NULL,
+                    body text NOT NULL,
+                    digest text NOT NULL,
+                    created_at bigint NOT NULL,
+                    PRIMARY KEY (name, version)
+                );
+                ALTER TABLE requests ADD COLUMN constant_set text;
+                """
+            }),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

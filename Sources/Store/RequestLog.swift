@@ -38,12 +38,16 @@ public struct RequestRecord: Sendable, Equatable {
     public var client: String?
     /// The posture the scene was resolved in, when its device folds (nil otherwise, and for a matrix or a problem).
     public var posture: String?
+    /// The constant set version the scene was resolved with (`name@n`); nil for the defaults
+    /// (docs/api.md#constant-sets).
+    public var constantSet: String?
 
     public init(
         receivedAt: Timestamp, durationMicros: Int64, device: String?, status: Int, codes: [String],
         path: String = "/v1/resolve", requestBody: [UInt8], responseBody: [UInt8], engineVersion: String,
-        client: String? = nil, posture: String? = nil
+        client: String? = nil, posture: String? = nil, constantSet: String? = nil
     ) {
+        self.constantSet = constantSet
         self.receivedAt = receivedAt
         self.durationMicros = durationMicros
         self.device = device
@@ -79,6 +83,8 @@ public struct RecordSummary: Sendable, Equatable {
     public var client: String?
     /// `RequestRecord.posture` (schema 6; nil for older records).
     public var posture: String?
+    /// `RequestRecord.constantSet` (schema 7; nil for older records and the defaults).
+    public var constantSet: String? = nil
 }
 
 /// A stored record with its (possibly truncated) bodies.
@@ -98,6 +104,8 @@ public struct RecordQuery: Sendable, Equatable {
     public var code: String?
     /// Records of this client only (`RequestRecord.client`, compared exactly).
     public var client: String?
+    /// Records resolved with this constant set version (`name@n`), or with the defaults (`default`).
+    public var constantSet: String?
     /// Inclusive bounds on `receivedAt`.
     public var since: Timestamp?
     public var until: Timestamp?
@@ -107,8 +115,10 @@ public struct RecordQuery: Sendable, Equatable {
 
     public init(
         device: String? = nil, status: Int? = nil, code: String? = nil, since: Timestamp? = nil,
-        until: Timestamp? = nil, limit: Int = RecordQuery.defaultLimit, cursor: String? = nil, client: String? = nil
+        until: Timestamp? = nil, limit: Int = RecordQuery.defaultLimit, cursor: String? = nil, client: String? = nil,
+        constantSet: String? = nil
     ) {
+        self.constantSet = constantSet
         self.device = device
         self.client = client
         self.status = status

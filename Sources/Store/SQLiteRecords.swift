@@ -1,4 +1,5 @@
 import CSQLite
+import LayoutEngine
 
 /// The request log in SQLite: every statement that writes or reads records, in one place. `SQLiteEngine`
 /// runs them: the batch insert on the writer thread (`insert`, the hot path), the listing and the record
@@ -112,7 +113,7 @@ extension SQLiteEngine {
             ) { (s) throws(StoreError) -> (RecordSummary, [UInt8], [UInt8], Int64)? in
                 try s.bind([.int(id.rawValue)])
                 guard try s.step() else { return nil }
-                return (SQLiteRecords.summary(s), s.blob(15), s.blob(16), s.int64(17))
+                return (SQLiteRecords.summary(s), s.blob(16), s.blob(17), s.int64(18))
             }
         }
         // Decoded after the read connection went back to the pool.
@@ -171,6 +172,14 @@ enum SQLiteRecords {
             sql += " AND client = ?"
             values.append(.text(c))
         }
+        if let c = query.constantSet {
+            if c == ConstantSetReference.defaultName {
+                sql += " AND constant_set IS NULL"
+            } else {
+                sql += " AND constant_set = ?"
+                values.append(.text(c))
+            }
+        }
         if let s = query.since {
             sql += " AND received_at >= ?"
             values.append(.int(s.millisecondsSinceEpoch))
@@ -192,7 +201,7 @@ enum SQLiteRecords {
         "requests.id, requests.received_at, requests.duration_us, requests.device, requests.status, requests.codes, "
         + "requests.path, requests.engine_version, requests.request_size, requests.response_size, "
         + "requests.request_truncated, requests.response_truncated, requests.replica_id, requests.client, "
-        + "requests.posture"
+        + "requests.posture, requests.constant_set"
 
     static func summary(_ s: Statement) -> RecordSummary {
         let codes = s.text(5) ?? ""
@@ -204,15 +213,16 @@ enum SQLiteRecords {
                 : codes.split(separator: RequestLog.codeSeparator, omittingEmptySubsequences: false).map(String.init),
             path: s.text(6) ?? "", engineVersion: s.text(7) ?? "", requestSize: s.int(8), responseSize: s.int(9),
             requestTruncated: s.bool(10), responseTruncated: s.bool(11), replicaID: s.text(12) ?? "",
-            client: s.isNull(13) ? nil : s.text(13), posture: s.isNull(14) ? nil : s.text(14))
+            client: s.isNull(13) ? nil : s.text(13), posture: s.isNull(14) ? nil : s.text(14),
+            constantSet: s.isNull(15) ? nil : s.text(15))
     }
 
     /// `id` is bound only for the first row after an open or a deletion (`nextIDSQL`); NULL gives the
     /// largest id + 1.
     static let insertRequestSQL =
         "INSERT INTO requests (received_at, duration_us, device, status, codes, path, engine_version, "
-        + "request_size, response_size, request_truncated, response_truncated, replica_id, client, posture, id) "
-        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        + "request_size, response_size, request_truncated, response_truncated, replica_id, client, posture, constant_set, "
+        + "id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
     /// The id of the next record: above every record's id and above `request_ids_used`, the largest id given
     /// before records were deleted (schema 5: `requests` has no `AUTOINCREMENT`, docs/store.md). Ids are thus
@@ -290,6 +300,7 @@ enum SQLiteRecords {
         let replica = text.append(replicaID)
         let client = p.record.client.map { text.append($0) }
         let posture = p.record.posture.map { text.append($0) }
+        let constantSet = p.record.constantSet.map { text.append($0) }
         try text.withBytes { (t) throws(StoreError) in
             try row.bindInt(p.record.receivedAt.millisecondsSinceEpoch, at: 1)
             try row.bindInt(p.record.durationMicros, at: 2)
@@ -305,7 +316,8 @@ enum SQLiteRecords {
             try row.bindStaticText(t, replica, at: 12)
             try row.bindStaticText(t, client, at: 13)
             try row.bindStaticText(t, posture, at: 14)
-            if let firstID { try row.bindInt(firstID, at: 15) }
+            try row.bindStaticText(t, constantSet, at: 15)
+            if let firstID { try row.bindInt(firstID, at: 16) }
             try row.stepAndUnbind()
         }
         let id = db.lastInsertRowID

@@ -140,6 +140,27 @@ enum Schema {
                 ALTER TABLE requests ADD COLUMN client TEXT;
                 ALTER TABLE requests ADD COLUMN posture TEXT;
                 """),
+        // Constant sets (docs/store.md#constant-sets): a set's row, and one immutable row per version (its
+        // canonical JSON and digest); and the version each record was resolved with (`name@n`, NULL for the
+        // defaults), a nullable column without a default like those of migration 6.
+        Migration(
+            version: 7, name: "constant sets, the constant set of each record",
+            sql: """
+                CREATE TABLE constant_sets (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    created_at INTEGER NOT NULL,  -- ms since the Unix epoch
+                    retired_at INTEGER            -- NULL while the set takes requests
+                ) STRICT;
+                CREATE TABLE constant_set_versions (
+                    name TEXT NOT NULL REFERENCES constant_sets (name),
+                    version INTEGER NOT NULL,
+                    body TEXT NOT NULL,           -- the version as canonical JSON (ConstantSetVersion.json)
+                    digest TEXT NOT NULL,         -- quoted strong entity tag of body
+                    created_at INTEGER NOT NULL,
+                    PRIMARY KEY (name, version)
+                ) STRICT;
+                ALTER TABLE requests ADD COLUMN constant_set TEXT;
+                """),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

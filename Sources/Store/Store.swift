@@ -132,6 +132,8 @@ public final class Store: DeviceCatalog, Sendable {
     public let configuration: Configuration
     /// Device profiles: the `DeviceCatalog` the engine reads, and the CRUD of `/v1/devices`.
     public let devices: DeviceProfileStore
+    /// Constant sets and their versions (`/v1/constant-sets`), served from memory.
+    public let constantSets: ConstantSetStore
     /// The request log of `/v1/requests`.
     public let requestLog: RequestLog
     /// Where request-log reads run, off the event loops (`ReadWorkers`).
@@ -223,9 +225,23 @@ public final class Store: DeviceCatalog, Sendable {
                 queueCapacity: configuration.queueCapacity, queueCapacityBytes: configuration.queueCapacityBytes,
                 gatherMicroseconds: configuration.commitGatherMicroseconds))
         let devices = DeviceProfileStore(initial: profiles, writer: writer, engine: engine)
+        // PostgreSQL unreachable at start (`retryConnection`): none yet; the listener's first reload brings them.
+        let sets: [ConstantSet]
+        do {
+            sets = try engine.loadConstantSets()
+        } catch {
+            if case .databaseUnavailable = error {
+                sets = []
+            } else {
+                engine.close()
+                throw error
+            }
+        }
+        let constantSets = ConstantSetStore(initial: sets, writer: writer, engine: engine)
         let hooks = EngineHooks(
             generation: { devices.generation },
             replaceProfiles: { devices.replaceAll($0, ifGeneration: $1) },
+            mergeConstantSets: { constantSets.merge($0) },
             reconnected: { [weak engine] first in
                 // Health comes back once the writer's own connection answers (`PostgresEngine.probeWriter`).
                 // The listener's first connection to a store still healthy has nothing to bring back; a job
@@ -248,6 +264,7 @@ public final class Store: DeviceCatalog, Sendable {
         }
         return Store(
             configuration: configuration, engine: engine, writer: writer, metrics: metrics, devices: devices,
+            constantSets: constantSets,
             requestLog: RequestLog(
                 engine: engine, writer: writer, metrics: metrics, maxBodyBytes: configuration.maxBodyBytes,
                 bodyCodec: engine.storesBodyFrames ? configuration.bodyCodec.active : nil),
@@ -256,8 +273,9 @@ public final class Store: DeviceCatalog, Sendable {
 
     private init(
         configuration: Configuration, engine: any StoreEngine, writer: StoreWriter, metrics: StoreMetrics,
-        devices: DeviceProfileStore, requestLog: RequestLog, warnings: [String]
+        devices: DeviceProfileStore, constantSets: ConstantSetStore, requestLog: RequestLog, warnings: [String]
     ) {
+        self.constantSets = constantSets
         self.configuration = configuration
         self.engine = engine
         self.writer = writer

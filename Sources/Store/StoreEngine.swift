@@ -54,6 +54,18 @@ protocol StoreEngine: AnyObject, Sendable {
         Void, StoreError
     >
 
+    /// Stores the next version of the constant set `name` (creating the set), numbered by the database, built
+    /// by `build` from its number, in one transaction. Errors: `.retired`, `.invalidQuery` past the versions'
+    /// limit, a database error.
+    func insertConstantSetVersion(name: String, at now: Timestamp, build: (Int) -> ConstantSetVersion)
+        -> Result<ConstantSetVersion, StoreError>
+
+    /// Retires the set `name`: `.notFound` when there is none, or it was retired already.
+    func retireConstantSet(name: String, at now: Timestamp) -> Result<Void, StoreError>
+
+    /// Every constant set with its versions (at open, before the writer starts).
+    func loadConstantSets() throws(StoreError) -> [ConstantSet]
+
     // MARK: Reads (any thread)
 
     /// The rows of a listing: records with an id below `after` (when given) matching `query`'s filters,

@@ -19,6 +19,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case builtInReadOnly(id: String)
     /// No device profile or record with this id (route: 404).
     case notFound(id: String)
+    /// A constant set that was retired: it takes no new version.
+    case retired(name: String)
     /// The write's `WritePrecondition` does not hold for the current profile (route: 412). `current` is
     /// nil when the profile does not exist.
     case preconditionFailed(id: String, current: EntityTag?)
@@ -61,6 +63,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .closed: return "the store is closed"
         case .builtInReadOnly(let id): return "device profile \"\(id)\" is built in and read-only"
         case .notFound(let id): return "\"\(id)\" not found"
+        case .retired(let name): return "constant set \"\(name)\" was retired"
         case .preconditionFailed(let id, let current):
             return "the write's precondition does not hold for \"\(id)\" (\(current?.quoted ?? "no current profile"))"
         case .corruptRow(let table, let id, let detail): return "row \"\(id)\" of \(table) is unreadable: \(detail)"

@@ -111,7 +111,7 @@ struct SceneOnePassTests {
         ("fold", ["orientation": "vertical", "position": 100]),
         ("sizeClass", ["horizontal": "compact", "vertical": "regular"]),
         ("constants", ["sheet.margin": 10]), ("sheet.topGap", 5000), ("thickness", 1), ("orientation", "vertical"),
-        ("horizontal", "compact"),
+        ("horizontal", "compact"), ("constantSet", "acme@2"),
     ]
 
     /// `value` with each node removed or replaced by each of `replacements`, and each object given each of

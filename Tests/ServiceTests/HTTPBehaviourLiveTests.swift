@@ -240,7 +240,7 @@ import Testing
         let yaml = try #require(readFile(ContractTests.specPath).map { String(decoding: $0, as: UTF8.self) })
         let documented = Self.documentedQueryParameters(yaml)
         #expect(documented["POST /v1/resolve"]?.contains("format") == true)  // the reader finds them
-        #expect(documented["GET /v1/requests"]?.count == 8)
+        #expect(documented["GET /v1/requests"]?.count == 9)
         #expect(documented["POST /v1/resolve/matrix"] == ["pictures", "width"])
         let directory = TemporaryDirectory()
         let store = try Store.open(Store.Configuration(path: directory.file("hinge.sqlite")))

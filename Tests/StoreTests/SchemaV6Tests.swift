@@ -63,8 +63,8 @@ struct SchemaV6Tests {
                 return (version, columns)
             }
         }.get()
-        #expect(version == 6)
-        #expect(columns.suffix(3) == ["replica_id", "client", "posture"])
+        #expect(version == Int64(Schema.latestVersion))
+        #expect(columns.suffix(4) == ["replica_id", "client", "posture", "constant_set"])
         let log = store.requestLog
         let old = try log.list(RecordQuery(limit: 50)).items
         #expect(old.map(\.id.rawValue) == Array((1...7).reversed()))
@@ -103,7 +103,7 @@ struct SchemaV6Tests {
         let version = try store.performOnSQLiteWriter { db in
             Result { () throws(StoreError) in try db.scalarInt("SELECT max(version) FROM schema_migrations") }
         }.get()
-        #expect(version == Int64(Schema.latestVersion) && Schema.latestVersion == 6)
+        #expect(version == Int64(Schema.latestVersion) && Schema.latestVersion == 7)
     }
 
     /// A PostgreSQL database as the previous binary left it: the tables of migration 1 only, with a record in
@@ -137,7 +137,9 @@ struct SchemaV6Tests {
         defer { store.close() }
         let db = try database.connection()
         defer { db.close() }
-        #expect(try db.exec("SELECT max(version) FROM schema_migrations").int64(0, 0) == 2)
+        #expect(
+            try db.exec("SELECT max(version) FROM schema_migrations").int64(0, 0) == Int64(PostgresSchema.latestVersion)
+        )
         let log = store.requestLog
         let old = try #require(try log.list(RecordQuery()).items.first)
         #expect(old.device == "iphone-duo" && old.engineVersion == "old" && old.client == nil && old.posture == nil)

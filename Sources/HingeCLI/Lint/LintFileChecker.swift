@@ -1,6 +1,7 @@
 import JSON
 import LayoutEngine
 import Resolving
+import Store
 
 /// Lints one scene file: reads it, resolves it in each combination through `LintResolver`, turns every diagnostic and
 /// violation into a finding at its line and column, applies the rule settings and checks the snapshot. Pure apart from
@@ -13,6 +14,8 @@ struct LintFileChecker: Sendable {
     let rules: [String: LintRuleSetting]
     let constants: [String: Double]
     let snapshots: LintSnapshots?
+    /// The constant sets of the database and `--constant-set`.
+    var constantSets = ConstantSetContext()
 
     /// The largest scene file read: the parser's limit for a request body.
     static var maxFileBytes: Int { JSONParser.Options.default.maxSize }
@@ -78,7 +81,8 @@ struct LintFileChecker: Sendable {
         for overrides in overridesList {
             let index = report.combinations.count
             switch LintResolver.resolve(
-                body: text.bytes, value: value, overrides: overrides, constants: constants, catalog: catalog)
+                body: text.bytes, value: value, overrides: overrides, constants: constants, catalog: catalog,
+                constantSets: constantSets)
             {
             case .resolved(let resolution):
                 report.combinations.append(Self.combination(resolution.environment))

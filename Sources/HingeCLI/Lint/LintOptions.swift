@@ -2,6 +2,7 @@ import ArgumentScanning
 import JSON
 import LayoutEngine
 import Resolving
+import Store
 
 /// Options of `hinge lint [options] PATH…` (docs/lint.md).
 public struct LintOptions: Sendable {
@@ -24,6 +25,9 @@ public struct LintOptions: Sendable {
     public var matrix = LintMatrix()
     /// `--constant KEY=VALUE`: set in every scene's `constants`, over the scene's own values.
     public var constants: [String: Double] = [:]
+    /// `--constant-set NAME[@N]`: every scene resolved with this constant set of the database instead of its own
+    /// `constantSet` (docs/api.md#constant-sets); `--constant` values still apply on top.
+    public var constantSet: ConstantSetReference?
     /// `--rule ID=SEVERITY`: wins over the configuration's `rules`.
     public var rules: [String: LintRuleSetting] = [:]
     public var failOn: LintFailOn?
@@ -62,6 +66,7 @@ public struct LintOptions: Sendable {
           --orientations LIST        portrait, landscape
           --layout-directions LIST   ltr, rtl
           --constant KEY=VALUE       set a constant in every scene (repeatable; GET /v1/constants lists them)
+          --constant-set NAME[@N]    resolve every scene with this constant set of the database (--db)
 
         DEVICES:
           --db PATH                  custom profiles of a database, as for hinge resolve (HINGE_DB, default
@@ -152,6 +157,11 @@ public struct LintOptions: Sendable {
         case "--fail-on": failOn = try CommandArguments.choice(value, name, LintFailOn.self)
         case "--config": config = try Self.nonEmpty(value, name)
         case "--db": db = try Self.nonEmpty(value, name)
+        case "--constant-set":
+            guard let ref = ConstantSetReference(value) else {
+                throw UsageError("--constant-set needs a set's name, name@version or default, not \"\(value)\"")
+            }
+            constantSet = ref
         case "--devices-file": devicesFile = try Self.nonEmpty(value, name)
         case "--baseline": baseline = try Self.nonEmpty(value, name)
         case "--snapshots": snapshots = try Self.nonEmpty(value, name)

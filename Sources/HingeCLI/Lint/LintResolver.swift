@@ -17,14 +17,15 @@ enum LintResolver {
     /// combination's `overrides` and the constants patched in, as `hinge resolve --device …` does.
     static func resolve(
         body: [UInt8], value: @autoclosure () -> JSONValue, overrides: SceneOverrides?, constants: [String: Double],
-        catalog: any DeviceCatalog
+        catalog: any DeviceCatalog, constantSets: ConstantSetContext = ConstantSetContext()
     ) -> Outcome {
         let output: ResolveOutput
         if overrides == nil && constants.isEmpty {
-            output = Resolver.resolve(body: body, catalog: catalog)
+            output = Resolver.resolve(body: body, catalog: catalog, constantSets: constantSets)
         } else {
             output = Resolver.resolve(
-                value: patching(value(), constants: constants), catalog: catalog, overrides: overrides)
+                value: patching(value(), constants: constants), catalog: catalog, overrides: overrides,
+                constantSets: constantSets)
         }
         if let resolution = output.resolution, !output.isProblem { return .resolved(resolution) }
         return .refused(violations(inProblem: output.json))

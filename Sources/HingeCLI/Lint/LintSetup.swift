@@ -100,9 +100,16 @@ struct LintSetup {
                 directory: $0, tolerance: o.tolerance ?? config.tolerance ?? LintOptions.defaultTolerance,
                 update: o.updateSnapshots)
         }
-        let checker = LintFileChecker(
+        var checker = LintFileChecker(
             catalog: catalog, config: config, matrix: o.matrix, rules: o.rules, constants: constants,
             snapshots: snapshots)
+        checker.constantSets = ConstantSetContext(catalog: store?.constantSets, pin: o.constantSet)
+        if let ref = o.constantSet, !ref.isDefault {
+            guard case .found = store?.constantSets.lookup(ref, includeRetired: false) ?? .unknownSet else {
+                store?.close()
+                throw UsageError("--constant-set: the database (--db) has no constant set \(ref)")
+            }
+        }
         // The lint's own files are never scene files, nor is anything the configuration excludes.
         let own = Set(
             [config.path, baselinePath, o.devicesFile.map { LintPaths.absolute($0, base: cwd) }, config.devicesFile]

@@ -1,0 +1,191 @@
+import ArgumentScanning
+import Glibc
+import JSON
+import LayoutEngine
+import Resolving
+import Store
+
+/// Options of `hinge constant-sets` (docs/api.md#constant-sets).
+public struct ConstantSetsCommandOptions: Sendable, Equatable {
+    public enum Action: Sendable, Equatable {
+        case list
+        case show(String)
+        /// The version, the file, and whether as a design tokens document.
+        case export(ConstantSetReference, file: String, tokens: Bool)
+        /// The set's name, the file, and whether it is a design tokens document.
+        case `import`(String, file: String, tokens: Bool)
+    }
+
+    public var action = Action.list
+    public var db = CLIDefaults.db
+
+    public init() {}
+
+    public static let usage = """
+        USAGE: hinge constant-sets [list | show NAME[@N] | export NAME[@N] FILE | import NAME FILE] [options]
+
+        The constant sets of the database (docs/api.md#constant-sets), as GET /v1/constant-sets answers them.
+          list                   the sets: name, latest version, creation time, note (the default)
+          show NAME[@N]          a set with its versions, or one version with every constant, as JSON
+          export NAME[@N] FILE   write the version to FILE (- for standard output) as a design tokens document
+                                 (W3C format 2025.10), or as Hinge's JSON with --format json
+          import NAME FILE       create the next version of NAME from FILE (a design tokens document, or
+                                 Hinge's JSON with --format json), checked as POST …/versions checks it.
+                                 A SQLite database must not be in use by a server (POST the file to it
+                                 instead); with PostgreSQL every server sees the new version at once.
+
+        OPTIONS:
+          --db PATH      the database: a SQLite file or a postgres:// URL (HINGE_DB, default ./hinge.sqlite)
+          --format F     dtcg (default) | json, for export and import
+          -h, --help     show this help
+
+        EXIT STATUS:
+          0  done
+          1  no such set or version, an invalid file (the problem document on standard error), or the
+             database could not be read or written
+          2  usage error
+        """
+
+    public static func parse(_ arguments: [String], environment: (String) -> String?) throws(UsageError)
+        -> ConstantSetsCommandOptions
+    {
+        var o = ConstantSetsCommandOptions()
+        o.db = CLIDefaults.db(environment: environment)
+        var words: [String] = []
+        var tokens = true
+        var scanner = CommandArguments(arguments, command: "constant-sets")
+        while let token = scanner.next() {
+            switch token {
+            case .positional(let p): words.append(p)
+            case .option(let name, let inline):
+                switch name {
+                case "--db": o.db = try scanner.value(of: name, inline: inline)
+                case "--format":
+                    let v = try scanner.value(of: name, inline: inline)
+                    guard v == "dtcg" || v == "json" else {
+                        throw UsageError("--format must be dtcg or json, got '\(v)'")
+                    }
+                    tokens = v == "dtcg"
+                default: throw scanner.unknownOption(name)
+                }
+            }
+        }
+        func reference(_ text: String) throws(UsageError) -> ConstantSetReference {
+            guard let r = ConstantSetReference(text), !r.isDefault else {
+                throw UsageError("expected a set's name or name@version, got '\(TerminalText.escaped(text))'")
+            }
+            return r
+        }
+        switch (words.first, words.count) {
+        case (nil, _), ("list", 1): o.action = .list
+        case ("show", 2): o.action = .show((try reference(words[1])).description)
+        case ("export", 3): o.action = .export(try reference(words[1]), file: words[2], tokens: tokens)
+        case ("import", 3):
+            if let problem = ConstantSetDrafts.nameProblem(words[1]) { throw UsageError(problem) }
+            o.action = .import(words[1], file: words[2], tokens: tokens)
+        default:
+            throw UsageError("expected list, show NAME[@N], export NAME[@N] FILE or import NAME FILE")
+        }
+        return o
+    }
+}
+
+/// `hinge constant-sets`: what to print, computed from an open store (tests call it directly).
+public enum ConstantSetsCommandRunner {
+    public static func run(_ options: ConstantSetsCommandOptions, sets: ConstantSetStore) -> CommandOutput {
+        switch options.action {
+        case .list:
+            var out = "NAME".padding(24) + "LATEST  CREATED                   NOTE\n"
+            for s in sets.list() {
+                out +=
+                    TerminalText.escaped(s.name).padding(24) + String(s.latest?.version ?? 0).padding(8)
+                    + s.createdAt.iso8601.padding(26) + TerminalText.escaped(s.latest?.note ?? "") + "\n"
+            }
+            return CommandOutput(exitCode: 0, stdout: Array(out.utf8))
+        case .show(let text):
+            guard let ref = ConstantSetReference(text), let set = sets.set(ref.name) else {
+                return .failure("hinge constant-sets: no constant set \(TerminalText.escaped(text))")
+            }
+            guard let n = ref.version else { return pretty(ConstantSetJSON.set(set)) }
+            guard let v = set.version(n) else { return .failure("hinge constant-sets: no version \(ref)") }
+            return pretty(ConstantSetJSON.version(v))
+        case .export(let ref, let file, let tokens):
+            guard case .found(let v) = sets.lookup(ref, includeRetired: true) else {
+                return .failure("hinge constant-sets: no version \(ref)")
+            }
+            let bytes =
+                JSONWriter.encode(tokens ? ConstantSetTokens.document(v) : ConstantSetJSON.version(v), options: .pretty)
+                + [0x0A]
+            if file == "-" { return CommandOutput(exitCode: 0, stdout: bytes) }
+            guard CLIFiles.writeFile(file, bytes) else {
+                return .failure("hinge constant-sets: cannot write \(TerminalText.escaped(file))")
+            }
+            return CommandOutput(exitCode: 0, stdout: Array("exported \(v.reference) to \(file)\n".utf8))
+        case .import(let name, let file, let tokens):
+            let body: [UInt8]
+            do throws(CLIError) { body = try CLIFiles.read(file, limit: CLIDefaults.maxBody) } catch {
+                return .failure("hinge constant-sets: \(error)")
+            }
+            let parsed =
+                tokens
+                ? ConstantSetTokens.draft(tokens: body, catalog: sets)
+                : ConstantSetDrafts.draft(json: body, catalog: sets)
+            switch parsed {
+            case .failure(let problem):
+                let doc = (try? JSONParser.parse(problem.document)).map { JSONWriter.encode($0, options: .pretty) }
+                return CommandOutput(exitCode: 1, stderr: (doc ?? problem.document) + [0x0A])
+            case .success(let draft):
+                do throws(StoreError) {
+                    let v = try sets.create(name: name, draft: draft)
+                    return CommandOutput(exitCode: 0, stdout: Array("created \(v.reference) \(v.digest.quoted)\n".utf8))
+                } catch {
+                    return .failure("hinge constant-sets: cannot store the version: \(error)")
+                }
+            }
+        }
+    }
+
+    static func pretty(_ value: JSONValue) -> CommandOutput {
+        CommandOutput(exitCode: 0, stdout: JSONWriter.encode(value, options: .pretty) + [0x0A])
+    }
+
+    /// Opens the database (which must exist; exclusively for an import into SQLite, so that no server's
+    /// snapshot misses the new version) and runs.
+    public static func run(options: ConstantSetsCommandOptions) -> CommandOutput {
+        guard CLIFiles.databaseExists(options.db) else {
+            return .failure("hinge constant-sets: no database at \(options.db)")
+        }
+        var configuration = Store.Configuration(path: options.db, maxReaders: 1, requireWritable: false)
+        if case .import = options.action {
+            configuration.requireWritable = true
+            configuration.exclusive = !CLIFiles.isPostgresURL(options.db)
+        }
+        let store: Store
+        do throws(StoreError) { store = try Store.open(configuration) } catch {
+            if case .locked = error {
+                return .failure(
+                    "hinge constant-sets: a server uses \(options.db): POST the file to its "
+                        + "/v1/constant-sets/{name}/versions instead")
+            }
+            return .failure("hinge constant-sets: cannot open the database: \(error)")
+        }
+        defer { store.close() }
+        return run(options, sets: store.constantSets)
+    }
+}
+
+extension String {
+    fileprivate func padding(_ width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}
+
+extension CLIFiles {
+    /// Writes `bytes` to `path` (created or truncated, mode 0644); false on any failure.
+    static func writeFile(_ path: String, _ bytes: [UInt8]) -> Bool {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return false }
+        let written = write(bytes, to: fd)
+        return close(fd) == 0 && written
+    }
+}
