@@ -76,7 +76,8 @@ let package = Package(
             name: "StoreTests", dependencies: ["Store", "CLinux", "LayoutEngine", "JSON", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Threads", "TestSupport"]),
-        .testTarget(name: "ResolvingTests", dependencies: ["Resolving", "Store", "LayoutEngine", "JSON", "TestSupport"]),
+        .testTarget(
+            name: "ResolvingTests", dependencies: ["Resolving", "Store", "LayoutEngine", "JSON", "TestSupport"]),
         .testTarget(name: "WireframeTests", dependencies: ["Wireframe", "LayoutEngine", "JSON", "TestSupport"]),
         // HingeCLI: one live test checks that `hinge resolve --format svg` prints the server's bytes.
         .testTarget(
