@@ -81,7 +81,9 @@ class FakeConstantSets:
 
             def do_GET(self):
                 if self.path == "/v1/constant-sets":
-                    body = json.dumps({"items": [{"name": "calibrated", "version": 2}, "field-test@5"]}).encode()
+                    body = json.dumps({"constantSets": [
+                        {"name": "calibrated", "latestVersion": 2, "created": "2026-12-04T10:00:00.000Z", "note": None},
+                        {"name": "field-test", "latestVersion": 5, "created": "2026-12-04T11:00:00.000Z", "note": "x"}]}).encode()
                 elif self.path == "/v1/devices":
                     body = devices
                 else:

@@ -376,8 +376,12 @@ const HingePanel = (() => {
       state.devices = Array.isArray(devices.data && devices.data.items) ? devices.data.items : [];
       // Constant sets are offered only by a server that lists them.
       const sets = await call("GET", "/v1/constant-sets");
-      const items = sets.ok && sets.data && Array.isArray(sets.data.items) ? sets.data.items : null;
-      state.sets = items ? items.map((s) => (typeof s === "string" ? s : `${s.name}@${s.version}`)).filter(Boolean) : null;
+      // `{"constantSets": [{"name", "latestVersion", …}]}` (docs/api.md#constant-sets): each set pinned at its
+      // latest version, as `name@n`.
+      const items = sets.ok && sets.data && Array.isArray(sets.data.constantSets) ? sets.data.constantSets : null;
+      state.sets = items
+        ? items.filter((s) => s && s.name && s.latestVersion > 0).map((s) => `${s.name}@${s.latestVersion}`)
+        : null;
       $.setField.hidden = !state.sets || state.sets.length === 0;
       renderMatrixChoices();
       render();
