@@ -38,6 +38,20 @@ public struct ConstantSetContext: Sendable {
         use(reference, in: &scene).mapError { .invalid([$0.issue]) }
     }
 
+    /// The constants `reference` puts under the scene's own, and its name; the refusal as `apply`'s.
+    func constants(_ reference: ConstantSetReference, for scene: borrowing Scene) -> Result<
+        (Constants, Used), ResolveProblem
+    > {
+        if reference.isDefault {
+            return .success((scene.constants, Used(name: ConstantSetReference.defaultName, stored: nil)))
+        }
+        if let pin = catalog?.pin(reference, includeRetired: includeRetired) {
+            return .success((scene.constants(over: pin.constants), Used(name: pin.reference, stored: pin.reference)))
+        }
+        var copy = copy scene
+        return apply(reference, to: &copy).map { (copy.constants, $0) }
+    }
+
     /// `apply`, its refusal as the one violation at `/constantSet`.
     func use(_ reference: ConstantSetReference, in scene: inout Scene) -> Result<Used, Refusal> {
         if reference.isDefault { return .success(Used(name: ConstantSetReference.defaultName, stored: nil)) }

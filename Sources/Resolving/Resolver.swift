@@ -137,16 +137,16 @@ public enum Resolver {
     /// `output` for a scene resolved with a constant set (docs/rules.md#constant-sets): apart, so that the usual
     /// scene is not copied out of its decoding to be changed.
     private static func pinned(
-        _ scene: consuming Scene, _ reference: ConstantSetReference, _ constantSets: ConstantSetContext,
+        _ scene: borrowing Scene, _ reference: ConstantSetReference, _ constantSets: ConstantSetContext,
         device: String?
     ) -> ResolveOutput {
-        var scene = scene
         let used: ConstantSetContext.Used
-        switch constantSets.apply(reference, to: &scene) {
+        let constants: Constants
+        switch constantSets.constants(reference, for: scene) {
         case .failure(let problem): return ResolveOutput(problem: problem, device: device)
-        case .success(let u): used = u
+        case .success(let (c, u)): (constants, used) = (c, u)
         }
-        var resolution = LayoutEngine.resolve(scene)
+        var resolution = LayoutEngine.resolve(scene, constants: constants)
         resolution.constantSet = used.name
         let folds = scene.profile?.folds ?? (scene.fold != nil)
         var out = ResolveOutput(
