@@ -39,17 +39,21 @@ public struct ConstantSetContext: Sendable {
     }
 
     /// The constants `reference` puts under the scene's own, and its name; the refusal as `apply`'s.
-    func constants(_ reference: ConstantSetReference, for scene: borrowing Scene) -> Result<
-        (Constants, Used), ResolveProblem
-    > {
+    func constants(_ reference: ConstantSetReference, for scene: borrowing Scene, into constants: inout Constants)
+        -> Result<Used, ResolveProblem>
+    {
         if reference.isDefault {
-            return .success((scene.constants, Used(name: ConstantSetReference.defaultName, stored: nil)))
+            constants = scene.constants
+            return .success(Used(name: ConstantSetReference.defaultName, stored: nil))
         }
         if let pin = catalog?.pin(reference, includeRetired: includeRetired) {
-            return .success((scene.constants(over: pin.constants), Used(name: pin.reference, stored: pin.reference)))
+            constants = scene.constants(over: pin.constants)
+            return .success(Used(name: pin.reference, stored: pin.reference))
         }
         var copy = copy scene
-        return apply(reference, to: &copy).map { (copy.constants, $0) }
+        let result = apply(reference, to: &copy)
+        constants = copy.constants
+        return result
     }
 
     /// `apply`, its refusal as the one violation at `/constantSet`.

@@ -29,8 +29,9 @@ public struct ResolveOutput: Sendable {
 
     public init(
         problem: ResolveProblem.Kind?, json: [UInt8], resolution: Resolution?, device: String?, givenCodes: [String]?,
-        posture: String? = nil, recordedJSON: [UInt8]? = nil
+        posture: String? = nil, recordedJSON: [UInt8]? = nil, constantSet: String? = nil
     ) {
+        self.constantSet = constantSet
         self.problemKind = problem
         self.json = json
         self.resolution = resolution
@@ -141,18 +142,18 @@ public enum Resolver {
         device: String?
     ) -> ResolveOutput {
         let used: ConstantSetContext.Used
-        let constants: Constants
-        switch constantSets.constants(reference, for: scene) {
+        var constants = Constants()
+        switch constantSets.constants(reference, for: scene, into: &constants) {
         case .failure(let problem): return ResolveOutput(problem: problem, device: device)
-        case .success(let (c, u)): (constants, used) = (c, u)
+        case .success(let u): used = u
         }
         var resolution = LayoutEngine.resolve(scene, constants: constants)
         resolution.constantSet = used.name
         let folds = scene.profile?.folds ?? (scene.fold != nil)
-        var out = ResolveOutput(
-            problem: nil, json: resolution.encoded, resolution: resolution, device: scene.deviceID, givenCodes: nil,
-            posture: folds ? resolution.environment.posture.rawValue : nil)
-        out.constantSet = used.stored
-        return out
+        let json = resolution.encoded
+        let posture = folds ? resolution.environment.posture.rawValue : nil
+        return ResolveOutput(
+            problem: nil, json: json, resolution: resolution, device: scene.deviceID, givenCodes: nil,
+            posture: posture, constantSet: used.stored)
     }
 }
