@@ -8,8 +8,8 @@ public enum LayoutEngine {
     public static func resolve(_ scene: Scene) -> Resolution { resolve(scene, constants: scene.constants) }
 
     /// `resolve` with `constants` in place of the scene's own (a constant set's values under the request's,
-    /// `Scene.constants(over:)`), without changing the scene.
-    public static func resolve(_ scene: Scene, constants c: Constants) -> Resolution {
+    /// `Scene.constants(over:)`), without changing the scene; the resolution names `constantSet`.
+    public static func resolve(_ scene: Scene, constants c: Constants, constantSet: String? = nil) -> Resolution {
         var diagnostics: [Diagnostic] = []
         // (`unknownFields.listed` is the fields' array itself: no call per index.)
         diagnostics.reserveCapacity(scene.unknownFields.listed.count + 2 * scene.presentations.count + 4)
@@ -59,6 +59,8 @@ public enum LayoutEngine {
         if let a = scene.arrangement {
             arrangement = ArrangementRules.resolve(a, env: env, constants: c, diagnostics: &diagnostics)
         }
-        return Resolution(environment: env, arrangement: arrangement, placements: placements, diagnostics: diagnostics)
+        return Resolution(
+            environment: env, arrangement: arrangement, placements: placements, diagnostics: diagnostics,
+            constantSet: constantSet)
     }
 }

@@ -147,8 +147,7 @@ public enum Resolver {
         case .failure(let problem): return ResolveOutput(problem: problem, device: device)
         case .success(let u): used = u
         }
-        var resolution = LayoutEngine.resolve(scene, constants: constants)
-        resolution.constantSet = used.name
+        let resolution = LayoutEngine.resolve(scene, constants: constants, constantSet: used.name)
         let folds = scene.profile?.folds ?? (scene.fold != nil)
         let json = resolution.encoded
         let posture = folds ? resolution.environment.posture.rawValue : nil

@@ -216,7 +216,12 @@ struct SchemaV2Tests {
         #expect(before.contains("table request_codes") && before.contains("index requests_by_device"))
         try Store.open(.init(path: path)).close()
         let after = try SchemaV2Tests.schemaObjects(path)
-        #expect(after == before.subtracting(SchemaV2Tests.dropped))
+        // Schema 7 adds the constant sets' tables.
+        let constantSets: Set<String> = [
+            "table constant_sets", "table constant_set_versions", "index sqlite_autoindex_constant_sets_1",
+            "index sqlite_autoindex_constant_set_versions_1",
+        ]
+        #expect(after == before.subtracting(SchemaV2Tests.dropped).union(constantSets))
         let db = try rawConnection(path)
         defer { db.close() }
         #expect(
@@ -224,7 +229,7 @@ struct SchemaV2Tests {
                 "SELECT group_concat(version || ' ' || name, '; ') FROM schema_migrations ORDER BY version")
                 == "1 device profiles, request log; 2 request log without per-code rows and secondary indexes; "
                 + "3 replica id of each record; 4 request bodies as codec frames; 5 request ids without AUTOINCREMENT; "
-                + "6 client and posture of each record")
+                + "6 client and posture of each record; 7 constant sets, the constant set of each record")
     }
 
     @Test func aFreshDatabaseReachesTheLatestVersionWithTheSameSchemaAsAMigratedOne() throws {
@@ -232,8 +237,8 @@ struct SchemaV2Tests {
         let fresh = dir.file("fresh.sqlite")
         try Store.open(.init(path: fresh)).close()
         let db = try rawConnection(fresh)
-        #expect(try db.scalarInt("SELECT max(version) FROM schema_migrations") == 6)
-        #expect(Schema.latestVersion == 6)
+        #expect(try db.scalarInt("SELECT max(version) FROM schema_migrations") == 7)
+        #expect(Schema.latestVersion == 7)
         db.close()
         let objects = try SchemaV2Tests.schemaObjects(fresh)
         #expect(objects.isDisjoint(with: SchemaV2Tests.dropped))
