@@ -10,6 +10,10 @@ import Threads
 enum HeavyWork {
     /// Bodies larger than this (a large scene, a large matrix request) are parsed and resolved on the pool.
     static let inlineBodyBytes = 64 * 1024
+    /// A matrix body larger than this is planned on the pool too: planning parses the whole body into a value
+    /// tree, and forty such bodies at once (slow readers asking for multi-MB answers) would hold a loop for
+    /// tens of milliseconds. A studio's matrix request is a few hundred bytes.
+    static let inlineMatrixBodyBytes = 8 * 1024
     /// A matrix whose work (combinations × scene nodes, `Matrix.Plan.work`) is above this runs on the pool:
     /// about a millisecond of CPU (see `Matrix.Limits.maxWork` for the cost of a unit). A matrix with pictures
     /// runs there whatever its work, as every picture does.

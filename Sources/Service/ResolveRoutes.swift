@@ -64,7 +64,7 @@ enum ResolveRoutes {
         case .success(let h): headers = h
         }
         let recording = Recording(receivedAt: Timestamp.now(), headers: headers)
-        if request.body.count > HeavyWork.inlineBodyBytes {
+        if request.body.count > HeavyWork.inlineMatrixBodyBytes {
             return context.offload(reply) {
                 let out = Matrix.resolve(
                     body: request.body, catalog: context.catalog(for: request), limits: context.matrixLimits,
