@@ -14,6 +14,8 @@ Checks, through nginx and on each replica's own port:
   1. visibility: a PUT on replica a is served by b and c; 100 rounds, p99 ≤ 50 ms;
   2. If-Match: three concurrent PUTs with the same tag on three replicas, exactly one 200 and two 412, then
      every replica serves the winner; a DELETE disappears from every replica;
+  2b. constant sets: a version created on a is used by b and c at once; the next one, created on b, is number 2;
+     a retirement on c refuses the set everywhere;
   3. failover: 8 clients resolve through nginx while b is SIGKILLed and restarted; every `Hinge-Record-Id` a
      client received exists afterwards with the body it sent, and the fleet answered while b was down;
   4. paging with limit=37 through nginx while writers run: ids strictly decreasing, no duplicates; a walk
@@ -359,6 +361,37 @@ def check_visibility(replicas, report):
                  f"a PUT on replica a is served by b and c: 100 rounds, p99 {p99:.1f} ms ≤ 50 ms, {failures} missed")
 
 
+def check_constant_sets(replicas, report):
+    """A constant set version created on replica a is used by b and c at once (NOTIFY), numbers are given by the
+    database whichever replica writes, and a retirement on c refuses the set on every replica."""
+    a, b, c = replicas
+    pinned = json.dumps({"device": "iphone-16", "constantSet": "fleet-acme",
+                         "presentations": [{"id": "s", "kind": "sheet", "detents": ["large"]}]}).encode()
+    json_headers = {"Content-Type": "application/json"}
+
+    def answer(r):
+        status, _, body = request(r.port, "POST", "/v1/resolve", pinned, json_headers)
+        return status, (json.loads(body).get("constantSet") if status == 200 else None)
+
+    status, headers, _ = request(a.port, "POST", "/v1/constant-sets/fleet-acme/versions",
+                                 b'{"constants": {"sheet.topGap": 12}}', json_headers)
+    written = time.monotonic()
+    seen = [wait_until(lambda r=r: answer(r) == (200, "fleet-acme@1"), 2) for r in (b, c)]
+    delays = [(time.monotonic() - written) * 1000] if None not in seen else []
+    report.check(status == 201 and None not in seen,
+                 f"fleet-acme@1 created on a (status {status}) is used by b and c"
+                 + (f" within {delays[0]:.1f} ms" if delays else ""))
+    status, headers, _ = request(b.port, "POST", "/v1/constant-sets/fleet-acme/versions",
+                                 b'{"basedOn": "fleet-acme@1", "constants": {"sheet.topGap": 20}}', json_headers)
+    report.check(status == 201 and headers.get("location") == "/v1/constant-sets/fleet-acme/versions/2",
+                 f"the next version, created on b, is number 2 ({headers.get('location')})")
+    report.check(wait_until(lambda: answer(a) == (200, "fleet-acme@2") and answer(c) == (200, "fleet-acme@2"), 2)
+                 is not None, "a and c then resolve \"fleet-acme\" with fleet-acme@2")
+    status, _, _ = request(c.port, "DELETE", "/v1/constant-sets/fleet-acme")
+    report.check(status == 204 and wait_until(lambda: answer(a)[0] == 422 and answer(b)[0] == 422, 2) is not None,
+                 f"retired on c (status {status}), the set is refused on a and b")
+
+
 def check_if_match(replicas, report):
     device = "fleet-if-match"
     status, headers, _ = request(replicas[0].port, "PUT", f"/v1/devices/{device}", profile(device, 400),
@@ -545,6 +578,7 @@ def main():
         print(f"  replicas a, b, c on ports {[r.port for r in replicas]}, nginx on {nginx.port}")
         check_visibility(replicas, report)
         check_if_match(replicas, report)
+        check_constant_sets(replicas, report)
         check_failover(replicas, nginx, report)
         check_paging(nginx, cluster, report, args.table)
         check_database_outage(replicas, nginx, cluster, report)

@@ -75,16 +75,16 @@ public struct ConstantSetReference: Sendable, Hashable, CustomStringConvertible 
 extension Scene {
     /// Puts `base` (a stored set's values) under the request's own `constants`: each constant the request gave
     /// keeps its value, every other one takes the set's (docs/rules.md#constant-sets).
-    public mutating func useConstants(_ base: Constants) {
+    public mutating func useConstants(_ base: Constants) { constants = constants(over: base) }
+
+    /// The constants in effect with `base` under the request's own `constants` (`useConstants` without the change).
+    public func constants(over base: Constants) -> Constants {
         // The usual request names a set and overrides nothing: no key path is walked.
-        if overriddenConstants == 0 {
-            constants = base
-            return
-        }
+        if overriddenConstants == 0 { return base }
         var c = base
         for (i, d) in Constants.definitions.enumerated() where overriddenConstants & (1 << UInt32(i)) != 0 {
             c[keyPath: d.keyPath] = constants[keyPath: d.keyPath]
         }
-        constants = c
+        return c
     }
 }

@@ -5,7 +5,11 @@ import JSON
 public enum LayoutEngine {
     public static let version = Resolution.engineVersion
 
-    public static func resolve(_ scene: Scene) -> Resolution {
+    public static func resolve(_ scene: Scene) -> Resolution { resolve(scene, constants: scene.constants) }
+
+    /// `resolve` with `constants` in place of the scene's own (a constant set's values under the request's,
+    /// `Scene.constants(over:)`), without changing the scene; the resolution names `constantSet`.
+    public static func resolve(_ scene: Scene, constants c: Constants, constantSet: String? = nil) -> Resolution {
         var diagnostics: [Diagnostic] = []
         // (`unknownFields.listed` is the fields' array itself: no call per index.)
         diagnostics.reserveCapacity(scene.unknownFields.listed.count + 2 * scene.presentations.count + 4)
@@ -23,7 +27,6 @@ public enum LayoutEngine {
                     message: .text(scene.unknownFields.omittedMessage)))
         }
         let env = EnvironmentResolver.resolve(scene, diagnostics: &diagnostics)
-        let c = scene.constants
         var stack = ModalStack()
         var placements: [Placement] = []
         placements.reserveCapacity(scene.presentations.count)
@@ -56,6 +59,8 @@ public enum LayoutEngine {
         if let a = scene.arrangement {
             arrangement = ArrangementRules.resolve(a, env: env, constants: c, diagnostics: &diagnostics)
         }
-        return Resolution(environment: env, arrangement: arrangement, placements: placements, diagnostics: diagnostics)
+        return Resolution(
+            environment: env, arrangement: arrangement, placements: placements, diagnostics: diagnostics,
+            constantSet: constantSet)
     }
 }

@@ -38,6 +38,24 @@ public struct ConstantSetContext: Sendable {
         use(reference, in: &scene).mapError { .invalid([$0.issue]) }
     }
 
+    /// The constants `reference` puts under the scene's own, and its name; the refusal as `apply`'s.
+    func constants(_ reference: ConstantSetReference, for scene: borrowing Scene, into constants: inout Constants)
+        -> Result<Used, ResolveProblem>
+    {
+        if reference.isDefault {
+            constants = scene.constants
+            return .success(Used(name: ConstantSetReference.defaultName, stored: nil))
+        }
+        if let pin = catalog?.pin(reference, includeRetired: includeRetired) {
+            constants = scene.constants(over: pin.constants)
+            return .success(Used(name: pin.reference, stored: pin.reference))
+        }
+        var copy = copy scene
+        let result = apply(reference, to: &copy)
+        constants = copy.constants
+        return result
+    }
+
     /// `apply`, its refusal as the one violation at `/constantSet`.
     func use(_ reference: ConstantSetReference, in scene: inout Scene) -> Result<Used, Refusal> {
         if reference.isDefault { return .success(Used(name: ConstantSetReference.defaultName, stored: nil)) }

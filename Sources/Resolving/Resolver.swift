@@ -29,8 +29,9 @@ public struct ResolveOutput: Sendable {
 
     public init(
         problem: ResolveProblem.Kind?, json: [UInt8], resolution: Resolution?, device: String?, givenCodes: [String]?,
-        posture: String? = nil, recordedJSON: [UInt8]? = nil
+        posture: String? = nil, recordedJSON: [UInt8]? = nil, constantSet: String? = nil
     ) {
+        self.constantSet = constantSet
         self.problemKind = problem
         self.json = json
         self.resolution = resolution
@@ -119,25 +120,39 @@ public enum Resolver {
         switch consume decoding {
         case .invalid(let errors, let unknownFields):
             return ResolveOutput(problem: .invalid(errors, unknownFields: unknownFields), device: device())
-        case .scene(var scene):
-            var used: ConstantSetContext.Used?
+        case .scene(let scene):
             if let reference = constantSets.pin ?? scene.constantSet {
-                switch constantSets.apply(reference, to: &scene) {
-                case .failure(let problem): return ResolveOutput(problem: problem, device: device())
-                case .success(let u): used = u
-                }
+                return pinned(scene, reference, constantSets, device: device())
             }
-            var resolution = LayoutEngine.resolve(scene)
-            resolution.constantSet = used?.name
+            let resolution = LayoutEngine.resolve(scene)
             // docs/rules.md#posture: a posture means something only where there is a fold.
             let folds = scene.profile?.folds ?? (scene.fold != nil)
             // The direct byte encoder: the same bytes as `JSONWriter.encode(resolution.json)` (checked by the
             // golden and property tests) without building the value tree — 3× cheaper (hinge-bench).
-            var out = ResolveOutput(
+            return ResolveOutput(
                 problem: nil, json: resolution.encoded, resolution: resolution, device: scene.deviceID, givenCodes: nil,
                 posture: folds ? resolution.environment.posture.rawValue : nil)
-            out.constantSet = used?.stored
-            return out
         }
+    }
+
+    /// `output` for a scene resolved with a constant set (docs/rules.md#constant-sets): apart, so that the usual
+    /// scene is not copied out of its decoding to be changed.
+    private static func pinned(
+        _ scene: borrowing Scene, _ reference: ConstantSetReference, _ constantSets: ConstantSetContext,
+        device: String?
+    ) -> ResolveOutput {
+        let used: ConstantSetContext.Used
+        var constants = Constants()
+        switch constantSets.constants(reference, for: scene, into: &constants) {
+        case .failure(let problem): return ResolveOutput(problem: problem, device: device)
+        case .success(let u): used = u
+        }
+        let resolution = LayoutEngine.resolve(scene, constants: constants, constantSet: used.name)
+        let folds = scene.profile?.folds ?? (scene.fold != nil)
+        let json = resolution.encoded
+        let posture = folds ? resolution.environment.posture.rawValue : nil
+        return ResolveOutput(
+            problem: nil, json: json, resolution: resolution, device: scene.deviceID, givenCodes: nil,
+            posture: posture, constantSet: used.stored)
     }
 }

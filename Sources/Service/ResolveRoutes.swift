@@ -68,7 +68,7 @@ enum ResolveRoutes {
             return context.offload(reply) {
                 let out = Matrix.resolve(
                     body: request.body, catalog: context.catalog(for: request), limits: context.matrixLimits,
-                    pictures: pictures, constantSets: ConstantSetContext(catalog: context.store?.constantSets))
+                    pictures: pictures, constantSets: context.constantSets)
                 sendMatrix(out, request, reply, recording: recording, context: context)
             }
         }
@@ -80,7 +80,7 @@ enum ResolveRoutes {
         {
         case .refused(let out): sendMatrix(out, request, reply, recording: recording, context: context)
         case .plan(var plan):
-            plan.constantSets = ConstantSetContext(catalog: context.store?.constantSets)
+            plan.constantSets = context.constantSets
             let limit = context.matrixLimits.maxResponseBytes
             if plan.work <= HeavyWork.inlineMatrixWork && plan.pictures == nil {
                 let out = Matrix.run(plan, catalog: context.catalog(for: request), maxResponseBytes: limit)
@@ -107,7 +107,7 @@ enum ResolveRoutes {
     ) {
         var out = Resolver.resolve(
             body: request.body, catalog: context.catalog(for: request),
-            constantSets: ConstantSetContext(catalog: context.store?.constantSets))
+            constantSets: context.constantSets)
         let limit = context.matrixLimits.maxResponseBytes
         if out.json.count > limit {
             out = ResolveOutput(

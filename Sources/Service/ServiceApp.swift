@@ -14,6 +14,8 @@ final class ServiceContext: Sendable {
     /// The catalog per shard: with a store, each shard's own copy of the device profiles (docs/store.md).
     private let shardCatalogs: [any DeviceCatalog]
     let store: Store?
+    /// Where resolves find the constant sets scenes name (the store's), built once.
+    let constantSets: ConstantSetContext
     let recorder: Recorder
     let authorization: WriteAuthorization
     let metrics: ServiceMetrics
@@ -39,6 +41,7 @@ final class ServiceContext: Sendable {
         self.work = work
         self.matrixLimits = matrixLimits
         self.store = store
+        self.constantSets = ConstantSetContext(catalog: store?.constantSets)
         self.metrics = ServiceMetrics()
         self.errorLog = errorLog
         self.recorder = Recorder(log: record ? store?.requestLog : nil, metrics: metrics, errorLog: errorLog)

@@ -14,8 +14,12 @@ public final class ConstantSetStore: ConstantSetCatalog, Sendable {
     private struct Snapshot {
         var sets: [String: ConstantSet] = [:]
         var pins: [String: ConstantSetPin] = [:]
+        /// The last pin found and the text it was found by: a client pins one set, so most look-ups are a
+        /// comparison of a few bytes instead of a hash.
+        var last: (text: String, pin: ConstantSetPin)?
 
         mutating func set(_ s: ConstantSet) {
+            last = nil
             sets[s.name] = s
             let retired = s.retiredAt != nil
             for v in s.versions { pins[v.reference] = ConstantSetPin(v, retired: retired) }
@@ -49,7 +53,13 @@ public final class ConstantSetStore: ConstantSetCatalog, Sendable {
     }
 
     public func pin(_ reference: ConstantSetReference, includeRetired: Bool = false) -> ConstantSetPin? {
-        guard let pin = snapshot.withLock({ $0.pins[reference.text] }), includeRetired || !pin.retired else {
+        let found = snapshot.withLock { s -> ConstantSetPin? in
+            if let last = s.last, last.text == reference.text { return last.pin }
+            guard let pin = s.pins[reference.text] else { return nil }
+            s.last = (reference.text, pin)
+            return pin
+        }
+        guard let pin = found, includeRetired || !pin.retired else {
             return nil
         }
         return pin
