@@ -23,10 +23,9 @@ public enum ConstantSetDrafts {
         ConstantSetDraft, ResolveProblem
     > {
         let value: JSONValue
-        do {
-            value = try JSONParser.parse(body)
-        } catch {
-            return .failure(.notJSON(error))
+        switch ResolveProblem.parse(body) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let v): value = v
         }
         var issues: [JSONIssue] = []
         guard case .object(let root) = value else {

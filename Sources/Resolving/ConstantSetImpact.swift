@@ -27,7 +27,10 @@ public enum ConstantSetImpact {
             var o = Options()
             if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .success(o) }
             let value: JSONValue
-            do { value = try JSONParser.parse(body) } catch { return .failure(.notJSON(error)) }
+            switch ResolveProblem.parse(body) {
+            case .failure(let problem): return .failure(problem)
+            case .success(let v): value = v
+            }
             guard case .object(let root) = value else {
                 return .failure(.invalid([JSONIssue(path: .root, message: "expected an object")], what: "request"))
             }

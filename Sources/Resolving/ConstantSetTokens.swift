@@ -61,10 +61,9 @@ public enum ConstantSetTokens {
         ConstantSetDraft, ResolveProblem
     > {
         let value: JSONValue
-        do {
-            value = try JSONParser.parse(body)
-        } catch {
-            return .failure(.notJSON(error))
+        switch ResolveProblem.parse(body) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let v): value = v
         }
         guard case .object(let root) = value else {
             return .failure(

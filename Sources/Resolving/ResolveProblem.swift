@@ -80,6 +80,13 @@ extension ResolveProblem {
             members: members)
     }
 
+    /// `body` parsed as JSON, or the problem that says where it broke (`notJSON`).
+    public static func parse(_ body: [UInt8]) -> Result<JSONValue, ResolveProblem> {
+        do throws(JSONParseError) { return .success(try JSONParser.parse(body)) } catch {
+            return .failure(.notJSON(error))
+        }
+    }
+
     /// 400 for a body that is not JSON, saying where it broke. A repeated key is valid JSON grammar
     /// (RFC 8259 only says names SHOULD be unique) that Hinge refuses — a 422, like any other rule.
     public static func notJSON(_ error: JSONParseError) -> ResolveProblem {

@@ -19,7 +19,8 @@ struct HostPolicy: Sendable, Equatable {
     init(bindHost: String, publicHosts: [String]) {
         var names = Set(publicHosts.map(HostPolicy.normalize))
         let bind = HostPolicy.normalize(bindHost)
-        if !bind.isEmpty && !HostPolicy.isAddressLiteral(bind) { names.insert(bind) }
+        // A bare IPv6 address (`::1`) has colons; anything else is kept when it is a name.
+        if !bind.contains(":") && HostPolicy.kind(of: bind) == .name { names.insert(bind) }
         self.names = names
     }
 
@@ -37,13 +38,13 @@ struct HostPolicy: Sendable, Equatable {
         case .address: return true
         case .malformed: return false
         case .name:
-            guard let name = HostPolicy.name(ofHostHeader: host) else { return false }
+            let name = HostPolicy.normalize(String(host.prefix { $0 != ":" }))  // without its port
             if name == "localhost" || name.hasSuffix(".localhost") { return true }
             return names.contains(name)
         }
     }
 
-    enum HostKind { case address, name, malformed }
+    enum HostKind: Equatable { case address, name, malformed }
 
     /// One pass over a `Host` header's bytes: an IPv4 address (four decimal parts up to 255) or a bracketed
     /// IPv6 address, each with an optional `:port`, is `.address`; letters, digits, `-`, `.`, `_` with an
@@ -124,47 +125,10 @@ struct HostPolicy: Sendable, Equatable {
             || c == UInt8(ascii: "_") || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: ".")
     }
 
-    /// The host part of a `Host` header (`name`, `name:port`, `[v6]`, `[v6]:port`), normalized; nil when the
-    /// header is not of that form.
-    static func name(ofHostHeader header: String) -> String? {
-        var h = Substring(header)
-        if h.hasPrefix("[") {
-            guard let close = h.firstIndex(of: "]") else { return nil }
-            let rest = h[h.index(after: close)...]
-            guard rest.isEmpty || isPort(rest.dropFirst()) && rest.first == ":" else { return nil }
-            h = h[...close]
-        } else if let colon = h.lastIndex(of: ":") {
-            guard isPort(h[h.index(after: colon)...]) else { return nil }
-            h = h[..<colon]
-        }
-        guard !h.isEmpty, h.utf8.count <= 253, h.unicodeScalars.allSatisfy(isHostCharacter) else { return nil }
-        return normalize(String(h))
-    }
-
-    private static func isPort(_ s: Substring) -> Bool {
-        !s.isEmpty && s.count <= 5 && s.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
-    }
-
-    /// Letters, digits, `-`, `.`, `_`, and inside brackets the characters of an IPv6 literal.
-    private static func isHostCharacter(_ c: Unicode.Scalar) -> Bool {
-        switch c {
-        case "a"..."z", "A"..."Z", "0"..."9", "-", ".", "_", "[", "]", ":": return true
-        default: return false
-        }
-    }
-
-    /// An IPv4 dotted quad or a bracketed (or bare) IPv6 literal.
-    static func isAddressLiteral(_ name: String) -> Bool {
-        if name.hasPrefix("[") && name.hasSuffix("]") || name.contains(":") {
-            let inner = name.hasPrefix("[") ? name.dropFirst().dropLast() : Substring(name)
-            return !inner.isEmpty && inner.contains(":")
-                && inner.unicodeScalars.allSatisfy { $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "." }
-        }
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4
-            && parts.allSatisfy { p in
-                !p.isEmpty && p.count <= 3 && p.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && (Int(p) ?? 256) <= 255
-            }
+    /// What `text` is, as a `Host` header would be classified.
+    static func kind(of text: String) -> HostKind {
+        var text = text
+        return text.withUTF8 { classify($0) }
     }
 
     /// The 421 for a `Host` the server does not answer for.

@@ -141,10 +141,7 @@ extension ServeOption {
             readme: "browser origins allowed to call the API: `scheme://host[:port]`, `null`, `*` "
                 + "([Calling Hinge from a plugin](#calling-hinge-from-a-plugin))"
         ) { o, v, name throws(UsageError) in
-            o.corsOrigins = try v.map { s throws(UsageError) in
-                if let problem = ServeOptions.corsOriginProblem(s) { throw UsageError("\(name): \(problem)") }
-                return s
-            }
+            o.corsOrigins = try checked(v, name, ServeOptions.corsOriginProblem)
         },
         ServeOption(
             "--public-host", "HINGE_PUBLIC_HOSTS", .list("NAME"), default: "none",
@@ -153,10 +150,7 @@ extension ServeOption {
             readme: "host names clients call the server by; IP addresses, `localhost` and the `--host` name are "
                 + "always answered, any other `Host` gets 421 ([docs/api.md](docs/api.md#host-check))"
         ) { o, v, name throws(UsageError) in
-            o.publicHosts = try v.map { s throws(UsageError) in
-                if let problem = ServeOptions.publicHostProblem(s) { throw UsageError("\(name): \(problem)") }
-                return s
-            }
+            o.publicHosts = try checked(v, name, ServeOptions.publicHostProblem)
         },
         ServeOption(
             nil, "HINGE_ACCEPT_STRATEGY", .one("STRATEGY"), default: "`sharedListener`",
@@ -179,6 +173,14 @@ extension ServeOption {
     /// `--max-response-bytes` and `--max-buffered-bytes`: 1 KiB to 1 TiB.
     static let bufferBytesRange = 1024...(1 << 40)
     static let matrixWorkRange = 1...Int(Int32.max)
+
+    /// `values` when `problem` finds none in them; else a usage error naming `name` and the first problem.
+    static func checked(_ values: [String], _ name: String, _ problem: (String) -> String?) throws(UsageError)
+        -> [String]
+    {
+        for value in values { if let p = problem(value) { throw UsageError("\(name): \(p)") } }
+        return values
+    }
 
     static func int(_ s: String, _ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let n = Int(s), range.contains(n) else {

@@ -45,7 +45,7 @@ public struct ServeOptions: Sendable, Equatable {
 
     /// Why `name` cannot be one of `publicHosts`, or nil when it can: a host name without port or scheme.
     public static func publicHostProblem(_ name: String) -> String? {
-        guard !name.contains(":"), !name.contains("["), HostPolicy.name(ofHostHeader: name) != nil else {
+        guard !name.contains(":"), !name.contains("["), HostPolicy.kind(of: name) != .malformed else {
             return "'\(name)' is not a host name: expected letters, digits, '-', '_' and '.', without scheme or port"
         }
         return nil
