@@ -9,7 +9,6 @@ import TestSupport
 import Testing
 
 @testable import HingeCLI
-@testable import Service
 
 private let builtIns = StaticDeviceCatalog(BuiltInDevices.all)
 private let phoneScene = Array(

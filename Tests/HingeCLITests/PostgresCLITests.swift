@@ -6,7 +6,6 @@ import Synchronization
 import Testing
 
 @testable import HingeCLI
-@testable import Service
 @testable import Store
 
 /// `hinge devices` and `hinge replay` with `--db postgres://…` (when `HINGE_TEST_POSTGRES_URL` is set): they
