@@ -18,8 +18,14 @@ struct ModalStack {
     /// Whether the scene's root context already presents a modal.
     private var busyRoot = false
     /// For each presented non-modal panel named by `presentedFrom` inside a modal's view hierarchy, that modal's
-    /// index (docs/rules.md#panel-context); a panel not listed sits in the root's. Empty in most scenes.
-    private var panelContexts: [Int: Int] = [:]
+    /// index (docs/rules.md#panel-context); a panel not listed sits in the root's. Empty in most scenes, so a
+    /// list searched in order (an empty array costs nothing to make or search; a dictionary hashes each look-up).
+    private var panelContexts: [(panel: Int, context: Int)] = []
+
+    private func panelContext(_ panel: Int) -> Int? {
+        for entry in panelContexts where entry.panel == panel { return entry.context }
+        return nil
+    }
 
     private subscript(index: Int) -> Entry {
         @inline(__always) get {
@@ -64,11 +70,11 @@ struct ModalStack {
                 d.add(
                     .concurrentPresentation, .warning, "presentedFrom",
                     .presenterNotOnScreen(earlier[from].id, id: p.id))
-            } else if let context = self[from].modal ? from : panelContexts[from] {
+            } else if let context = self[from].modal ? from : panelContext(from) {
                 if isModal {
                     ok = admitModal(from: from, in: context, earlier: earlier, diagnostics: &d)
                 } else {
-                    panelContexts[count] = context
+                    panelContexts.append((count, context))
                 }
             } else if isModal {
                 // A non-modal panel in the root's view hierarchy: the root presents.

@@ -10,7 +10,14 @@ public struct ResolveOutput: Sendable {
     /// The answer's body: the resolution's JSON (docs/rules.md#response), the matrix's results, or the problem
     /// document.
     public var json: [UInt8]
-    public var resolution: Resolution?
+    /// The resolution itself (nil for a problem or a matrix). Kept in a box: a resolution is a few hundred bytes
+    /// of arrays and strings, and an output held inline was copied member by member (each retained) on its way
+    /// out of the core; a box moves as one reference.
+    public var resolution: Resolution? {
+        get { resolutionBox?.value }
+        set { resolutionBox = newValue.map { ResolutionBox($0) } }
+    }
+    private var resolutionBox: ResolutionBox?
     /// The device the scene named (when it could be read), for the request log.
     public var device: String?
     /// Diagnostic codes of the resolution, first occurrence order.
@@ -28,13 +35,18 @@ public struct ResolveOutput: Sendable {
     public var constantSet: String?
 
     public init(
-        problem: ResolveProblem.Kind?, json: [UInt8], resolution: Resolution?, device: String?, givenCodes: [String]?,
+        problem: ResolveProblem.Kind?, json: [UInt8], resolution: consuming Resolution?, device: String?,
+        givenCodes: [String]?,
         posture: String? = nil, recordedJSON: [UInt8]? = nil, constantSet: String? = nil
     ) {
         self.constantSet = constantSet
         self.problemKind = problem
         self.json = json
-        self.resolution = resolution
+        // Moved into the box, not copied (`map` would copy it out of the optional).
+        switch consume resolution {
+        case .some(let r): resolutionBox = ResolutionBox(r)
+        case .none: resolutionBox = nil
+        }
         self.device = device
         self.givenCodes = givenCodes
         self.posture = posture
@@ -42,7 +54,7 @@ public struct ResolveOutput: Sendable {
     }
 
     /// Diagnostic codes, first occurrence order (empty for a problem).
-    public var codes: [String] { givenCodes ?? resolution?.codes ?? [] }
+    public var codes: [String] { givenCodes ?? resolutionBox?.value.codes ?? [] }
 
     public var isProblem: Bool { problemKind != nil }
 }
@@ -68,6 +80,12 @@ extension ResolveOutput {
     }
 }
 
+/// A resolution behind one reference (`ResolveOutput.resolution`).
+final class ResolutionBox: Sendable {
+    let value: Resolution
+    init(_ value: consuming Resolution) { self.value = value }
+}
+
 /// A body that could not be read as JSON, already answered.
 struct ResolveOutputFailure: Error { let output: ResolveOutput }
 
@@ -88,7 +106,7 @@ public enum Resolver {
         // The service's path. A valid request without escapes is read in one pass; any other is parsed, and
         // decoded from the parsed document (without a value tree), which reports what is wrong.
         if let scene = body.withUnsafeBufferPointer({ Scene.decodeInOnePass($0, catalog: catalog) }) {
-            return output(.scene(scene), device: scene.deviceID, constantSets: constantSets)
+            return output(scene, constantSets: constantSets)
         }
         let read = body.withUnsafeBufferPointer { JSONStreamReader.reads($0) }
         switch ResolveOutput.document(body) {
@@ -121,18 +139,25 @@ public enum Resolver {
         case .invalid(let errors, let unknownFields):
             return ResolveOutput(problem: .invalid(errors, unknownFields: unknownFields), device: device())
         case .scene(let scene):
-            if let reference = constantSets.pin ?? scene.constantSet {
-                return pinned(scene, reference, constantSets, device: device())
-            }
-            let resolution = LayoutEngine.resolve(scene)
-            // docs/rules.md#posture: a posture means something only where there is a fold.
-            let folds = scene.profile?.folds ?? (scene.fold != nil)
-            // The direct byte encoder: the same bytes as `JSONWriter.encode(resolution.json)` (checked by the
-            // golden and property tests) without building the value tree — 3× cheaper (hinge-bench).
-            return ResolveOutput(
-                problem: nil, json: resolution.encoded, resolution: resolution, device: scene.deviceID, givenCodes: nil,
-                posture: folds ? resolution.environment.posture.rawValue : nil)
+            return output(scene, constantSets: constantSets)
         }
+    }
+
+    /// The response for a decoded scene: resolved, then encoded.
+    private static func output(_ scene: borrowing Scene, constantSets: ConstantSetContext) -> ResolveOutput {
+        if let reference = constantSets.pin ?? scene.constantSet {
+            return pinned(scene, reference, constantSets, device: scene.deviceID)
+        }
+        let resolution = LayoutEngine.resolve(scene)
+        // docs/rules.md#posture: a posture means something only where there is a fold.
+        let folds = scene.profile?.folds ?? (scene.fold != nil)
+        // The direct byte encoder: the same bytes as `JSONWriter.encode(resolution.json)` (checked by the golden
+        // and property tests) without building the value tree — 3× cheaper (hinge-bench).
+        let json = resolution.encoded
+        let posture = folds ? resolution.environment.posture.rawValue : nil
+        return ResolveOutput(
+            problem: nil, json: json, resolution: resolution, device: scene.deviceID, givenCodes: nil,
+            posture: posture)
     }
 
     /// `output` for a scene resolved with a constant set (docs/rules.md#constant-sets): apart, so that the usual

@@ -52,7 +52,6 @@ struct HostPolicy: Sendable, Equatable {
     static func classify(_ b: UnsafeBufferPointer<UInt8>) -> HostKind {
         let n = b.count
         if n == 0 || n > 260 { return .malformed }
-        var end = n  // where the host ends (before `:port`)
         if b[0] == UInt8(ascii: "[") {
             var i = 1
             var colons = 0
@@ -68,43 +67,36 @@ struct HostPolicy: Sendable, Equatable {
             guard i < n, colons >= 2, i > 1 else { return .malformed }
             return isPortSuffix(b, from: i + 1) ? .address : .malformed
         }
-        if let colon = lastColon(b) {
-            guard isPortSuffix(b, from: colon) else { return .malformed }
-            end = colon
-        }
-        if end == 0 { return .malformed }
+        // One forward pass over the host up to its first `:`, then the port: an IPv4 address while only
+        // digits (up to three, at most 255) and dots are met.
+        var end = 0
         var parts = 1
         var value = 0
         var digits = 0
-        var allDigitsAndDots = true
-        for i in 0..<end {
-            let c = b[i]
-            if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") {
-                value = value * 10 + Int(c - UInt8(ascii: "0"))
-                digits += 1
-                if digits > 3 || value > 255 { allDigitsAndDots = false }
+        var ipv4 = true
+        while end < n {
+            let c = b[end]
+            let d = c &- UInt8(ascii: "0")
+            if d < 10 {
+                value = value &* 10 &+ Int(d)
+                digits &+= 1
+                if digits > 3 || value > 255 { ipv4 = false }
             } else if c == UInt8(ascii: ".") {
-                if digits == 0 { allDigitsAndDots = false }
-                parts += 1
+                if digits == 0 { ipv4 = false }
+                parts &+= 1
                 value = 0
                 digits = 0
+            } else if c == UInt8(ascii: ":") {
+                break
             } else if isNameCharacter(c) {
-                allDigitsAndDots = false
+                ipv4 = false
             } else {
                 return .malformed
             }
+            end &+= 1
         }
-        if allDigitsAndDots && parts == 4 && digits > 0 { return .address }
-        return .name
-    }
-
-    private static func lastColon(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
-        var i = b.count - 1
-        while i >= 0 {
-            if b[i] == UInt8(ascii: ":") { return i }
-            i -= 1
-        }
-        return nil
+        if end == 0 || !isPortSuffix(b, from: end) { return .malformed }
+        return ipv4 && parts == 4 && digits > 0 ? .address : .name
     }
 
     /// Nothing at `from`, or `:` and 1 to 5 digits to the end.

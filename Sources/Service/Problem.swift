@@ -78,5 +78,5 @@ extension HTTPStatus {
     }
 
     /// The status of a core answer: 200, or its problem's.
-    init(_ output: ResolveOutput) { self = output.problemKind.map { HTTPStatus($0) } ?? .ok }
+    init(_ output: borrowing ResolveOutput) { self = output.problemKind.map { HTTPStatus($0) } ?? .ok }
 }
