@@ -70,6 +70,7 @@ def constant_checks(b, hinge, shots, shots_dir, run):
     def picker_sets_the_version():
         create_versions()
         d.get(hinge.base + "/#scene")
+        d.refresh()  # a new page, which lists the sets just created
         b.wait(lambda _: b.pictures_shown() >= 1, "the first wireframe")
         b.wait(lambda _: b.all(f'#scene-constant-set option[value="{SET}@2"]'), "the set's versions in the picker")
         values = [o.get_attribute("value") for o in b.all("#scene-constant-set option")]
@@ -195,6 +196,9 @@ def constant_checks(b, hinge, shots, shots_dir, run):
         b.by(f'button[aria-label="Show the constants of {SET}@1"]').click()
         b.wait(lambda _: b.by("#constants-version").get_attribute("data-version") == f"{SET}@1", "version 1's constants")
         expect(value("sheet.topGap") == [["sheet.topGap", "40", "10", "ruler, version 1"]], f"@1: {value('sheet.topGap')}")
+        unlabelled = b.js("return [...document.querySelectorAll('#devices-panel-constants input, #devices-panel-constants select')]"
+                          ".filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label')).map(e => e.id || e.name)")
+        expect(not unlabelled, f"controls without a label: {unlabelled}")
         # A refused filter shows the problem's pointer; then the report of version 2 over the records above.
         Select(b.by("#impact-version")).select_by_value("2")
         b.by("#impact-since").send_keys("yesterday")
@@ -223,6 +227,11 @@ def constant_checks(b, hinge, shots, shots_dir, run):
         b.wait(lambda _: b.by("#device-form").is_displayed(), "the profiles again")
         bad = b.collect(allowed=[("/impact", 422)])
         expect(not bad, f"console errors or failed requests: {bad}")
+        # The next checks start from a new page's Scene view, as after loading the studio.
+        d.get(hinge.base + "/#scene")
+        d.refresh()
+        b.wait(lambda _: b.pictures_shown() >= 1, "the first wireframe")
+        b.collect()
         return f"counts {counts}; records {', '.join(changed)} changed"
 
     run([

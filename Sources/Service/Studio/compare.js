@@ -37,7 +37,7 @@ export function moves(before, after) {
 }
 
 /**
- * The compare controls (for the editor's column) and the comparison (for the output column). `options()`
+ * The compare controls (a bar above the picture) and the comparison (which takes the picture's place). `options()`
  * answers the picker's `[value, label]` pairs; `update(text, resolution)` compares `text`, whose own
  * resolution is `resolution`, when compare mode is on.
  */
@@ -48,10 +48,9 @@ export function mountCompare({ options, current, onToggle }) {
     refresh();
   } });
   const other = el("select", { id: "compare-with", name: "compare-with", onchange: () => refresh() });
-  const controls = el("fieldset", { class: "compare-controls", id: "scene-compare-controls" },
-    el("legend", {}, "Compare constant sets"),
-    el("label", { class: "check" }, toggle, " Side by side"),
-    el("div", { class: "field" }, el("label", { for: "compare-with" }, "with the constants of"), other));
+  const controls = el("div", { class: "compare-controls", id: "scene-compare-controls" },
+    el("label", { class: "check" }, toggle, " Compare side by side"),
+    el("label", { for: "compare-with" }, "with the constants of"), other);
   const status = el("p", { id: "compare-status", class: "status", role: "status", "aria-live": "polite" });
   const sides = [0, 1].map((k) => {
     const img = el("img", { id: `compare-picture-${k}`, class: "wireframe", alt: "" });
@@ -76,6 +75,7 @@ export function mountCompare({ options, current, onToggle }) {
 
   function setChoices() {
     setOptions(other, options());
+    if (!toggle.checked) suggest();
   }
 
   /** Chooses a second set other than the scene's own when the one chosen is the same (or none is). */

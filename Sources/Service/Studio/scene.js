@@ -87,13 +87,12 @@ export function mountScene(panel, studio) {
   const placements = el("div", { id: "scene-placements" });
   const diagnostics = el("div", { id: "scene-diagnostics" });
   const output = el("div", { class: "scene-output", id: "scene-output" },
-    stale, compare.view, layers, figure, used, el("h2", {}, "Diagnostics"), diagnostics, el("h2", {}, "Placements"), placements);
+    compare.controls, stale, compare.view, layers, figure, used, el("h2", {}, "Diagnostics"), diagnostics, el("h2", {}, "Placements"), placements);
 
   fill(panel,
     el("div", { class: "scene-layout" },
       el("div", { class: "scene-input" },
         el("fieldset", { class: "pickers" }, el("legend", {}, "Environment"), pickerFields),
-        compare.controls,
         el("label", { for: "scene-json" }, "Scene (JSON, resolved as you type)"),
         editor, errors, status,
         el("div", { class: "actions" }, record, undo), recorded),
