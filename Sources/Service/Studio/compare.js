@@ -37,9 +37,9 @@ export function moves(before, after) {
 }
 
 /**
- * The compare controls (a bar above the picture) and the comparison (which takes the picture's place). `options()`
- * answers the picker's `[value, label]` pairs; `update(text, resolution)` compares `text`, whose own
- * resolution is `resolution`, when compare mode is on.
+ * The compare controls (a bar above the picture) and the comparison (which takes the picture's place).
+ * `options()` answers the picker's `[value, label]` pairs and `current()` the scene's own set;
+ * `update(text, resolution)` compares `text`, whose own resolution is `resolution`, when compare mode is on.
  */
 export function mountCompare({ options, current, onToggle }) {
   const toggle = el("input", { type: "checkbox", id: "scene-compare", onchange: () => {
@@ -64,14 +64,6 @@ export function mountCompare({ options, current, onToggle }) {
     el("div", { class: "compare-pictures" }, sides.map((s) => s.figure)));
   let last = { text: null, resolution: null };
   let generation = 0;
-  let loaded = 0;
-
-  for (const s of sides) {
-    s.img.addEventListener("load", () => {
-      loaded += 1;
-      view.dataset.pictures = String(loaded);
-    });
-  }
 
   function setChoices() {
     setOptions(other, options());
@@ -138,9 +130,10 @@ export function mountCompare({ options, current, onToggle }) {
     });
     view.dataset.moved = ids.join(" ");
     view.dataset.state = "resolved";
+    const between = `between ${before.constantSet ?? "built-in values"} and ${after.constantSet ?? "built-in values"}`;
     status.textContent = ids.length
-      ? `${ids.length} placement${ids.length === 1 ? "" : "s"} moved between ${before.constantSet ?? "built-in values"} and ${after.constantSet ?? "built-in values"}: marked in both pictures.`
-      : `Nothing moved between ${before.constantSet ?? "built-in values"} and ${after.constantSet ?? "built-in values"}.`;
+      ? `${ids.length} placement${ids.length === 1 ? "" : "s"} moved ${between}: marked in both pictures.`
+      : `Nothing moved ${between}.`;
     fill(list, changed.length
       ? table(null, ["id", "pointer", "before", "after"],
         changed.map((m) => [el("strong", {}, m.id), el("code", {}, m.pointer), m.before, m.after]), "moves")

@@ -1,7 +1,7 @@
 // The Devices view: the catalog (built-in and custom), a profile's displays drawn to scale with their safe
 // areas and fold, and a form that creates (PUT with If-None-Match: *), replaces (PUT with If-Match: the
 // profile loaded, under the same id) and deletes custom profiles. Each kind starts from a template that fits
-// it: a foldable's has a display with a fold.
+// it: a foldable's has a display with a fold. Its Constants tab (constants.js) shows the constant sets.
 import { call, devices, writesNeedKey } from "./api.js";
 import { el, fill, pretty, problemList, svg, table } from "./dom.js";
 import { mountConstants } from "./constants.js";

@@ -3,7 +3,9 @@
 // width it has on screen, the layers, the diagnostics and the placements. A scene the API refuses shows
 // each error under the editor, and what is shown from the last scene that resolved is marked stale.
 // "Record" resolves the current scene once more with recording on. Changes the studio makes to the text
-// (pickers, a matrix combination, a device) can be undone until the designer types.
+// (pickers, a matrix combination, a device) can be undone until the designer types. The constant-set picker
+// writes the scene's "constantSet" like the other pickers; compare mode (compare.js) draws the scene under a
+// second set beside it.
 import { call, constantSets, devices, pictureText, showPicture, svgURL, widthOf } from "./api.js";
 import { el, fill, frameText, problemList, select, setOptions, table } from "./dom.js";
 import { compose, coverage, drawnPlacements } from "./picture.js";
@@ -33,6 +35,8 @@ const CHOICES = {
   layoutDirection: ["ltr", "rtl"],
 };
 const LABELS = { posture: "Posture", orientation: "Orientation", layoutDirection: "Layout direction", constantSet: "Constants" };
+const DEBOUNCE_MS = 250;
+const HISTORY = 50;
 const NOTE_CHARACTERS = 40;
 
 /** The constant-set picker's `[value, label]` pairs: none, `default`, then each set (latest) and its versions. */
@@ -46,8 +50,6 @@ function setChoices(sets, named) {
   if (typeof named === "string" && named && !choices.some(([value]) => value === named)) choices.push([named, `${named} (unknown)`]);
   return choices;
 }
-const DEBOUNCE_MS = 250;
-const HISTORY = 50;
 
 export function mountScene(panel, studio) {
   const editor = el("textarea", { id: "scene-json", spellcheck: "false", autocapitalize: "off", rows: 22, "aria-describedby": "scene-status" });
