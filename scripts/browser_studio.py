@@ -1,13 +1,14 @@
 """The Hinge Studio checks of scripts/browser-tests.py for the Scene view: resolving as one types, the pickers
 and Undo, layers under others, errors beside the editor, the XSS cases, tables, narrow and dark windows.
-The other views are in browser_studio_views.py. Console errors and failed requests are checked after every
-step; screenshots go to docs/studio/."""
+The other views are in browser_studio_views.py, constant sets in browser_studio_constants.py. Console errors
+and failed requests are checked after every step; screenshots go to docs/studio/."""
 import json
 
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from browser_harness import API_KEY, check, expect, mean_luminance, svg_text_px
+from browser_studio_constants import constant_checks
 from browser_studio_views import view_checks
 
 XSS_ID = "<img src=x onerror=window.hingeXSS=1>"
@@ -327,6 +328,7 @@ def studio_checks(b, hinge, shots, shots_dir):
         ("ids and names holding markup show as text (no script, no element, no alert)", xss_shows_as_text),
     ])
     view_checks(b, hinge, shots, shots_dir, run)
+    constant_checks(b, hinge, shots, shots_dir, run)
     run([
         ("tables keep words whole at 1400 px", tables_keep_words_whole),
         ("readable at 390 px (labels ≥ 10 px), and in dark mode the wireframe is dark", narrow_and_dark),

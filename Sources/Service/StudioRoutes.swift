@@ -106,6 +106,8 @@ struct StudioAssets: Sendable {
         ("devices.js", PackageResources.devices_js),
         ("picture.js", PackageResources.picture_js),
         ("locate.js", PackageResources.locate_js),
+        ("compare.js", PackageResources.compare_js),
+        ("constants.js", PackageResources.constants_js),
     ]
 
     static let embedded: Result<StudioAssets, StudioAssetError> = Result { () throws(StudioAssetError) in

@@ -88,3 +88,24 @@ export function devices(refresh = false) {
   }
   return catalog;
 }
+
+let sets = null;
+
+/**
+ * The constant sets with their versions, shared by the views: `[{name, latestVersion, created, note,
+ * versions: [{version, reference, basedOn, created, note}]}]` (`GET /v1/constant-sets`, then each set);
+ * `refresh` after a version was added.
+ */
+export function constantSets(refresh = false) {
+  if (!sets || refresh) {
+    sets = call("GET", "/v1/constant-sets").then(async (r) => {
+      const list = r.ok && Array.isArray(r.data?.constantSets) ? r.data.constantSets : [];
+      return Promise.all(list.map(async (set) => {
+        const detail = await call("GET", `/v1/constant-sets/${encodeURIComponent(set.name)}`);
+        const versions = detail.ok && Array.isArray(detail.data?.versions) ? detail.data.versions : [];
+        return { ...set, retired: detail.data?.retired ?? null, versions };
+      }));
+    });
+  }
+  return sets;
+}

@@ -1,9 +1,10 @@
 // The Devices view: the catalog (built-in and custom), a profile's displays drawn to scale with their safe
 // areas and fold, and a form that creates (PUT with If-None-Match: *), replaces (PUT with If-Match: the
 // profile loaded, under the same id) and deletes custom profiles. Each kind starts from a template that fits
-// it: a foldable's has a display with a fold.
+// it: a foldable's has a display with a fold. Its Constants tab (constants.js) shows the constant sets.
 import { call, devices, writesNeedKey } from "./api.js";
 import { el, fill, pretty, problemList, svg, table } from "./dom.js";
+import { mountConstants } from "./constants.js";
 
 const DRAWING_HEIGHT = 200;  // CSS pixels for the tallest display of a profile
 const REGULAR = { horizontal: "regular", vertical: "regular" };
@@ -64,6 +65,42 @@ function drawDisplay(display, scale) {
       fold ? `; fold ${fold.orientation} at ${fold.position}` : "; no fold"));
 }
 
+/**
+ * The view's two tabs, Profiles (`profiles`, the node given) and Constants (mounted when first shown); arrow
+ * keys, Home and End move between them. Answers `{open(), constants}`.
+ */
+function subTabs(panel, studio, profiles) {
+  const names = [["profiles", "Profiles"], ["constants", "Constants"]];
+  const tabs = names.map(([name, label]) => el("button", { role: "tab", type: "button", id: `devices-tab-${name}`,
+    "aria-controls": `devices-panel-${name}`, onclick: () => select(name) }, label));
+  const panels = names.map(([name]) => el("div", { role: "tabpanel", id: `devices-panel-${name}`, "aria-labelledby": `devices-tab-${name}`, tabindex: "0" }));
+  panels[0].append(profiles);
+  const state = { current: "profiles", constants: null, open: () => state.current };
+  function select(name, focus = false) {
+    state.current = name;
+    names.forEach(([n], i) => {
+      const on = n === name;
+      tabs[i].setAttribute("aria-selected", String(on));
+      tabs[i].tabIndex = on ? 0 : -1;
+      panels[i].hidden = !on;
+      if (on && focus) tabs[i].focus();
+    });
+    if (name === "constants") {
+      if (state.constants) state.constants.shown();
+      else state.constants = mountConstants(panels[1], studio);
+    }
+  }
+  tabs.forEach((tab, i) => tab.addEventListener("keydown", (event) => {
+    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    select(names[(next + names.length) % names.length][0], true);
+  }));
+  fill(panel, el("div", { role: "tablist", class: "subtabs", "aria-label": "Devices and constants" }, tabs), panels);
+  select("profiles");
+  return state;
+}
+
 export function mountDevices(panel, studio) {
   const list = el("div", { id: "devices-list" });
   const detail = el("section", { id: "device-detail", class: "device-detail" });
@@ -89,7 +126,7 @@ export function mountDevices(panel, studio) {
       el("button", { type: "button", id: "device-delete", class: "danger" }, "Delete"),
       el("button", { type: "button", id: "device-new", class: "secondary" }, "New")),
     status);
-  fill(panel, el("div", { class: "devices-layout" }, el("div", {}, list, detail), form));
+  const parts = subTabs(panel, studio, el("div", { class: "devices-layout" }, el("div", {}, list, detail), form));
 
   // The profile loaded into the form: its id and ETag (sent as If-Match only while the id is unchanged), or
   // nulls for a new profile.
@@ -204,5 +241,5 @@ export function mountDevices(panel, studio) {
   document.getElementById("device-new").addEventListener("click", () => { setForm(null, null); fill(status); });
   setForm(null, null);
   refresh().then(() => show("iphone-duo"));
-  return { shown: refresh };
+  return { shown: () => (parts.open() === "constants" ? parts.constants?.shown() : refresh()) };
 }

@@ -6,6 +6,7 @@
 // scene or the API becomes markup — and the result is shown through `<img>`, where no script runs.
 
 const OUTLINE_FOLD = "#c03a2b";
+const MOVED = "#d6336c";
 
 /** `{width, height}` of the picture's viewBox (points), or null. */
 export function viewBox(svg) {
@@ -41,6 +42,34 @@ function crossesFold(f, band) {
 
 const n = (v) => String(Math.round(v * 100) / 100);
 
+/** The picture's class prefix, the window group's translation (a match: [, x, y]) and its pixels per point. */
+function layout(svg) {
+  const prefix = /class="(h[0-9a-f]{8})"/.exec(svg)?.[1];
+  const origin = prefix
+    ? new RegExp(`<g class="${prefix}-window" transform="translate\\(([-0-9.]+) ([-0-9.]+)\\)">`).exec(svg)
+    : null;
+  const scale = Number(/data-scale="([0-9.]+)"/.exec(svg)?.[1] ?? "1") || 1;
+  return { prefix, origin, scale };
+}
+
+/**
+ * `svg` with a solid frame (tinted inside) drawn on top over each of `frames` (window points): the compare
+ * mode's mark for a placement that moved. Unchanged when the picture has no window group to place them in.
+ */
+export function highlight(svg, frames) {
+  const { origin, scale } = layout(svg);
+  if (!origin || !frames.length) return svg;
+  const u = 1 / scale;
+  let marks = `<g transform="translate(${origin[1]} ${origin[2]})" stroke-linejoin="round">`;
+  for (const f of frames) {
+    const box = `x="${n(f.x + 2 * u)}" y="${n(f.y + 2 * u)}" width="${n(Math.max(0, f.width - 4 * u))}" height="${n(Math.max(0, f.height - 4 * u))}"`;
+    marks += `<rect ${box} fill="${MOVED}" fill-opacity="0.1" stroke="${MOVED}" stroke-width="${n(4 * u)}"/>`;
+  }
+  marks += "</g>";
+  const end = svg.lastIndexOf("</svg>");
+  return svg.slice(0, end) + marks + svg.slice(end);
+}
+
 function colour(text) {
   return /^#[0-9a-fA-F]{3,8}$/.test(text ?? "") ? text : "#111827";
 }
@@ -52,11 +81,7 @@ function colour(text) {
  * is hidden; the outlines still are drawn from the resolution's numbers).
  */
 export function compose(svg, resolution, { hidden = new Set(), outline = true } = {}) {
-  const prefix = /class="(h[0-9a-f]{8})"/.exec(svg)?.[1];
-  const origin = prefix
-    ? new RegExp(`<g class="${prefix}-window" transform="translate\\(([-0-9.]+) ([-0-9.]+)\\)">`).exec(svg)
-    : null;
-  const scale = Number(/data-scale="([0-9.]+)"/.exec(svg)?.[1] ?? "1") || 1;
+  const { prefix, origin, scale } = layout(svg);
   const drawn = drawnPlacements(resolution);
   const opener = `<g class="${prefix}-presentation" data-id="`;
   const parts = prefix ? svg.split(opener) : [svg];

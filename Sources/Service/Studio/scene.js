@@ -3,11 +3,14 @@
 // width it has on screen, the layers, the diagnostics and the placements. A scene the API refuses shows
 // each error under the editor, and what is shown from the last scene that resolved is marked stale.
 // "Record" resolves the current scene once more with recording on. Changes the studio makes to the text
-// (pickers, a matrix combination, a device) can be undone until the designer types.
-import { call, devices, pictureText, showPicture, svgURL, widthOf } from "./api.js";
+// (pickers, a matrix combination, a device) can be undone until the designer types. The constant-set picker
+// writes the scene's "constantSet" like the other pickers; compare mode (compare.js) draws the scene under a
+// second set beside it.
+import { call, constantSets, devices, pictureText, showPicture, svgURL, widthOf } from "./api.js";
 import { el, fill, frameText, problemList, select, setOptions, table } from "./dom.js";
 import { compose, coverage, drawnPlacements } from "./picture.js";
 import { indexOfByte, locate } from "./locate.js";
+import { mountCompare } from "./compare.js";
 
 const DEFAULT_SCENE = {
   device: "iphone-16",
@@ -31,9 +34,22 @@ const CHOICES = {
   orientation: ["portrait", "landscape"],
   layoutDirection: ["ltr", "rtl"],
 };
-const LABELS = { posture: "Posture", orientation: "Orientation", layoutDirection: "Layout direction" };
+const LABELS = { posture: "Posture", orientation: "Orientation", layoutDirection: "Layout direction", constantSet: "Constants" };
 const DEBOUNCE_MS = 250;
 const HISTORY = 50;
+const NOTE_CHARACTERS = 40;
+
+/** The constant-set picker's `[value, label]` pairs: none, `default`, then each set (latest) and its versions. */
+function setChoices(sets, named) {
+  const short = (note) => (note && note.length > NOTE_CHARACTERS ? `${note.slice(0, NOTE_CHARACTERS - 1)}…` : note);
+  const choices = [["", "(none: built-in values)"], ["default", "default (built-in values)"]];
+  for (const set of sets.filter((s) => !s.retired)) {
+    choices.push([set.name, `${set.name} (latest: @${set.latestVersion})`]);
+    for (const v of set.versions) choices.push([v.reference, `${v.reference}${v.note ? ` — ${short(v.note)}` : ""}`]);
+  }
+  if (typeof named === "string" && named && !choices.some(([value]) => value === named)) choices.push([named, `${named} (unknown)`]);
+  return choices;
+}
 
 export function mountScene(panel, studio) {
   const editor = el("textarea", { id: "scene-json", spellcheck: "false", autocapitalize: "off", rows: 22, "aria-describedby": "scene-status" });
@@ -41,19 +57,27 @@ export function mountScene(panel, studio) {
   const errors = el("div", { id: "scene-errors", class: "editor-errors" });
   const [deviceLabel, device] = select("scene-device", "Device", [["", "(scene's window)"]], () => patch("device", device.value));
   const [displayLabel, display] = select("scene-display", "Display", [["", "(default)"]], () => patch("display", display.value));
-  const pickers = { device, display };
+  const [setLabel, constantSet] = select("scene-constant-set", "Constants", [["", "(none: built-in values)"]], () => patch("constantSet", constantSet.value));
+  const pickers = { device, display, constantSet };
   const pickerFields = [el("div", { class: "field" }, deviceLabel, device), el("div", { class: "field" }, displayLabel, display)];
   for (const [key, values] of Object.entries(CHOICES)) {
     const [label, control] = select(`scene-${key}`, LABELS[key], [["", "(default)"], ...values.map((v) => [v, v])], () => patch(key, control.value));
     pickers[key] = control;
     pickerFields.push(el("div", { class: "field" }, label, control));
   }
+  pickerFields.push(el("div", { class: "field constant-set-field" }, setLabel, constantSet));
+  const compare = mountCompare({
+    options: () => setChoices(sets, currentScene()?.constantSet),
+    current: () => currentScene()?.constantSet ?? "",
+    onToggle: (on) => { output.dataset.compare = String(on); },
+  });
   const undo = el("button", { type: "button", id: "scene-undo", class: "secondary", disabled: true, onclick: () => undoLast() }, "Undo");
   const record = el("button", { type: "button", id: "scene-record", class: "secondary", onclick: () => recordScene() }, "Record this scene");
   const recorded = el("p", { id: "scene-recorded", class: "status", role: "status", "aria-live": "polite" });
   const picture = el("img", { id: "scene-picture", class: "wireframe", alt: "Wireframe of the resolved scene" });
   const frame = el("div", { class: "picture-frame" }, picture);
   const caption = el("figcaption", { id: "scene-caption" }, "Resolving…");
+  const used = el("p", { id: "scene-constant-set-used", class: "hint" });
   const figure = el("figure", { class: "picture", id: "scene-figure", tabindex: "-1", "aria-labelledby": "scene-caption" }, frame, caption);
   const stale = el("p", { id: "scene-stale", class: "stale-banner", hidden: true },
     "Stale: the picture, layers and tables below are those of the last scene that resolved, not of the text in the editor.");
@@ -65,7 +89,7 @@ export function mountScene(panel, studio) {
   const placements = el("div", { id: "scene-placements" });
   const diagnostics = el("div", { id: "scene-diagnostics" });
   const output = el("div", { class: "scene-output", id: "scene-output" },
-    stale, layers, figure, el("h2", {}, "Diagnostics"), diagnostics, el("h2", {}, "Placements"), placements);
+    compare.controls, stale, compare.view, layers, figure, used, el("h2", {}, "Diagnostics"), diagnostics, el("h2", {}, "Placements"), placements);
 
   fill(panel,
     el("div", { class: "scene-layout" },
@@ -77,6 +101,7 @@ export function mountScene(panel, studio) {
       output));
 
   let catalog = [];
+  let sets = [];
   let timer = null;
   let inFlight = false;
   let again = false;
@@ -147,6 +172,10 @@ export function mountScene(panel, studio) {
     setOptions(display, [["", "(default)"], ...(profile?.displays ?? []).map((d) => [d.id, `${d.id} (${d.width} × ${d.height})`])]);
     display.value = profile?.displays.some((d) => d.id === scene.display) ? scene.display : "";
     for (const key of Object.keys(CHOICES)) pickers[key].value = CHOICES[key].includes(scene[key]) ? scene[key] : "";
+    // A set named in the text shows in the picker (one the server does not list, as unknown).
+    setOptions(constantSet, setChoices(sets, scene.constantSet));
+    constantSet.value = typeof scene.constantSet === "string" ? scene.constantSet : "";
+    compare.setChoices();
   }
 
   function schedule() {
@@ -205,6 +234,7 @@ export function mountScene(panel, studio) {
     setStale(false);
     showResolution(result.data);
     status.textContent = `Resolved: ${result.data.placements?.length ?? 0} placements, ${result.data.diagnostics?.length ?? 0} diagnostics.`;
+    compare.update(text, result.data);
     await loadPicture(text, result.data);
   }
 
@@ -252,6 +282,10 @@ export function mountScene(panel, studio) {
 
   function showResolution(resolution) {
     showLayers(resolution);
+    used.textContent = resolution.constantSet
+      ? `Constants: ${resolution.constantSet} (the version the server used).`
+      : "Constants: built-in values (the scene names no constant set).";
+    used.dataset.constantSet = resolution.constantSet ?? "";
     const rows = (resolution.placements ?? []).map((p) => [
       p.id, p.kind, p.style ?? p.status, frameText(p.frame),
       (p.detents ?? []).map((d) => `${typeof d.detent === "string" ? d.detent : JSON.stringify(d.detent)} ${d.height}`).join(", ") || "—",
@@ -297,6 +331,7 @@ export function mountScene(panel, studio) {
   editor.addEventListener("input", () => { history.length = 0; showUndo(); syncPickers(); schedule(); });
   editor.value = JSON.stringify(DEFAULT_SCENE, null, 2);
   devices().then((items) => { catalog = items; syncPickers(); });
+  constantSets().then((items) => { sets = items; syncPickers(); });
   syncPickers();
   run();
 
@@ -319,6 +354,9 @@ export function mountScene(panel, studio) {
     },
     focusPicture: () => figure.focus(),
     text: () => editor.value,
-    shown() { devices().then((items) => { catalog = items; syncPickers(); }); },
+    shown() {
+      devices().then((items) => { catalog = items; syncPickers(); });
+      constantSets(true).then((items) => { sets = items; syncPickers(); });
+    },
   };
 }
