@@ -15,13 +15,23 @@ import HTTPServer
 struct HostPolicy: Sendable, Equatable {
     /// Accepted names as compared: lower-case, without a trailing dot.
     let names: Set<String>
+    /// `Host` values accepted as written, before any reading: the address and port the server listens on, as a
+    /// client on the same machine sends them (`127.0.0.1:8080`, `localhost:8080`). Empty for a wildcard
+    /// address or an ephemeral port.
+    let exact: [String]
 
-    init(bindHost: String, publicHosts: [String]) {
+    init(bindHost: String, publicHosts: [String], port: Int = 0) {
         var names = Set(publicHosts.map(HostPolicy.normalize))
         let bind = HostPolicy.normalize(bindHost)
         // A bare IPv6 address (`::1`) has colons; anything else is kept when it is a name.
         if !bind.contains(":") && HostPolicy.kind(of: bind) == .name { names.insert(bind) }
         self.names = names
+        let wildcard = bind == "0.0.0.0" || bind == "::" || bind == "[::]"
+        if port > 0, !wildcard, !bind.contains(":") {
+            exact = bind == "localhost" ? ["localhost:\(port)"] : ["\(bind):\(port)", "localhost:\(port)"]
+        } else {
+            exact = []
+        }
     }
 
     static func normalize(_ name: String) -> String {
@@ -34,6 +44,7 @@ struct HostPolicy: Sendable, Equatable {
     /// recognised on the header's bytes without making a string; only a name is lower-cased and looked up.
     func accepts(_ host: String?) -> Bool {
         guard var host else { return true }
+        for e in exact where e == host { return true }
         switch host.withUTF8({ HostPolicy.classify($0) }) {
         case .address: return true
         case .malformed: return false

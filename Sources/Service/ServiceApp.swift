@@ -140,7 +140,7 @@ public struct ServiceApp: Sendable {
     func makeServiceRouter() -> ServiceRouter {
         var router = ServiceRouter(
             metrics: context.metrics, cors: context.cors,
-            hosts: HostPolicy(bindHost: options.host, publicHosts: options.publicHosts))
+            hosts: HostPolicy(bindHost: options.host, publicHosts: options.publicHosts, port: options.port))
         HealthRoutes.register(on: &router, readiness: readiness)
         ResolveRoutes.register(on: &router, context: context)
         DeviceRoutes.register(on: &router, context: context)

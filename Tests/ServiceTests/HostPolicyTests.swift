@@ -30,6 +30,23 @@ import Testing
         #expect(HostPolicy(bindHost: "myhost", publicHosts: []).accepts("myhost:8080"))
     }
 
+    @Test("host-check: the listening address and port, accepted as written, change no answer")
+    func exactValues() {
+        let hosts = [
+            "127.0.0.1:8080", "localhost:8080", "myhost:8080", "MYHOST:8080", "127.0.0.1:8081", "evil.example:8080",
+            "127.0.0.1.evil:8080", "[::1]:8080", "", ":8080", "10.0.0.11:8080",
+        ]
+        for bind in ["127.0.0.1", "localhost", "myhost", "0.0.0.0", "::1", "10.0.0.11"] {
+            let general = HostPolicy(bindHost: bind, publicHosts: ["design.example"])
+            let listening = HostPolicy(bindHost: bind, publicHosts: ["design.example"], port: 8080)
+            for host in hosts { #expect(listening.accepts(host) == general.accepts(host), "\(bind): \(host)") }
+            for value in listening.exact { #expect(general.accepts(value), "\(bind): \(value)") }
+        }
+        #expect(HostPolicy(bindHost: "127.0.0.1", publicHosts: [], port: 8080).exact.contains("127.0.0.1:8080"))
+        #expect(HostPolicy(bindHost: "0.0.0.0", publicHosts: [], port: 8080).exact.isEmpty)
+        #expect(HostPolicy(bindHost: "127.0.0.1", publicHosts: [], port: 0).exact.isEmpty)
+    }
+
     @Test("host-check: --public-host takes names only")
     func configuredNames() {
         #expect(ServeOptions.publicHostProblem("hinge.internal") == nil)
