@@ -1,0 +1,238 @@
+import JSON
+
+/// The reporting source: a parsed request (`JSONDocument`), every problem reported to `mapper` at its JSON
+/// pointer with the message a client reads, and reading goes on. The members of an object are asked for in the
+/// order of their cases (so errors come in that order, whatever the order written); those not asked for, or not
+/// known, are reported as unknown fields when the object ends, each with the known member it is one edit from.
+/// Pointers are built only to report.
+struct ReportingSource: SceneSource {
+    let mapper: JSONMapper
+    /// Where the document's root sits (a scene nested in another document, a fold of a device profile).
+    let prefix: JSONPointer
+    /// The value at hand.
+    var value: JSONNode
+    /// Its place below `prefix`.
+    var path: [Token] = []
+
+    enum Token {
+        case key(String)
+        case index(Int)
+    }
+
+    struct Object {
+        var members: [(key: String, value: JSONNode)]
+        var read: [Bool]
+        /// The ordinal of the next case to ask for.
+        var position = 0
+        /// Cases asked for: the names an unknown member is compared with.
+        var asked: UInt64 = 0
+        /// Cases given (asked for and there, not `null`).
+        var given: UInt64 = 0
+        /// The object's own depth in `path`.
+        let base: Int
+    }
+
+    struct Elements {
+        var iterator: JSONElements.Iterator
+        var index = -1
+        let base: Int
+    }
+
+    init(_ value: JSONNode, mapper: JSONMapper, at prefix: JSONPointer = .root) {
+        self.mapper = mapper
+        self.prefix = prefix
+        self.value = value
+    }
+
+    static var readsInCaseOrder: Bool { true }
+    var failed: Bool { false }
+    var problems: Int { mapper.errorCount }
+
+    /// The pointer of the value at hand (with `then` appended).
+    func pointer(_ then: [String] = []) -> JSONPointer {
+        var tokens = prefix.tokens
+        for t in path {
+            switch t {
+            case .key(let k): tokens.append(k)
+            case .index(let i): tokens.append(String(i))
+            }
+        }
+        return JSONPointer(tokens + then)
+    }
+
+    mutating func peek() -> SceneValueType {
+        if value.isObject { return .object }
+        if value.isArray { return .array }
+        if value.isString { return .string }
+        if value.isNull { return .null }
+        return value.boolValue != nil ? .bool : .number
+    }
+
+    mutating func object(_ what: StaticString) -> Object? {
+        guard value.isObject else {
+            if !value.isNull { mapper.error(pointer(), "expected \(what), found \(value.typeName)") }
+            return nil
+        }
+        let members = value.members
+        return Object(members: members, read: Array(repeating: false, count: members.count), base: path.count)
+    }
+
+    mutating func next<M: SceneMembers>(_ o: inout Object, _: M.Type, asking: UInt64) -> M? {
+        let cases = Array(M.allCases)
+        while o.position < cases.count {
+            let i = o.position
+            o.position += 1
+            guard asking & (1 << UInt64(i)) != 0 else { continue }
+            o.asked |= 1 << UInt64(i)
+            let name = cases[i].rawValue
+            guard let k = o.members.firstIndex(where: { $0.key == name }) else { continue }
+            o.read[k] = true
+            if o.members[k].value.isNull { continue }
+            o.given |= 1 << UInt64(i)
+            enter(o.members[k].value, o.base, .key(name))
+            return cases[i]
+        }
+        return nil
+    }
+
+    mutating func next(_ o: inout Object, listed keys: [String], unknown: (String) -> String) -> Int? {
+        while o.position < o.members.count {
+            let k = o.position
+            o.position += 1
+            o.read[k] = true
+            let key = o.members[k].key
+            enter(o.members[k].value, o.base, .key(key))
+            guard let i = keys.firstIndex(of: key) else {
+                mapper.error(pointer(), unknown(key))
+                continue
+            }
+            return i
+        }
+        return nil
+    }
+
+    /// `v`, at `token` of the object or array at depth `base`, becomes the value at hand.
+    private mutating func enter(_ v: JSONNode, _ base: Int, _ token: Token) {
+        path.removeSubrange(base...)
+        path.append(token)
+        value = v
+    }
+
+    func given(_ o: Object) -> UInt64 { o.given }
+    func count(_ o: Object) -> Int { o.members.count }
+
+    mutating func end<M: SceneMembers>(_ o: inout Object, _: M.Type, reportUnknown: Bool) {
+        path.removeSubrange(o.base...)
+        guard reportUnknown, o.read.contains(false) else { return }
+        let cases = Array(M.allCases)
+        let known = cases.indices.filter { o.asked & (1 << UInt64($0)) != 0 }.map { cases[$0].rawValue }
+        let base = pointer()
+        for (k, m) in o.members.enumerated() where !o.read[k] {
+            if mapper.unknownFields.listed.count >= JSONUnknownFields.limit {
+                mapper.unknown(.root)  // only counted: no pointer, no suggestion
+            } else {
+                mapper.unknown(base.appending(m.key), suggestion: NameSuggestion.suggestion(for: m.key, among: known))
+            }
+        }
+    }
+
+    mutating func missing<M: SceneMembers>(_ o: Object, _ member: M) {
+        let name = member.rawValue
+        if let typo = typo(o, of: name) {
+            mapper.error(
+                pointer([typo]), "unknown field \"\(typo)\": did you mean \"\(name)\"? \"\(name)\" is required")
+        } else {
+            mapper.error(pointer([name]), "is required")
+        }
+    }
+
+    func typo(_ o: Object, of name: String) -> String? {
+        for (k, m) in o.members.enumerated() where !o.read[k] {
+            if NameSuggestion.suggestion(for: m.key, among: CollectionOfOne(name)) != nil { return m.key }
+        }
+        return nil
+    }
+
+    mutating func array(maxCount: Int) -> Elements? {
+        guard value.isArray else {
+            if !value.isNull { mapper.error(pointer(), "expected an array, found \(value.typeName)") }
+            return nil
+        }
+        if value.count > maxCount {
+            mapper.error(pointer(), "has \(value.count) elements, at most \(maxCount) are allowed")
+            return nil
+        }
+        return Elements(iterator: value.elements.makeIterator(), base: path.count)
+    }
+
+    mutating func next(_ a: inout Elements) -> Bool {
+        guard let v = a.iterator.next() else {
+            path.removeSubrange(a.base...)
+            return false
+        }
+        a.index += 1
+        enter(v, a.base, .index(a.index))
+        return true
+    }
+
+    mutating func number(_ range: ClosedRange<Double>?) -> Double? {
+        if value.isNull { return nil }
+        if let d = value.numberValue, d.isFinite, range?.contains(d) ?? true { return d }
+        return JSONMapper.number(value, at: pointer(), mapper: mapper, range: range)
+    }
+
+    mutating func numberNotNull(_ range: ClosedRange<Double>) -> Double? {
+        if let d = value.numberValue, d.isFinite, range.contains(d) { return d }
+        return JSONMapper.number(value, at: pointer(), mapper: mapper, range: range)
+    }
+
+    mutating func string(_ length: ClosedRange<Int>) -> String? {
+        if value.isNull { return nil }
+        guard let s = value.stringValue else {
+            mapper.error(pointer(), "expected a string, found \(value.typeName)")
+            return nil
+        }
+        let count = s.utf8.count <= length.upperBound && length.lowerBound <= min(s.utf8.count, 1) ? -1 : s.count
+        if count >= 0, !length.contains(count) {
+            mapper.error(pointer(), "must be \(length.lowerBound) to \(length.upperBound) characters long, is \(count)")
+            return nil
+        }
+        return s
+    }
+
+    mutating func bool() -> Bool? {
+        if value.isNull { return nil }
+        guard let b = value.boolValue else {
+            mapper.error(pointer(), "expected a boolean, found \(value.typeName)")
+            return nil
+        }
+        return b
+    }
+
+    mutating func enumeration<E: JSONStringEnumeration>(_: E.Type) -> E? {
+        if value.isNull { return nil }
+        if let s = value.stringValue, let e = E(rawValue: s) { return e }
+        return JSONMapper.enumeration(value, at: pointer(), mapper: mapper)
+    }
+
+    mutating func null() {}
+
+    mutating func name<E: JSONStringEnumeration>(_: E.Type) -> E? { value.stringValue.flatMap(E.init(rawValue:)) }
+
+    mutating func problem(_ message: @autoclosure () -> String) { mapper.error(pointer(), message()) }
+
+    mutating func problem(
+        at key: @autoclosure () -> String, index: Int, then: StaticString?, _ message: @autoclosure () -> String
+    ) {
+        var tokens = [key()]
+        if index >= 0 { tokens.append(String(index)) }
+        if let then { tokens.append(then.description) }
+        mapper.error(pointer(tokens), message())
+    }
+
+    mutating func problem(root key: StaticString, then: StaticString?, _ message: @autoclosure () -> String) {
+        mapper.error(JSONPointer(prefix.tokens + [key.description] + (then.map { [$0.description] } ?? [])), message())
+    }
+
+    mutating func decline() {}
+}
