@@ -70,7 +70,7 @@ struct SceneReader<S: SceneSource> {
                     windowGiven = true
                     s.window = window(&w)
                 }
-            case .safeArea: s.safeArea = safeArea() ?? Insets()
+            case .safeArea: s.safeArea = safeArea()
             case .sizeClass: s.sizeClass = sizeClass()
             case .fold:
                 foldGiven = src.peek() != .null
