@@ -8,6 +8,9 @@ struct QuietSource: SceneSource {
     var r: JSONStreamReader
 
     struct Object {
+        /// The names of the object's members: a `static let`, which lives as long as the program, so neither
+        /// retained nor released here (a retain and a release per member cost more than matching its name).
+        let names: Unmanaged<JSONNames>
         var first = true
         /// The members met, one bit each by the ordinal of their case (a repeated one gives up).
         var seen: UInt64 = 0
@@ -35,12 +38,16 @@ struct QuietSource: SceneSource {
     }
 
     @inline(__always)
-    mutating func object(_ what: StaticString) -> Object? { r.beginObject() ? Object() : nil }
+    mutating func object<M: SceneMembers>(_: M.Type, _ what: StaticString, nullIsAbsent: Bool) -> Object? {
+        if r.beginObject() { return Object(names: Unmanaged.passUnretained(M.jsonNames)) }
+        if !nullIsAbsent { r.fail() }
+        return nil
+    }
 
     @inline(__always)
     mutating func next<M: SceneMembers>(_ o: inout Object, _: M.Type, asking: UInt64) -> M? {
         guard let k = r.nextKey(&o.first) else { return nil }
-        guard let i = M.jsonNames.ordinal(of: k) else {
+        guard let i = o.names._withUnsafeGuaranteedRef({ $0.ordinal(of: k) }) else {
             r.fail()
             return nil
         }
@@ -50,8 +57,7 @@ struct QuietSource: SceneSource {
             return nil
         }
         o.seen |= bit
-        let cases = M.allCases
-        return cases[cases.index(cases.startIndex, offsetBy: i)]
+        return M.ofOrdinal(i)
     }
 
     mutating func next(_ o: inout Object, listed keys: [String], unknown: (String) -> String) -> Int? {
@@ -122,14 +128,13 @@ struct QuietSource: SceneSource {
             r.fail()
             return nil
         }
-        let cases = E.allCases
-        return cases[cases.index(cases.startIndex, offsetBy: k)]
+        return caseOfOrdinal(k)
     }
 
+    @inline(__always)
     mutating func name<E: JSONStringEnumeration>(_: E.Type) -> E? {
         guard let bytes = r.stringBytes(), let k = E.jsonNames.ordinal(of: bytes) else { return nil }
-        let cases = E.allCases
-        return cases[cases.index(cases.startIndex, offsetBy: k)]
+        return caseOfOrdinal(k)
     }
 
     mutating func problem(_ message: @autoclosure () -> String) { r.fail() }

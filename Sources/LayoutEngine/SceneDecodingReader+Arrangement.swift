@@ -25,7 +25,7 @@ enum AxisPreferenceMember: String, SceneMembers {
 extension SceneReader {
     /// The request's `arrangement`; nil for `null` or another type than an object.
     mutating func arrangement() -> ArrangementRequest? {
-        guard var o = src.object("an object") else { return nil }
+        guard var o = src.object(ArrangementMember.self) else { return nil }
         var a = ArrangementRequest()
         while let m = src.next(&o, ArrangementMember.self, asking: ArrangementMember.everyMember) {
             switch m {
@@ -61,14 +61,14 @@ extension SceneReader {
 
     /// One view of the arrangement; `null` leaves it as it is.
     private mutating func view(into v: inout ArrangedViewRequest) {
-        guard var o = src.object("an object") else { return }
+        guard var o = src.object(ArrangedViewMember.self) else { return }
         while let m = src.next(&o, ArrangedViewMember.self, asking: ArrangedViewMember.everyMember) {
             switch m {
             case .ratio: v.ratio = preference(0...1)
             case .size: v.size = preference(0...100_000)
             case .contentSize: v.contentSize = size()
             case .fixedSize:
-                guard var f = src.object("an object") else { break }
+                guard var f = src.object(FixedSizeMember.self) else { break }
                 while let m = src.next(&f, FixedSizeMember.self, asking: FixedSizeMember.everyMember) {
                     switch m {
                     case .horizontal: v.fixedHorizontal = src.bool() ?? false
@@ -96,7 +96,7 @@ extension SceneReader {
         if type == .number || type == .null {
             return src.number(range).map { AxisPreference(idealHorizontal: $0, idealVertical: $0) }
         }
-        guard var o = src.object("an object") else { return nil }
+        guard var o = src.object(AxisPreferenceMember.self) else { return nil }
         var p = AxisPreference()
         while let m = src.next(&o, AxisPreferenceMember.self, asking: AxisPreferenceMember.everyMember) {
             switch m {

@@ -85,13 +85,16 @@ extension SceneReader {
     /// The presentation at hand. A refused one that has an id and a kind is kept (with an error reported), so
     /// that later presentations can still name it without a spurious error.
     mutating func presentation(ids: PresentationIDs) -> Presentation? {
-        guard var o = element("an object") else {
+        guard var o = element(PresentationMember.self) else {
             src.decline()
             return nil
         }
         let before = src.problems
-        var d = PresentationDraft()
-        while let m = src.next(&o, PresentationMember.self, asking: d.asking(S.self)) {
+        // Until the kind says which members count: every member for a source that meets them as written; a source
+        // that meets them in the order of their cases has met `kind` (the second) before any member of a kind,
+        // so without one it asks only for the common ones.
+        var d = PresentationDraft(asking: S.readsInCaseOrder ? PresentationMember.common : PresentationMember.everyMember)
+        while let m = src.next(&o, PresentationMember.self, asking: d.asking) {
             read(m, into: &d)
             if src.failed { return nil }
         }
@@ -130,7 +133,9 @@ extension SceneReader {
     private mutating func read(_ m: PresentationMember, into d: inout PresentationDraft) {
         switch m {
         case .id: d.id = src.string(SceneLimits.idLength)
-        case .kind: d.kind = src.enumeration(Presentation.Kind.self)
+        case .kind:
+            d.kind = src.enumeration(Presentation.Kind.self)
+            if case .some(let k?) = d.kind { d.asking = PresentationMember.members(of: k) }
         case .presentedFrom: d.presentedFrom = src.string(SceneLimits.idLength)
         case .intent: d.intent = intent()
         case .placement: d.placement = src.enumeration(SheetPlacement.self)
@@ -207,6 +212,8 @@ extension SceneReader {
 
 /// A presentation's members as they are read, before its kind says which count.
 struct PresentationDraft {
+    /// The members to ask for next: those of the kind once it is known.
+    var asking: UInt64
     var id: String??
     var kind: Presentation.Kind??
     var presentedFrom: String?
@@ -220,11 +227,4 @@ struct PresentationDraft {
     var contentSize: Size?
     var selected: Detent?
 
-    /// The members to ask for next: those of the kind once it is known. A source that meets the members in the
-    /// order of their cases has met `kind` (the second) before any member of a kind, so without one only the
-    /// common members are asked for; one that meets them as written takes every member until the kind comes.
-    func asking<S: SceneSource>(_: S.Type) -> UInt64 {
-        if case .some(let k?) = kind { return PresentationMember.members(of: k) }
-        return S.readsInCaseOrder ? PresentationMember.common : PresentationMember.everyMember
-    }
 }

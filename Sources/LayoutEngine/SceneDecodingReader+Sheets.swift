@@ -29,7 +29,7 @@ extension SceneReader {
             case nil: break
             }
         case .object:
-            guard var o = src.object("an object") else { break }
+            guard var o = src.object(DetentMember.self) else { break }
             var d: Detent?
             var given = 0
             while let m = src.next(&o, DetentMember.self, asking: DetentMember.everyMember) {
@@ -70,7 +70,7 @@ extension SceneReader {
             case nil: break
             }
         case .object:
-            guard var o = src.object("an object") else { break }
+            guard var o = src.object(BackgroundInteractionMember.self) else { break }
             var upThrough: Detent??
             while let m = src.next(&o, BackgroundInteractionMember.self, asking: BackgroundInteractionMember.everyMember)
             {
@@ -93,7 +93,7 @@ extension SceneReader {
         var items: [ToolbarItem] = []
         items.reserveCapacity(4)
         while src.next(&a) {
-            guard var o = element("an object") else {
+            guard var o = element(ToolbarItemMember.self) else {
                 src.decline()
                 continue
             }
@@ -113,7 +113,7 @@ extension SceneReader {
 
     /// `{"hasDecision", "abandonableWithoutCost"}`; nil for `null`.
     mutating func intent() -> Intent? {
-        guard var o = src.object("an object") else { return nil }
+        guard var o = src.object(IntentMember.self) else { return nil }
         var i = Intent()
         while let m = src.next(&o, IntentMember.self, asking: IntentMember.everyMember) {
             switch m {
@@ -127,7 +127,7 @@ extension SceneReader {
 
     /// A popover's `anchor`: `x` and `y` required, `width` and `height` 0 when absent.
     mutating func anchor() -> Rect? {
-        guard var o = src.object("an object") else { return nil }
+        guard var o = src.object(FrameMember.self) else { return nil }
         var x: Double??
         var y: Double??
         var a = Rect(x: 0, y: 0, width: 0, height: 0)

@@ -42,10 +42,7 @@ struct SceneReader<S: SceneSource> {
     /// The request's scene: nil when the root is not an object (or the quiet source gave up). Problems are the
     /// source's: a reporting source's scene is valid only when it reported none.
     mutating func scene(catalog: any DeviceCatalog) -> Scene? {
-        guard var o = src.object("an object") else {
-            if src.peek() == .null { src.problem("expected an object, found null") }
-            return nil
-        }
+        guard var o = src.object(SceneMember.self, "an object", nullIsAbsent: false) else { return nil }
         var s = Scene()
         var ids = PresentationIDs()
         var windowGiven = false
@@ -66,7 +63,7 @@ struct SceneReader<S: SceneSource> {
             case .layoutDirection: s.layoutDirection = src.enumeration(LayoutDirection.self) ?? .ltr
             case .dynamicTypeSize: s.dynamicTypeSize = src.enumeration(DynamicTypeSize.self) ?? .large
             case .window:
-                if var w = src.object("an object") {
+                if var w = src.object(FrameMember.self) {
                     windowGiven = true
                     s.window = window(&w)
                 }
@@ -179,16 +176,12 @@ struct SceneReader<S: SceneSource> {
     }
 
     /// The object at hand, an element of an array: `null` is a problem there.
-    mutating func element(_ what: StaticString) -> S.Object? {
-        if src.peek() == .null {
-            src.problem("expected \(what), found null")
-            return nil
-        }
-        return src.object(what)
+    mutating func element<M: SceneMembers>(_: M.Type) -> S.Object? {
+        src.object(M.self, "an object", nullIsAbsent: false)
     }
 
     mutating func safeArea() -> Insets? {
-        guard var o = src.object("an object") else { return nil }
+        guard var o = src.object(InsetsMember.self) else { return nil }
         var i = Insets()
         while let m = src.next(&o, InsetsMember.self, asking: InsetsMember.everyMember) {
             switch m {
@@ -204,7 +197,7 @@ struct SceneReader<S: SceneSource> {
 
     /// `sizeClass`: both members required.
     mutating func sizeClass() -> SizeClassPair? {
-        guard var o = src.object("an object") else { return nil }
+        guard var o = src.object(SizeClassMember.self) else { return nil }
         var horizontal: SizeClass??
         var vertical: SizeClass??
         while let m = src.next(&o, SizeClassMember.self, asking: SizeClassMember.everyMember) {
@@ -221,7 +214,7 @@ struct SceneReader<S: SceneSource> {
 
     /// A scene's own `fold`: `orientation` and `position` required.
     mutating func fold() -> Fold? {
-        guard var o = src.object("an object") else { return nil }
+        guard var o = src.object(FoldMember.self) else { return nil }
         var orientation: Axis??
         var position: Double??
         var thickness = 0.0
@@ -241,7 +234,7 @@ struct SceneReader<S: SceneSource> {
     /// `constants` (docs/rules.md#constants): each member one of `Constants.definitions`, a number in its range;
     /// `given` gets the bit of each (its index in `definitions`). Unknown keys are errors, not unknown fields.
     mutating func constants(into c: inout Constants, given: inout UInt32) {
-        guard var o = src.object("an object of constant overrides") else { return }
+        guard var o = src.object(SceneMember.self, "an object of constant overrides", nullIsAbsent: true) else { return }
         while let i = src.next(&o, listed: Constants.keys, unknown: Constants.unknownKeyMessage) {
             guard let v = src.numberNotNull(Constants.definitions[i].range) else { continue }
             c[keyPath: Constants.definitions[i].keyPath] = v
@@ -253,7 +246,7 @@ struct SceneReader<S: SceneSource> {
     /// `{"width", "height"}`, both required, 0…100,000 (a sheet's, a popover's or an arranged view's
     /// `contentSize`).
     mutating func size() -> Size? {
-        guard var o = src.object("an object") else { return nil }
+        guard var o = src.object(FrameMember.self) else { return nil }
         var width: Double??
         var height: Double??
         while let m = src.next(&o, FrameMember.self, asking: FrameMember.size) {

@@ -68,9 +68,9 @@ struct ReportingSource: SceneSource {
         return value.boolValue != nil ? .bool : .number
     }
 
-    mutating func object(_ what: StaticString) -> Object? {
+    mutating func object<M: SceneMembers>(_: M.Type, _ what: StaticString, nullIsAbsent: Bool) -> Object? {
         guard value.isObject else {
-            if !value.isNull { mapper.error(pointer(), "expected \(what), found \(value.typeName)") }
+            if !value.isNull || !nullIsAbsent { mapper.error(pointer(), "expected \(what), found \(value.typeName)") }
             return nil
         }
         let members = value.members

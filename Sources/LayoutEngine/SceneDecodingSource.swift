@@ -16,8 +16,23 @@ extension SceneMembers {
         return members.reduce(0) { $0 | 1 << UInt64(cases.firstIndex(of: $1)!) }
     }
 
-    /// Every member.
-    static var everyMember: UInt64 { UInt64.max >> UInt64(64 - allCases.count) }
+    /// Every member (every bit: a mask to ask for with, not to compare with).
+    static var everyMember: UInt64 { UInt64.max }
+
+    /// The case of ordinal `i` (an index into `allCases`, as `jsonNames.ordinal(of:)` gives it): a case without
+    /// payload is stored as its ordinal, in one byte (no byte when it is the only case). Read without making
+    /// `allCases`, once per member of a request.
+    @inline(__always)
+    static func ofOrdinal(_ i: Int) -> Self { caseOfOrdinal(i) }
+}
+
+/// The case of `E` whose ordinal (its index in `allCases`) is `i`, for an enumeration whose cases have no payload
+/// (then a case is stored as its ordinal: one byte, none when it is the only case) and fewer than 256 cases. Read
+/// without making `allCases`.
+@inline(__always)
+func caseOfOrdinal<E: CaseIterable>(_ i: Int) -> E {
+    if MemoryLayout<E>.size == 0 { return unsafeBitCast((), to: E.self) }
+    return unsafeBitCast(UInt8(truncatingIfNeeded: i), to: E.self)
 }
 
 /// The JSON type of the value at hand.
@@ -44,9 +59,9 @@ protocol SceneSource {
     /// The type of the value at hand.
     mutating func peek() -> SceneValueType
 
-    /// Opens the value at hand as an object; nil for `null` and for another type (then "expected `what`,
-    /// found …").
-    mutating func object(_ what: StaticString) -> Object?
+    /// Opens the value at hand as an object of `M`'s members; nil for `null` (a problem too unless
+    /// `nullIsAbsent`) and for another type (then "expected `what`, found …").
+    mutating func object<M: SceneMembers>(_: M.Type, _ what: StaticString, nullIsAbsent: Bool) -> Object?
     /// The next member of `o` that is one of `M`'s, its value now at hand; nil at the end of the object. The
     /// quiet source reads them in the order written and gives up at an unknown, repeated or unasked one; the
     /// reporting source asks for each of `asking` in the order of `M`'s cases, and leaves the others unread.
@@ -98,6 +113,9 @@ protocol SceneSource {
 }
 
 extension SceneSource {
+    /// The object at hand, of `M`'s members; `null` is absent.
+    mutating func object<M: SceneMembers>(_: M.Type) -> Object? { object(M.self, "an object", nullIsAbsent: true) }
+
     mutating func problem(at key: @autoclosure () -> String, _ message: @autoclosure () -> String) {
         problem(at: key(), index: -1, then: nil, message())
     }
