@@ -115,5 +115,5 @@ extension SceneReader {
 }
 
 extension ArrangedViewMember {
-    static let contentSizeBit = mask(.contentSize)
+    static var contentSizeBit: UInt64 { Self.contentSize.bit }
 }

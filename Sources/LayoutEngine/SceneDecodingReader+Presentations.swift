@@ -13,15 +13,16 @@ enum PresentationMember: String, SceneMembers {
     case breakpoint, alignment, panelWidth, panelHeight, modal
     static let jsonNames = JSONNames(Self.self)
 
-    static let common = mask(.id, .kind, .presentedFrom, .intent, .placement)
-    static let sheet =
-        common
-        | mask(
-            .sizing, .contentSize, .detents, .selectedDetent, .backgroundInteraction, .interactiveDismissDisabled,
-            .hasUnsavedChanges, .dragIndicator, .cornerRadius, .toolbar, .contentScrollable,
-            .edgeAttachedInCompactHeight, .widthFollowsContentSize)
-    static let popover = common | mask(.anchor, .arrowEdge, .contentSize, .compactAdaptation)
-    static let panel = common | mask(.breakpoint, .alignment, .panelWidth, .panelHeight, .modal, .cornerRadius)
+    static var common: UInt64 { id.bit | kind.bit | presentedFrom.bit | intent.bit | placement.bit }
+    static var sheet: UInt64 {
+        common | sizing.bit | contentSize.bit | detents.bit | selectedDetent.bit | backgroundInteraction.bit
+            | interactiveDismissDisabled.bit | hasUnsavedChanges.bit | dragIndicator.bit | cornerRadius.bit
+            | toolbar.bit | contentScrollable.bit | edgeAttachedInCompactHeight.bit | widthFollowsContentSize.bit
+    }
+    static var popover: UInt64 { common | anchor.bit | arrowEdge.bit | contentSize.bit | compactAdaptation.bit }
+    static var panel: UInt64 {
+        common | breakpoint.bit | alignment.bit | panelWidth.bit | panelHeight.bit | modal.bit | cornerRadius.bit
+    }
 
     static func members(of kind: Presentation.Kind) -> UInt64 {
         switch kind {
@@ -114,6 +115,8 @@ extension SceneReader {
                     at: "presentedFrom", "\"\(from)\" is not the id of an earlier presentation; list the presenter first")
             }
         }
+        let intent = d.intent
+        let stray = kind == .sheet ? nil : d.placement
         var content: Presentation.Content?
         if let kind {
             if src.given(o) & ~PresentationMember.members(of: kind) != 0 { src.decline() }
@@ -122,14 +125,15 @@ extension SceneReader {
         guard src.problems == before, !src.failed, let id, let content else {
             src.decline()
             guard let id, kind != nil else { return nil }
-            return Presentation(id: id, content: content ?? .fullScreenCover, presentedFrom: presentedFrom, intent: d.intent)
+            return Presentation(id: id, content: content ?? .fullScreenCover, presentedFrom: presentedFrom, intent: intent)
         }
-        var p = Presentation(id: id, content: content, presentedFrom: presentedFrom, intent: d.intent)
-        if kind != .sheet { p.strayPlacement = d.placement }
+        var p = Presentation(id: id, content: content, presentedFrom: presentedFrom, intent: intent)
+        p.strayPlacement = stray
         return p
     }
 
     /// Member `m` of a presentation, read into `d`.
+    @inline(__always)
     private mutating func read(_ m: PresentationMember, into d: inout PresentationDraft) {
         switch m {
         case .id: d.id = src.string(SceneLimits.idLength)

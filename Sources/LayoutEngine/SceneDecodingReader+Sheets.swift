@@ -128,22 +128,16 @@ extension SceneReader {
     /// A popover's `anchor`: `x` and `y` required, `width` and `height` 0 when absent.
     mutating func anchor() -> Rect? {
         guard var o = src.object(FrameMember.self) else { return nil }
-        var x: Double??
-        var y: Double??
         var a = Rect(x: 0, y: 0, width: 0, height: 0)
         while let m = src.next(&o, FrameMember.self, asking: FrameMember.everyMember) {
             switch m {
-            case .x: x = src.number(SceneLimits.coordinate)
-            case .y: y = src.number(SceneLimits.coordinate)
+            case .x: a.x = src.numberNotNull(SceneLimits.coordinate) ?? 0
+            case .y: a.y = src.numberNotNull(SceneLimits.coordinate) ?? 0
             case .width: a.width = src.number(0...100_000) ?? 0
             case .height: a.height = src.number(0...100_000) ?? 0
             }
         }
         src.end(&o, FrameMember.self, reportUnknown: true)
-        let ax = required(o, FrameMember.x, x)
-        guard let ay = required(o, FrameMember.y, y), let ax else { return nil }
-        a.x = ax
-        a.y = ay
-        return a
+        return has(o, FrameMember.x, FrameMember.y) ? a : nil
     }
 }

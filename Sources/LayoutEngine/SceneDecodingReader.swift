@@ -18,7 +18,7 @@ enum SceneMember: String, SceneMembers {
 enum FrameMember: String, SceneMembers {
     case width, height, x, y
     static let jsonNames = JSONNames(Self.self)
-    static let size = mask(.width, .height)
+    static var size: UInt64 { Self.width.bit | Self.height.bit }
 }
 
 enum InsetsMember: String, SceneMembers {
@@ -143,22 +143,27 @@ struct SceneReader<S: SceneSource> {
 
     /// `window`, its object opened: `width` and `height` required.
     mutating func window(_ o: inout S.Object) -> WindowRequest? {
-        var width: Double??
-        var height: Double??
-        var x = 0.0
-        var y = 0.0
+        var w = WindowRequest(width: 0, height: 0)
         while let m = src.next(&o, FrameMember.self, asking: FrameMember.everyMember) {
             switch m {
-            case .width: width = src.number(SceneLimits.size)
-            case .height: height = src.number(SceneLimits.size)
-            case .x: x = src.number(SceneLimits.coordinate) ?? 0
-            case .y: y = src.number(SceneLimits.coordinate) ?? 0
+            case .width: w.width = src.numberNotNull(SceneLimits.size) ?? 0
+            case .height: w.height = src.numberNotNull(SceneLimits.size) ?? 0
+            case .x: w.x = src.number(SceneLimits.coordinate) ?? 0
+            case .y: w.y = src.number(SceneLimits.coordinate) ?? 0
             }
         }
         src.end(&o, FrameMember.self, reportUnknown: true)
-        guard let width = required(o, FrameMember.width, width), let height = required(o, FrameMember.height, height)
-        else { return nil }
-        return WindowRequest(x: x, y: y, width: width, height: height)
+        return has(o, FrameMember.width, FrameMember.height) ? w : nil
+    }
+
+    /// Whether `o` (ended) had both required members, read with `numberNotNull` (a value refused is reported, or
+    /// declined, as it is read); "is required" for each that was absent.
+    mutating func has<M: SceneMembers>(_ o: S.Object, _ first: M, _ second: M) -> Bool {
+        let given = src.given(o)
+        if given & first.bit != 0, given & second.bit != 0 { return !src.failed }
+        if given & first.bit == 0 { src.missing(o, first) }
+        if given & second.bit == 0 { src.missing(o, second) }
+        return false
     }
 
     /// The value of required member `member` of `o` (ended), given (`.some`) or not (`.none`, then "is required");

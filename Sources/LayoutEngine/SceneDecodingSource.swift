@@ -10,10 +10,11 @@ import JSON
 protocol SceneMembers: JSONStringEnumeration, Equatable {}
 
 extension SceneMembers {
-    /// Bit `ordinal` of each of `members` (made once, in a `static let`).
-    static func mask(_ members: Self...) -> UInt64 {
-        let cases = Array(allCases)
-        return members.reduce(0) { $0 | 1 << UInt64(cases.firstIndex(of: $1)!) }
+    /// The member's bit in a mask: bit `ordinal` (its index in `allCases`), a constant where the case is.
+    @inline(__always)
+    var bit: UInt64 {
+        if MemoryLayout<Self>.size == 0 { return 1 }
+        return 1 << UInt64(unsafeBitCast(self, to: UInt8.self))
     }
 
     /// Every member (every bit: a mask to ask for with, not to compare with).
