@@ -1,7 +1,7 @@
 import JSON
 
 // The scene reader's values inside presentations: detents, background interaction, toolbar items, intents and
-// anchors (docs/rules.md#sheet-fields, docs/rules.md#popover-fields).
+// anchors (docs/rules.md#sheet-fields, docs/rules.md#presentations).
 
 extension SceneReader {
     /// `detents`: 1…`maxDetents` detents; `null` leaves the default. A refused detent keeps its place (as a
