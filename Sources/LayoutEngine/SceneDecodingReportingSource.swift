@@ -22,6 +22,8 @@ struct ReportingSource: SceneSource {
     struct Object {
         var members: [(key: String, value: JSONNode)]
         var read: [Bool]
+        /// Case ordinal → the index of its member in `members` (−1: absent).
+        var memberOfCase: [Int]
         /// The ordinal of the next case to ask for.
         var position = 0
         /// Cases asked for: the names an unknown member is compared with.
@@ -74,23 +76,29 @@ struct ReportingSource: SceneSource {
             return nil
         }
         let members = value.members
-        return Object(members: members, read: Array(repeating: false, count: members.count), base: path.count)
+        let names = M.jsonNames
+        var memberOfCase = Array(repeating: -1, count: M.allCases.count)
+        for (k, m) in members.enumerated() {
+            if case .some(let i?) = m.key.utf8.withContiguousStorageIfAvailable(names.ordinal) { memberOfCase[i] = k }
+        }
+        return Object(
+            members: members, read: Array(repeating: false, count: members.count), memberOfCase: memberOfCase,
+            base: path.count)
     }
 
     mutating func next<M: SceneMembers>(_ o: inout Object, _: M.Type, asking: UInt64) -> M? {
-        let cases = Array(M.allCases)
-        while o.position < cases.count {
+        while o.position < o.memberOfCase.count {
             let i = o.position
             o.position += 1
             guard asking & (1 << UInt64(i)) != 0 else { continue }
             o.asked |= 1 << UInt64(i)
-            let name = cases[i].rawValue
-            guard let k = o.members.firstIndex(where: { $0.key == name }) else { continue }
+            let k = o.memberOfCase[i]
+            guard k >= 0 else { continue }
             o.read[k] = true
             if o.members[k].value.isNull { continue }
             o.given |= 1 << UInt64(i)
-            enter(o.members[k].value, o.base, .key(name))
-            return cases[i]
+            enter(o.members[k].value, o.base, .key(o.members[k].key))
+            return M.ofOrdinal(i)
         }
         return nil
     }

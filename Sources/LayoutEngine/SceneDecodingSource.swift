@@ -12,10 +12,7 @@ protocol SceneMembers: JSONStringEnumeration, Equatable {}
 extension SceneMembers {
     /// The member's bit in a mask: bit `ordinal` (its index in `allCases`), a constant where the case is.
     @inline(__always)
-    var bit: UInt64 {
-        if MemoryLayout<Self>.size == 0 { return 1 }
-        return 1 << UInt64(unsafeBitCast(self, to: UInt8.self))
-    }
+    var bit: UInt64 { 1 << UInt64(withUnsafeBytes(of: self) { $0.isEmpty ? 0 : $0[0] }) }
 
     /// Every member (every bit: a mask to ask for with, not to compare with).
     static var everyMember: UInt64 { UInt64.max }
@@ -32,8 +29,8 @@ extension SceneMembers {
 /// without making `allCases`.
 @inline(__always)
 func caseOfOrdinal<E: CaseIterable>(_ i: Int) -> E {
-    if MemoryLayout<E>.size == 0 { return unsafeBitCast((), to: E.self) }
-    return unsafeBitCast(UInt8(truncatingIfNeeded: i), to: E.self)
+    precondition(MemoryLayout<E>.size <= 1, "caseOfOrdinal: a case without payload, fewer than 256 cases")
+    return withUnsafeBytes(of: UInt8(truncatingIfNeeded: i)) { $0.load(as: E.self) }
 }
 
 /// The JSON type of the value at hand.
