@@ -76,10 +76,17 @@ extension Scene {
 
     /// Decodes and validates a request body (docs/rules.md#validation). Collects every violation with its
     /// pointer; members no rule reads are reported as unknown fields.
+    ///
+    /// The tree is written out and read by the quiet source first (the matrix decodes one request per
+    /// combination, nearly always valid); only what it declines is read by the reporting source, which gives the
+    /// same scene for everything the quiet source takes.
     public static func decode(
         _ value: JSONValue, catalog: any DeviceCatalog, overrides: SceneOverrides? = nil
     ) -> SceneDecoding {
-        decode(JSONDocument(overrides?.apply(to: value) ?? value).root, catalog: catalog)
+        let request = overrides?.apply(to: value) ?? value
+        let bytes = JSONWriter.encode(request)
+        if let scene = bytes.withUnsafeBufferPointer({ decodeInOnePass($0, catalog: catalog) }) { return .scene(scene) }
+        return decode(JSONDocument(request).root, catalog: catalog)
     }
 
     /// Decodes a request straight from its parsed document (`JSONParser.document`), in one pass of the scene reader

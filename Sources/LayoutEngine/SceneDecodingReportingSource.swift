@@ -20,10 +20,16 @@ struct ReportingSource: SceneSource {
     }
 
     struct Object {
-        var members: [(key: String, value: JSONNode)]
-        var read: [Bool]
-        /// Case ordinal → the index of its member in `members` (−1: absent).
-        var memberOfCase: [Int]
+        struct Member {
+            let key: String
+            let value: JSONNode
+            /// The ordinal of its case (−1: not one of the object's members).
+            let ordinal: Int
+            var read = false
+        }
+        var members: [Member]
+        /// Cases whose member is there.
+        let present: UInt64
         /// The ordinal of the next case to ask for.
         var position = 0
         /// Cases asked for: the names an unknown member is compared with.
@@ -75,26 +81,29 @@ struct ReportingSource: SceneSource {
             if !value.isNull || !nullIsAbsent { mapper.error(pointer(), "expected \(what), found \(value.typeName)") }
             return nil
         }
-        let members = value.members
         let names = M.jsonNames
-        var memberOfCase = Array(repeating: -1, count: M.allCases.count)
-        for (k, m) in members.enumerated() {
-            if case .some(let i?) = m.key.utf8.withContiguousStorageIfAvailable(names.ordinal) { memberOfCase[i] = k }
+        var present: UInt64 = 0
+        let members = value.members.map { m in
+            let i = m.key.utf8.withContiguousStorageIfAvailable(names.ordinal) ?? nil
+            if let i { present |= 1 << UInt64(i) }
+            return Object.Member(key: m.key, value: m.value, ordinal: i ?? -1)
         }
-        return Object(
-            members: members, read: Array(repeating: false, count: members.count), memberOfCase: memberOfCase,
-            base: path.count)
+        return Object(members: members, present: present, base: path.count)
     }
 
     mutating func next<M: SceneMembers>(_ o: inout Object, _: M.Type, asking: UInt64) -> M? {
-        while o.position < o.memberOfCase.count {
-            let i = o.position
-            o.position += 1
-            guard asking & (1 << UInt64(i)) != 0 else { continue }
-            o.asked |= 1 << UInt64(i)
-            let k = o.memberOfCase[i]
-            guard k >= 0 else { continue }
-            o.read[k] = true
+        while o.position < 64 {
+            let rest = asking & (UInt64.max << UInt64(o.position))
+            o.asked |= rest
+            let wanted = rest & o.present
+            guard wanted != 0 else {
+                o.position = 64
+                return nil
+            }
+            let i = wanted.trailingZeroBitCount
+            o.position = i + 1
+            guard let k = o.members.firstIndex(where: { $0.ordinal == i }) else { continue }
+            o.members[k].read = true
             if o.members[k].value.isNull { continue }
             o.given |= 1 << UInt64(i)
             enter(o.members[k].value, o.base, .key(o.members[k].key))
@@ -107,7 +116,7 @@ struct ReportingSource: SceneSource {
         while o.position < o.members.count {
             let k = o.position
             o.position += 1
-            o.read[k] = true
+            o.members[k].read = true
             let key = o.members[k].key
             enter(o.members[k].value, o.base, .key(key))
             guard let i = keys.firstIndex(of: key) else {
@@ -121,21 +130,26 @@ struct ReportingSource: SceneSource {
 
     /// `v`, at `token` of the object or array at depth `base`, becomes the value at hand.
     private mutating func enter(_ v: JSONNode, _ base: Int, _ token: Token) {
-        path.removeSubrange(base...)
+        truncate(base)
         path.append(token)
         value = v
+    }
+
+    /// `path` cut back to `depth` tokens.
+    private mutating func truncate(_ depth: Int) {
+        while path.count > depth { path.removeLast() }
     }
 
     func given(_ o: Object) -> UInt64 { o.given }
     func count(_ o: Object) -> Int { o.members.count }
 
     mutating func end<M: SceneMembers>(_ o: inout Object, _: M.Type, reportUnknown: Bool) {
-        path.removeSubrange(o.base...)
-        guard reportUnknown, o.read.contains(false) else { return }
+        truncate(o.base)
+        guard reportUnknown, o.members.contains(where: { !$0.read }) else { return }
         let cases = Array(M.allCases)
         let known = cases.indices.filter { o.asked & (1 << UInt64($0)) != 0 }.map { cases[$0].rawValue }
         let base = pointer()
-        for (k, m) in o.members.enumerated() where !o.read[k] {
+        for m in o.members where !m.read {
             if mapper.unknownFields.listed.count >= JSONUnknownFields.limit {
                 mapper.unknown(.root)  // only counted: no pointer, no suggestion
             } else {
@@ -155,7 +169,7 @@ struct ReportingSource: SceneSource {
     }
 
     func typo(_ o: Object, of name: String) -> String? {
-        for (k, m) in o.members.enumerated() where !o.read[k] {
+        for m in o.members where !m.read {
             if NameSuggestion.suggestion(for: m.key, among: CollectionOfOne(name)) != nil { return m.key }
         }
         return nil
@@ -175,7 +189,7 @@ struct ReportingSource: SceneSource {
 
     mutating func next(_ a: inout Elements) -> Bool {
         guard let v = a.iterator.next() else {
-            path.removeSubrange(a.base...)
+            truncate(a.base)
             return false
         }
         a.index += 1
@@ -219,13 +233,19 @@ struct ReportingSource: SceneSource {
 
     mutating func enumeration<E: JSONStringEnumeration>(_: E.Type) -> E? {
         if value.isNull { return nil }
-        if let s = value.stringValue, let e = E(rawValue: s) { return e }
+        if let s = value.stringValue, case .some(let k?) = s.utf8.withContiguousStorageIfAvailable(E.jsonNames.ordinal) {
+            return caseOfOrdinal(k)
+        }
         return JSONMapper.enumeration(value, at: pointer(), mapper: mapper)
     }
 
     mutating func null() {}
 
-    mutating func name<E: JSONStringEnumeration>(_: E.Type) -> E? { value.stringValue.flatMap(E.init(rawValue:)) }
+    mutating func name<E: JSONStringEnumeration>(_: E.Type) -> E? {
+        guard let s = value.stringValue, case .some(let k?) = s.utf8.withContiguousStorageIfAvailable(E.jsonNames.ordinal)
+        else { return nil }
+        return caseOfOrdinal(k)
+    }
 
     mutating func problem(_ message: @autoclosure () -> String) { mapper.error(pointer(), message()) }
 
