@@ -139,9 +139,9 @@ struct QuietSource: SceneSource {
 
     mutating func problem(_ message: @autoclosure () -> String) { r.fail() }
     mutating func problem(
-        at key: @autoclosure () -> String, index: Int, then: StaticString?, _ message: @autoclosure () -> String
+        at key: @autoclosure () -> String, index: Int, then: String?, _ message: @autoclosure () -> String
     ) { r.fail() }
-    mutating func problem(root key: StaticString, then: StaticString?, _ message: @autoclosure () -> String) {
+    mutating func problem(root key: SceneMember, then: String?, _ message: @autoclosure () -> String) {
         r.fail()
     }
     mutating func decline() { r.fail() }

@@ -83,7 +83,7 @@ extension SceneReader {
         // A content size that was given and refused is reported already.
         if v.fixedHorizontal || v.fixedVertical, v.contentSize == nil {
             if src.given(o) & ArrangedViewMember.contentSizeBit == 0 {
-                src.problem(at: "fixedSize", "a fixed size needs the view's \"contentSize\"")
+                src.problem(at: ArrangedViewMember.fixedSize.rawValue, "a fixed size needs the view's \"contentSize\"")
             } else {
                 src.decline()
             }
@@ -108,7 +108,7 @@ extension SceneReader {
         }
         src.end(&o, AxisPreferenceMember.self, reportUnknown: true)
         if let lo = p.minHorizontal, let hi = p.maxHorizontal, lo > hi {
-            src.problem(at: "maxHorizontal", "must not be below minHorizontal (\(fmt(lo)))")
+            src.problem(at: AxisPreferenceMember.maxHorizontal.rawValue, "must not be below minHorizontal (\(fmt(lo)))")
         }
         return p
     }

@@ -75,7 +75,9 @@ extension SceneReader {
             defer { index += 1 }
             guard let p = presentation(ids: ids) else { continue }
             if let first = ids[p.id] {
-                src.problem(at: "id", "duplicate id \"\(p.id)\" (already used by /presentations/\(first))")
+                src.problem(
+                    at: PresentationMember.id.rawValue,
+                    "duplicate id \"\(p.id)\" (already used by /presentations/\(first))")
             } else {
                 ids.insert(p.id, at: index)
             }
@@ -94,7 +96,8 @@ extension SceneReader {
         // Until the kind says which members count: every member for a source that meets them as written; a source
         // that meets them in the order of their cases has met `kind` (the second) before any member of a kind,
         // so without one it asks only for the common ones.
-        var d = PresentationDraft(asking: S.readsInCaseOrder ? PresentationMember.common : PresentationMember.everyMember)
+        var d = PresentationDraft(
+            asking: S.readsInCaseOrder ? PresentationMember.common : PresentationMember.everyMember)
         while let m = src.next(&o, PresentationMember.self, asking: d.asking) {
             read(m, into: &d)
             if src.failed { return nil }
@@ -109,10 +112,11 @@ extension SceneReader {
             if let i = ids[from] {
                 presentedFrom = i
             } else if from == id {
-                src.problem(at: "presentedFrom", "a presentation cannot present itself")
+                src.problem(at: PresentationMember.presentedFrom.rawValue, "a presentation cannot present itself")
             } else {
                 src.problem(
-                    at: "presentedFrom", "\"\(from)\" is not the id of an earlier presentation; list the presenter first")
+                    at: PresentationMember.presentedFrom.rawValue,
+                    "\"\(from)\" is not the id of an earlier presentation; list the presenter first")
             }
         }
         let intent = d.intent
@@ -125,7 +129,8 @@ extension SceneReader {
         guard src.problems == before, !src.failed, let id, let content else {
             src.decline()
             guard let id, kind != nil else { return nil }
-            return Presentation(id: id, content: content ?? .fullScreenCover, presentedFrom: presentedFrom, intent: intent)
+            return Presentation(
+                id: id, content: content ?? .fullScreenCover, presentedFrom: presentedFrom, intent: intent)
         }
         var p = Presentation(id: id, content: content, presentedFrom: presentedFrom, intent: intent)
         p.strayPlacement = stray
@@ -181,11 +186,13 @@ extension SceneReader {
             if d.contentSize == nil {
                 for (i, detent) in d.sheet.detents.enumerated() where detent == .fitted {
                     src.problem(
-                        at: "detents", index: i, then: nil, "a fitted detent needs the measured \"contentSize\" (its height)")
+                        at: PresentationMember.detents.rawValue, index: i, then: nil,
+                        "a fitted detent needs the measured \"contentSize\" (its height)")
                 }
                 if case .upThrough(.fitted) = d.sheet.backgroundInteraction {
                     src.problem(
-                        at: "backgroundInteraction", index: -1, then: "upThrough",
+                        at: PresentationMember.backgroundInteraction.rawValue, index: -1,
+                        then: BackgroundInteractionMember.upThrough.rawValue,
                         "a fitted detent needs the measured \"contentSize\" (its height)")
                 }
             }
@@ -193,11 +200,13 @@ extension SceneReader {
                 if d.sheet.detents.contains(selected) {
                     d.sheet.selectedDetent = selected
                 } else {
-                    src.problem(at: "selectedDetent", "\(selected.text) is not one of the sheet's detents")
+                    src.problem(
+                        at: PresentationMember.selectedDetent.rawValue,
+                        "\(selected.text) is not one of the sheet's detents")
                 }
             }
             if d.sheet.sizing == .fitted, d.contentSize == nil {
-                src.problem(at: "sizing", "fitted sizing needs the measured \"contentSize\"")
+                src.problem(at: PresentationMember.sizing.rawValue, "fitted sizing needs the measured \"contentSize\"")
             }
             return .sheet(d.sheet)
         case .fullScreenCover:

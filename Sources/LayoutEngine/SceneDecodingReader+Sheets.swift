@@ -72,7 +72,8 @@ extension SceneReader {
         case .object:
             guard var o = src.object(BackgroundInteractionMember.self) else { break }
             var upThrough: Detent??
-            while let m = src.next(&o, BackgroundInteractionMember.self, asking: BackgroundInteractionMember.everyMember)
+            while let m = src.next(
+                &o, BackgroundInteractionMember.self, asking: BackgroundInteractionMember.everyMember)
             {
                 switch m {
                 case .upThrough: upThrough = detent()

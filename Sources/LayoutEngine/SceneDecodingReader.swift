@@ -49,14 +49,7 @@ struct SceneReader<S: SceneSource> {
         var foldGiven = false
         while let m = src.next(&o, SceneMember.self, asking: SceneMember.everyMember) {
             switch m {
-            case .device:
-                if let id = src.string(1...128) {
-                    s.deviceID = id
-                    s.profile = catalog.profile(id: id)
-                    if s.profile == nil {
-                        src.problem("unknown device \"\(id)\" (`GET /v1/devices` or `hinge devices` lists the known ids)")
-                    }
-                }
+            case .device: device(into: &s, catalog: catalog)
             case .display: s.displayID = src.string(1...64)
             case .orientation: s.orientation = src.enumeration(Orientation.self) ?? .portrait
             case .posture: s.posture = src.enumeration(Posture.self) ?? .flat
@@ -73,15 +66,7 @@ struct SceneReader<S: SceneSource> {
                 foldGiven = src.peek() != .null
                 s.fold = fold()
             case .constants: constants(into: &s.constants, given: &s.overriddenConstants)
-            case .constantSet:
-                if let text = src.string(1...ConstantSetReference.maxLength) {
-                    s.constantSet = ConstantSetReference(text)
-                    if s.constantSet == nil {
-                        src.problem(
-                            "expected \"default\", a constant set's name or name@version (letters, digits, '-', '_' "
-                                + "and '.', then '@' and a positive number); GET /v1/constant-sets lists the sets")
-                    }
-                }
+            case .constantSet: s.constantSet = constantSet()
             case .presentations: presentations(into: &s.presentations, ids: &ids)
             case .arrangement: s.arrangement = arrangement()
             }
@@ -90,16 +75,18 @@ struct SceneReader<S: SceneSource> {
         src.end(&o, SceneMember.self, reportUnknown: true)
         if !windowGiven, s.deviceID == nil {
             // A misspelt "device" is the likely cause: the error names it first (it is also an unknown field).
-            if let typo = src.typo(o, of: "device") {
+            if let typo = src.typo(o, of: SceneMember.device.rawValue) {
                 src.problem(
                     at: typo,
                     "unknown field \"\(typo)\": did you mean \"device\"? Without a device, \"window\" is required")
             } else {
-                src.problem(at: "window", "is required when no device is given")
+                src.problem(at: SceneMember.window.rawValue, "is required when no device is given")
             }
         }
         if foldGiven, s.deviceID != nil {
-            src.problem(at: "fold", "a scene with a device takes its fold from the device profile; remove \"fold\"")
+            src.problem(
+                at: SceneMember.fold.rawValue,
+                "a scene with a device takes its fold from the device profile; remove \"fold\"")
             s.fold = nil
         }
         guard !src.failed else { return nil }
@@ -107,16 +94,38 @@ struct SceneReader<S: SceneSource> {
         return src.failed ? nil : s
     }
 
+    /// `device`: a device of `catalog`.
+    private mutating func device(into s: inout Scene, catalog: any DeviceCatalog) {
+        guard let id = src.string(1...128) else { return }
+        s.deviceID = id
+        s.profile = catalog.profile(id: id)
+        if s.profile == nil {
+            src.problem("unknown device \"\(id)\" (`GET /v1/devices` or `hinge devices` lists the known ids)")
+        }
+    }
+
+    /// `constantSet` (docs/rules.md#constant-sets).
+    private mutating func constantSet() -> ConstantSetReference? {
+        guard let text = src.string(1...ConstantSetReference.maxLength) else { return nil }
+        guard let reference = ConstantSetReference(text) else {
+            src.problem(
+                "expected \"default\", a constant set's name or name@version (letters, digits, '-', '_' and '.', "
+                    + "then '@' and a positive number); GET /v1/constant-sets lists the sets")
+            return nil
+        }
+        return reference
+    }
+
     /// Checks that depend on the device and orientation (docs/rules.md#window,
     /// docs/rules.md#fold-outside-window); also run by `Scene.with`.
     mutating func validateEnvironment(_ s: inout Scene) {
         if s.profile == nil, s.displayID != nil, s.deviceID == nil {
-            src.problem(root: "display", "a display can only be chosen together with a device")
+            src.problem(root: .display, "a display can only be chosen together with a device")
         }
         if let profile = s.profile {
             if let d = s.displayID, profile.display(id: d) == nil {
                 src.problem(
-                    root: "display",
+                    root: .display,
                     "device \"\(profile.id)\" has no display \"\(d)\" (it has "
                         + "\(profile.displays.map { "\"\($0.id)\"" }.joined(separator: ", ")))")
             } else if let w = s.window, let display = EnvironmentResolver.display(of: s) {
@@ -125,7 +134,7 @@ struct SceneReader<S: SceneSource> {
                 let eps = 1e-9
                 if w.x < -eps || w.y < -eps || w.x + w.width > dw + eps || w.y + w.height > dh + eps {
                     src.problem(
-                        root: "window",
+                        root: .window,
                         "a \(fmt(w.width))×\(fmt(w.height)) window at (\(fmt(w.x)), \(fmt(w.y))) does not fit inside "
                             + "the \(fmt(dw))×\(fmt(dh)) \(s.orientation.rawValue) display \"\(display.id)\"")
                 }
@@ -135,7 +144,7 @@ struct SceneReader<S: SceneSource> {
             let extent = fold.orientation == .vertical ? w.width : w.height
             if !(fold.position > 0 && fold.position < extent) {
                 src.problem(
-                    root: "fold", then: "position",
+                    root: .fold, then: FoldMember.position.rawValue,
                     "the fold line must cross the window (0 < position < \(fmt(extent))), is \(fmt(fold.position))")
             }
         }
@@ -239,7 +248,9 @@ struct SceneReader<S: SceneSource> {
     /// `constants` (docs/rules.md#constants): each member one of `Constants.definitions`, a number in its range;
     /// `given` gets the bit of each (its index in `definitions`). Unknown keys are errors, not unknown fields.
     mutating func constants(into c: inout Constants, given: inout UInt32) {
-        guard var o = src.object(SceneMember.self, "an object of constant overrides", nullIsAbsent: true) else { return }
+        guard var o = src.object(SceneMember.self, "an object of constant overrides", nullIsAbsent: true) else {
+            return
+        }
         while let i = src.next(&o, listed: Constants.keys, unknown: Constants.unknownKeyMessage) {
             guard let v = src.numberNotNull(Constants.definitions[i].range) else { continue }
             c[keyPath: Constants.definitions[i].keyPath] = v

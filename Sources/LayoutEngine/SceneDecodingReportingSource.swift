@@ -233,7 +233,8 @@ struct ReportingSource: SceneSource {
 
     mutating func enumeration<E: JSONStringEnumeration>(_: E.Type) -> E? {
         if value.isNull { return nil }
-        if let s = value.stringValue, case .some(let k?) = s.utf8.withContiguousStorageIfAvailable(E.jsonNames.ordinal) {
+        if let s = value.stringValue, case .some(let k?) = s.utf8.withContiguousStorageIfAvailable(E.jsonNames.ordinal)
+        {
             return caseOfOrdinal(k)
         }
         return JSONMapper.enumeration(value, at: pointer(), mapper: mapper)
@@ -242,7 +243,8 @@ struct ReportingSource: SceneSource {
     mutating func null() {}
 
     mutating func name<E: JSONStringEnumeration>(_: E.Type) -> E? {
-        guard let s = value.stringValue, case .some(let k?) = s.utf8.withContiguousStorageIfAvailable(E.jsonNames.ordinal)
+        guard let s = value.stringValue,
+            case .some(let k?) = s.utf8.withContiguousStorageIfAvailable(E.jsonNames.ordinal)
         else { return nil }
         return caseOfOrdinal(k)
     }
@@ -250,16 +252,16 @@ struct ReportingSource: SceneSource {
     mutating func problem(_ message: @autoclosure () -> String) { mapper.error(pointer(), message()) }
 
     mutating func problem(
-        at key: @autoclosure () -> String, index: Int, then: StaticString?, _ message: @autoclosure () -> String
+        at key: @autoclosure () -> String, index: Int, then: String?, _ message: @autoclosure () -> String
     ) {
         var tokens = [key()]
         if index >= 0 { tokens.append(String(index)) }
-        if let then { tokens.append(then.description) }
+        if let then { tokens.append(then) }
         mapper.error(pointer(tokens), message())
     }
 
-    mutating func problem(root key: StaticString, then: StaticString?, _ message: @autoclosure () -> String) {
-        mapper.error(JSONPointer(prefix.tokens + [key.description] + (then.map { [$0.description] } ?? [])), message())
+    mutating func problem(root key: SceneMember, then: String?, _ message: @autoclosure () -> String) {
+        mapper.error(JSONPointer(prefix.tokens + [key.rawValue] + (then.map { [$0] } ?? [])), message())
     }
 
     mutating func decline() {}

@@ -102,9 +102,10 @@ protocol SceneSource {
     /// A problem with the value at hand.
     mutating func problem(_ message: @autoclosure () -> String)
     /// A problem at member `key` of the value at hand (its element `index`, its member `then`).
-    mutating func problem(at key: @autoclosure () -> String, index: Int, then: StaticString?, _ message: @autoclosure () -> String)
+    mutating func problem(
+        at key: @autoclosure () -> String, index: Int, then: String?, _ message: @autoclosure () -> String)
     /// A problem at member `key` (`then`) of the document's root.
-    mutating func problem(root key: StaticString, then: StaticString?, _ message: @autoclosure () -> String)
+    mutating func problem(root key: SceneMember, then: String?, _ message: @autoclosure () -> String)
     /// A problem the reporting source has reported already where it met it (a value it refused): the quiet
     /// source gives up.
     mutating func decline()
@@ -117,7 +118,7 @@ extension SceneSource {
     mutating func problem(at key: @autoclosure () -> String, _ message: @autoclosure () -> String) {
         problem(at: key(), index: -1, then: nil, message())
     }
-    mutating func problem(root key: StaticString, _ message: @autoclosure () -> String) {
+    mutating func problem(root key: SceneMember, _ message: @autoclosure () -> String) {
         problem(root: key, then: nil, message())
     }
 }
