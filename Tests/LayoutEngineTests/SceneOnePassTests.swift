@@ -24,7 +24,7 @@ struct SceneOnePassTests {
     static func check(_ bytes: [UInt8], _ comment: @autoclosure () -> String) {
         guard let fast = onePass(bytes) else {
             // Declined after reading it whole or in part: the body is not JSON, is invalid or has an unknown
-            // member (what lets the service skip the general decoder's quiet pass).
+            // member.
             if bytes.withUnsafeBufferPointer(JSONStreamReader.reads), let slow = general(bytes) {
                 #expect(!slow.unknownFields.isEmpty, "one pass declined a valid request: \(comment())")
             }
