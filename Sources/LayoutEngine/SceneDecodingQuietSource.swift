@@ -76,7 +76,7 @@ struct QuietSource: SceneSource {
     @inline(__always)
     mutating func end<M: SceneMembers>(_ o: inout Object, _: M.Type, reportUnknown: Bool) {}
     mutating func missing<M: SceneMembers>(_ o: Object, _ member: M) { r.fail() }
-    func typo(_ o: Object, of name: String) -> String? { nil }
+    func typo<M: SceneMembers>(_ o: Object, _: M.Type, of name: String) -> String? { nil }
 
     @inline(__always)
     mutating func array(maxCount: Int) -> Elements? { r.beginArray() ? Elements(maxCount: maxCount) : nil }

@@ -75,7 +75,7 @@ struct SceneReader<S: SceneSource> {
         src.end(&o, SceneMember.self, reportUnknown: true)
         if !windowGiven, s.deviceID == nil {
             // A misspelt "device" is the likely cause: the error names it first (it is also an unknown field).
-            if let typo = src.typo(o, of: SceneMember.device.rawValue) {
+            if let typo = src.typo(o, SceneMember.self, of: SceneMember.device.rawValue) {
                 src.problem(
                     at: typo,
                     "unknown field \"\(typo)\": did you mean \"device\"? Without a device, \"window\" is required")

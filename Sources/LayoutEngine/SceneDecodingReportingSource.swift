@@ -19,17 +19,16 @@ struct ReportingSource: SceneSource {
         case index(Int)
     }
 
+    /// An open object: which of its members are known and read, by the ordinal of their case (the members
+    /// themselves are found again in the document when asked for, without a copy of them).
     struct Object {
-        struct Member {
-            let key: String
-            let value: JSONNode
-            /// The ordinal of its case (−1: not one of the object's members).
-            let ordinal: Int
-            var read = false
-        }
-        var members: [Member]
+        let node: JSONNode
         /// Cases whose member is there.
         let present: UInt64
+        /// Members that are not one of the object's.
+        let unknown: Int
+        /// Cases whose member was read (asked for and there, `null` included).
+        var read: UInt64 = 0
         /// The ordinal of the next case to ask for.
         var position = 0
         /// Cases asked for: the names an unknown member is compared with.
@@ -38,6 +37,8 @@ struct ReportingSource: SceneSource {
         var given: UInt64 = 0
         /// The object's own depth in `path`.
         let base: Int
+        /// For `next(_:listed:unknown:)`: the members before this one are done.
+        var listedPosition = 0
     }
 
     struct Elements {
@@ -83,12 +84,11 @@ struct ReportingSource: SceneSource {
         }
         let names = M.jsonNames
         var present: UInt64 = 0
-        let members = value.members.map { m in
-            let i = m.key.utf8.withContiguousStorageIfAvailable(names.ordinal) ?? nil
-            if let i { present |= 1 << UInt64(i) }
-            return Object.Member(key: m.key, value: m.value, ordinal: i ?? -1)
+        var unknown = 0
+        value.forEachMember { key, _ in
+            if let i = names.ordinal(of: key) { present |= 1 << UInt64(i) } else { unknown += 1 }
         }
-        return Object(members: members, present: present, base: path.count)
+        return Object(node: value, present: present, unknown: unknown, base: path.count)
     }
 
     mutating func next<M: SceneMembers>(_ o: inout Object, _: M.Type, asking: UInt64) -> M? {
@@ -102,30 +102,51 @@ struct ReportingSource: SceneSource {
             }
             let i = wanted.trailingZeroBitCount
             o.position = i + 1
-            guard let k = o.members.firstIndex(where: { $0.ordinal == i }) else { continue }
-            o.members[k].read = true
-            if o.members[k].value.isNull { continue }
+            o.read |= 1 << UInt64(i)
+            let names = M.jsonNames
+            var found: JSONNode?
+            o.node.forEachMember { key, v in
+                if found == nil, names.ordinal(of: key) == i { found = v }
+            }
+            guard let v = found, !v.isNull else { continue }
             o.given |= 1 << UInt64(i)
-            enter(o.members[k].value, o.base, .key(o.members[k].key))
+            enter(v, o.base, .key(M.ofOrdinal(i).rawValue))
             return M.ofOrdinal(i)
         }
         return nil
     }
 
     mutating func next(_ o: inout Object, listed keys: [String], unknown: (String) -> String) -> Int? {
-        while o.position < o.members.count {
-            let k = o.position
-            o.position += 1
-            o.members[k].read = true
-            let key = o.members[k].key
-            enter(o.members[k].value, o.base, .key(key))
-            guard let i = keys.firstIndex(of: key) else {
-                mapper.error(pointer(), unknown(key))
+        while o.listedPosition < o.node.count {
+            let k = o.listedPosition
+            o.listedPosition += 1
+            var m = 0
+            var member: (key: String, value: JSONNode)?
+            o.node.forEachMember { key, v in
+                if m == k { member = (String(decoding: key, as: UTF8.self), v) }
+                m += 1
+            }
+            guard let member else { return nil }
+            enter(member.value, o.base, .key(member.key))
+            guard let i = keys.firstIndex(of: member.key) else {
+                mapper.error(pointer(), unknown(member.key))
                 continue
             }
             return i
         }
         return nil
+    }
+
+    /// The keys of `o`'s members that were not read: unknown ones and those not asked for, in document order.
+    private func unread<M: SceneMembers>(_ o: Object, _: M.Type) -> [String] {
+        guard o.unknown > 0 || o.read != o.present else { return [] }
+        let names = M.jsonNames
+        var keys: [String] = []
+        o.node.forEachMember { key, _ in
+            if let i = names.ordinal(of: key), o.read & (1 << UInt64(i)) != 0 { return }
+            keys.append(String(decoding: key, as: UTF8.self))
+        }
+        return keys
     }
 
     /// `v`, at `token` of the object or array at depth `base`, becomes the value at hand.
@@ -141,26 +162,28 @@ struct ReportingSource: SceneSource {
     }
 
     func given(_ o: Object) -> UInt64 { o.given }
-    func count(_ o: Object) -> Int { o.members.count }
+    func count(_ o: Object) -> Int { o.node.count }
 
     mutating func end<M: SceneMembers>(_ o: inout Object, _: M.Type, reportUnknown: Bool) {
         truncate(o.base)
-        guard reportUnknown, o.members.contains(where: { !$0.read }) else { return }
+        guard reportUnknown else { return }
+        let unread = unread(o, M.self)
+        guard !unread.isEmpty else { return }
         let cases = Array(M.allCases)
         let known = cases.indices.filter { o.asked & (1 << UInt64($0)) != 0 }.map { cases[$0].rawValue }
         let base = pointer()
-        for m in o.members where !m.read {
+        for key in unread {
             if mapper.unknownFields.listed.count >= JSONUnknownFields.limit {
                 mapper.unknown(.root)  // only counted: no pointer, no suggestion
             } else {
-                mapper.unknown(base.appending(m.key), suggestion: NameSuggestion.suggestion(for: m.key, among: known))
+                mapper.unknown(base.appending(key), suggestion: NameSuggestion.suggestion(for: key, among: known))
             }
         }
     }
 
     mutating func missing<M: SceneMembers>(_ o: Object, _ member: M) {
         let name = member.rawValue
-        if let typo = typo(o, of: name) {
+        if let typo = typo(o, M.self, of: name) {
             mapper.error(
                 pointer([typo]), "unknown field \"\(typo)\": did you mean \"\(name)\"? \"\(name)\" is required")
         } else {
@@ -168,11 +191,8 @@ struct ReportingSource: SceneSource {
         }
     }
 
-    func typo(_ o: Object, of name: String) -> String? {
-        for m in o.members where !m.read {
-            if NameSuggestion.suggestion(for: m.key, among: CollectionOfOne(name)) != nil { return m.key }
-        }
-        return nil
+    func typo<M: SceneMembers>(_ o: Object, _: M.Type, of name: String) -> String? {
+        unread(o, M.self).first { NameSuggestion.suggestion(for: $0, among: CollectionOfOne(name)) != nil }
     }
 
     mutating func array(maxCount: Int) -> Elements? {

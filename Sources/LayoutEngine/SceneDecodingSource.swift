@@ -78,7 +78,7 @@ protocol SceneSource {
     /// error at that member that leads with the likely typo.
     mutating func missing<M: SceneMembers>(_ o: Object, _ member: M)
     /// An unread member of `o` (after its end) that is one edit from `name`.
-    func typo(_ o: Object, of name: String) -> String?
+    func typo<M: SceneMembers>(_ o: Object, _: M.Type, of name: String) -> String?
 
     /// Opens the value at hand as an array of at most `maxCount` elements; nil for `null` and for anything else.
     mutating func array(maxCount: Int) -> Elements?
