@@ -374,6 +374,19 @@ public struct JSONNode: Sendable {
         return out
     }
 
+    /// Calls `body` with each member of an object in document order: its key's bytes (escapes decoded, valid
+    /// while the document is) and its value. Unlike `members`, makes no string and no array.
+    @inlinable
+    public func forEachMember(_ body: (_ key: UnsafeBufferPointer<UInt8>, _ value: JSONNode) -> Void) {
+        guard kind == .object else { return }
+        var k = index + 1
+        let end = Int(document.nodes[index].b)
+        while k < end {
+            body(document.textBytes(k), JSONNode(document: document, index: k + 1))
+            k = Int(document.nodes[k].c)
+        }
+    }
+
     /// The value of member `key` of an object (nil when absent or not an object); keys match by bytes.
     public func member(_ key: StaticString) -> JSONNode? {
         guard kind == .object, let found = document.member(of: index, key) else { return nil }

@@ -79,31 +79,15 @@ public struct Constants: Sendable, Equatable {
             keyPath: \.arrangementMinLength),
     ]
 
-    /// The request's `constants` object (docs/rules.md#constants). Unknown keys and out-of-range values are errors at
-    /// `/constants/<key>`; a key is a single pointer token ("." needs no escaping).
-    /// `given` gets one bit per constant the object sets (its index in `definitions`).
-    static func decode(_ value: JSONNode, mapper: JSONMapper, at path: JSONPointer, given: inout UInt32) -> Constants {
-        var c = Constants()
-        guard value.isObject else {
-            mapper.error(path, "expected an object of constant overrides, found \(value.typeName)")
-            return c
-        }
-        for member in value.members {
-            let p = path.appending(member.key)
-            guard let d = definitions.first(where: { $0.key == member.key }) else {
-                let guess = NameSuggestion.suggestion(for: member.key, among: definitions.lazy.map(\.key))
-                mapper.error(
-                    p,
-                    "unknown constant \"\(member.key)\"" + (guess.map { " (did you mean \"\($0)\"?)" } ?? "")
-                        + "; GET /v1/constants lists the valid keys")
-                continue
-            }
-            if let v = JSONMapper.number(member.value, at: p, mapper: mapper, range: d.range) {
-                c[keyPath: d.keyPath] = v
-                if let i = definitions.firstIndex(where: { $0.key == d.key }) { given |= 1 << UInt32(i) }
-            }
-        }
-        return c
+    /// The keys of `definitions`, in its order: the members a request's `constants` may have (read by the scene
+    /// reader, SceneDecodingReader.swift). A key is a single pointer token ("." needs no escaping).
+    static let keys = definitions.map(\.key)
+
+    /// The error for a key of a request's `constants` that is not one of `keys`.
+    static func unknownKeyMessage(_ key: String) -> String {
+        let guess = NameSuggestion.suggestion(for: key, among: keys)
+        return "unknown constant \"\(key)\"" + (guess.map { " (did you mean \"\($0)\"?)" } ?? "")
+            + "; GET /v1/constants lists the valid keys"
     }
 
     /// The body of `GET /v1/constants`:

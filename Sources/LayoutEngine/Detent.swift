@@ -6,30 +6,6 @@ public enum Detent: Sendable, Equatable {
     case height(Double)
     case fraction(Double)
 
-    static func decode(_ value: JSONNode, mapper: JSONMapper, at path: JSONLocation) -> Detent? {
-        if value.isString("medium") { return .medium }
-        if value.isString("large") { return .large }
-        if value.isString("fitted") { return .fitted }
-        if value.isObject {
-            var r = ObjectReader(mapper: mapper, node: value, location: path)
-            defer { r.finish() }
-            if r.count == 1, r.value("height") != nil {
-                return r.number("height", range: SceneLimits.size).map { .height($0) }
-            }
-            if r.count == 1, r.value("fraction") != nil {
-                guard let f = r.number("fraction", range: 0...1) else { return nil }
-                if !(f > 0) {
-                    r.error("fraction", "must be greater than 0 and at most 1, is \(fmt(f))")
-                    return nil
-                }
-                return .fraction(f)
-            }
-        }
-        mapper.error(
-            path, "expected \"medium\", \"large\", \"fitted\", {\"height\": points} or {\"fraction\": 0 < f ≤ 1}")
-        return nil
-    }
-
     public var json: JSONValue {
         switch self {
         case .medium: return "medium"

@@ -1,5 +1,5 @@
-// The presentation ids of a request as its readers meet them: the general decoder (SceneDecoding.swift) and
-// the one-pass reader (SceneOnePassDecoding+Presentations.swift) look up `presentedFrom` and repeated ids here.
+// The presentation ids of a request as the scene reader meets them (SceneDecodingReader+Presentations.swift):
+// `presentedFrom` and repeated ids are looked up here.
 
 /// The ids of the presentations decoded so far, with their indices (for `presentedFrom` and duplicate ids). A
 /// scene usually has a handful: they are compared in a list, and hashed only beyond 16 (a request may have

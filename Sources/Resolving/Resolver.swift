@@ -108,15 +108,12 @@ public enum Resolver {
         if let scene = body.withUnsafeBufferPointer({ Scene.decodeInOnePass($0, catalog: catalog) }) {
             return output(scene, constantSets: constantSets)
         }
-        let read = body.withUnsafeBufferPointer { JSONStreamReader.reads($0) }
         switch ResolveOutput.document(body) {
         case .failure(let f): return f.output
         case .success(let document):
             let root = document.root
-            // A body the one-pass reader read and declined has an error or an unknown member, which the general
-            // decoder's quiet first pass would only count before decoding it again.
             return output(
-                Scene.decode(root, catalog: catalog, quietPass: !read), device: root.member("device")?.stringValue,
+                Scene.decode(root, catalog: catalog), device: root.member("device")?.stringValue,
                 constantSets: constantSets)
         }
     }
