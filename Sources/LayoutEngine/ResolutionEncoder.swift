@@ -37,12 +37,12 @@ extension ByteSink {
 
     @inline(__always) fileprivate mutating func bool(_ b: Bool) { append(b ? "true" : "false") }
     @inline(__always) fileprivate mutating func null() { append("null") }
-    @inline(__always) fileprivate mutating func name<R: QuotedNames>(_ v: R) {
-        let table = R.quotedNames
+    @inline(__always) fileprivate mutating func name<R: QuotedNames>(_ v: R, _ t: QuotedNameTables) {
+        let table = R.quotedNames(in: t)
         if table.usable { append(table.name(unsafeBitCast(v, to: UInt8.self))) } else { writeCleanString(v.rawValue) }
     }
-    @inline(__always) fileprivate mutating func name<R: QuotedNames>(_ v: R?) {
-        if let v { name(v) } else { null() }
+    @inline(__always) fileprivate mutating func name<R: QuotedNames>(_ v: R?, _ t: QuotedNameTables) {
+        if let v { name(v, t) } else { null() }
     }
     @inline(__always) fileprivate mutating func bool(_ b: Bool?) {
         if let b { bool(b) } else { null() }
@@ -64,11 +64,11 @@ extension ByteSink {
         if let r { rect(r) } else { null() }
     }
 
-    fileprivate mutating func sizeClass(_ s: SizeClassPair) {
+    fileprivate mutating func sizeClass(_ s: SizeClassPair, _ t: QuotedNameTables) {
         append("{\"horizontal\":")
-        name(s.horizontal)
+        name(s.horizontal, t)
         append(",\"vertical\":")
-        name(s.vertical)
+        name(s.vertical, t)
         append("}")
     }
 
@@ -89,8 +89,11 @@ extension ByteSink {
     }
 
     fileprivate mutating func resolution(_ r: Resolution) {
+        // The name tables, looked up once per response and handed down: a `static let` read at each name
+        // written is a `swift_once` call each time (about 45 per typical response).
+        let t = QuotedNameTables.shared
         append("{\"arrangement\":")
-        if let a = r.arrangement { arrangement(a) } else { null() }
+        if let a = r.arrangement { arrangement(a, t) } else { null() }
         if let c = r.constantSet {
             append(",\"constantSet\":")
             writeString(c)
@@ -103,24 +106,24 @@ extension ByteSink {
         r.diagnostics.withUnsafeBufferPointer { all in
             for i in all.indices {
                 if i > 0 { append(",") }
-                diagnostic(all[i])
+                diagnostic(all[i], t)
             }
         }
         append("],\"engineVersion\":")
         writeCleanString(Resolution.engineVersion)
         append(",\"environment\":")
-        environment(r.environment)
+        environment(r.environment, t)
         append(",\"placements\":[")
         for i in r.placements.indices {
             if i > 0 { append(",") }
-            placement(r.placements[i])
+            placement(r.placements[i], t)
         }
         append("]}")
     }
 
-    fileprivate mutating func diagnostic(_ d: borrowing Diagnostic) {
+    fileprivate mutating func diagnostic(_ d: borrowing Diagnostic, _ t: QuotedNameTables) {
         append("{\"code\":")
-        name(d.code)
+        name(d.code, t)
         append(",\"message\":")
         append(UInt8(ascii: "\""))
         d.text.render(into: &self)
@@ -132,37 +135,37 @@ extension ByteSink {
         append(",\"presentation\":")
         if let p = d.presentation { writeString(p) } else { null() }
         append(",\"severity\":")
-        name(d.severity)
+        name(d.severity, t)
         append("}")
     }
 
-    fileprivate mutating func environment(_ e: ResolvedEnvironment) {
+    fileprivate mutating func environment(_ e: ResolvedEnvironment, _ t: QuotedNameTables) {
         append("{\"device\":")
         if let d = e.device { writeString(d) } else { null() }
         append(",\"display\":")
         if let d = e.display { writeString(d) } else { null() }
         append(",\"dynamicTypeSize\":")
-        name(e.dynamicTypeSize)
+        name(e.dynamicTypeSize, t)
         append(",\"fold\":")
         if let f = e.fold {
             append("{\"bounds\":")
             rect(f.bounds)
             append(",\"orientation\":")
-            name(f.orientation)
+            name(f.orientation, t)
             append(",\"separating\":")
             bool(f.separating)
             append(",\"state\":")
-            name(f.state)
+            name(f.state, t)
             append("}")
         } else {
             null()
         }
         append(",\"layoutDirection\":")
-        name(e.layoutDirection)
+        name(e.layoutDirection, t)
         append(",\"orientation\":")
-        name(e.orientation)
+        name(e.orientation, t)
         append(",\"posture\":")
-        name(e.posture)
+        name(e.posture, t)
         append(",\"regions\":[")
         for i in e.regions.indices {
             let r = e.regions[i]
@@ -170,9 +173,9 @@ extension ByteSink {
             append("{\"frame\":")
             rect(r.frame)
             append(",\"side\":")
-            name(r.side)
+            name(r.side, t)
             append(",\"sizeClass\":")
-            sizeClass(r.sizeClass)
+            sizeClass(r.sizeClass, t)
             append("}")
         }
         append("],\"safeArea\":{\"bottom\":")
@@ -184,25 +187,25 @@ extension ByteSink {
         append(",\"trailing\":")
         number(e.safeArea.trailing)
         append("},\"sizeClass\":")
-        sizeClass(e.sizeClass)
+        sizeClass(e.sizeClass, t)
         append(",\"window\":")
         rect(e.window)
         append(",\"windowClass\":{\"height\":")
-        name(e.windowClass.height)
+        name(e.windowClass.height, t)
         append(",\"width\":")
-        name(e.windowClass.width)
+        name(e.windowClass.width, t)
         append("}}")
     }
 
-    fileprivate mutating func placement(_ p: Placement) {
+    fileprivate mutating func placement(_ p: Placement, _ t: QuotedNameTables) {
         append("{\"adaptedFrom\":")
-        name(p.adaptedFrom)
+        name(p.adaptedFrom, t)
         append(",\"arrowEdge\":")
-        name(p.arrowEdge)
+        name(p.arrowEdge, t)
         append(",\"backgroundInteractive\":")
         bool(p.backgroundInteractive)
         append(",\"contentAxis\":")
-        name(p.contentAxis)
+        name(p.contentAxis, t)
         append(",\"cornerRadii\":")
         if let c = p.cornerRadii {
             append("{\"bottomLeading\":")
@@ -242,41 +245,41 @@ extension ByteSink {
         append(",\"id\":")
         writeString(p.id)
         append(",\"kind\":")
-        name(p.kind)
+        name(p.kind, t)
         append(",\"placement\":")
         if let c = p.placement {
             append("{\"requested\":")
-            name(c.requested)
+            name(c.requested, t)
             append(",\"resolved\":")
-            name(c.resolved)
+            name(c.resolved, t)
             append("}")
         } else {
             null()
         }
         append(",\"region\":")
-        name(p.region)
+        name(p.region, t)
         append(",\"selectedDetent\":")
         if let d = p.selectedDetent { detent(d) } else { null() }
         append(",\"status\":")
-        name(p.status)
+        name(p.status, t)
         append(",\"style\":")
-        name(p.style)
+        name(p.style, t)
         append(",\"swipeToDismiss\":")
         bool(p.swipeToDismiss)
         append(",\"tapOutsideToDismiss\":")
         bool(p.tapOutsideToDismiss)
         append(",\"toolbarOrientation\":")
-        name(p.toolbarOrientation)
+        name(p.toolbarOrientation, t)
         append(",\"transitionEdge\":")
-        name(p.transitionEdge)
+        name(p.transitionEdge, t)
         append("}")
     }
 
-    fileprivate mutating func arrangedView(_ v: ArrangedView) {
+    fileprivate mutating func arrangedView(_ v: ArrangedView, _ t: QuotedNameTables) {
         append("{\"frame\":")
         rect(v.frame)
         append(",\"region\":")
-        name(v.region)
+        name(v.region, t)
         append(",\"visible\":")
         bool(v.visible)
         append(",\"zIndex\":")
@@ -284,33 +287,34 @@ extension ByteSink {
         append("}")
     }
 
-    fileprivate mutating func arrangement(_ a: ResolvedArrangement) {
+    fileprivate mutating func arrangement(_ a: ResolvedArrangement, _ t: QuotedNameTables) {
         append("{\"axis\":")
-        name(a.axis)
+        name(a.axis, t)
         append(",\"primary\":")
-        arrangedView(a.primary)
+        arrangedView(a.primary, t)
         append(",\"secondary\":")
-        arrangedView(a.secondary)
+        arrangedView(a.secondary, t)
         append(",\"separated\":")
         bool(a.separated)
         append(",\"style\":")
-        name(a.style)
+        name(a.style, t)
         append("}")
     }
 }
 
 /// An enumeration the encoder writes by copying its case's quoted name from a table made once from the raw
-/// values (`QuotedNames.table`), instead of producing the `rawValue` string and copying its bytes.
+/// values (`QuotedNameTables`), instead of producing the `rawValue` string and copying its bytes.
 protocol QuotedNames: RawRepresentable, CaseIterable where RawValue == String {
-    static var quotedNames: QuotedNameTable { get }
+    /// This enumeration's table among `t`'s.
+    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable
 }
 
 /// The quoted raw values of an enumeration's cases (`"name"`, quotes included), one buffer for them all,
 /// indexed by the case's one-byte tag. Made once per type and never freed. When the cases are not one byte
 /// whose values are their positions in `allCases` (the layout of a Swift enumeration without payloads, up to
 /// 256 cases, checked when the table is made), `usable` is false and the encoder writes `rawValue`.
-final class QuotedNameTable: @unchecked Sendable {
-    // @unchecked Sendable: written only in init.
+struct QuotedNameTable: @unchecked Sendable {
+    // @unchecked Sendable: the buffers are written only in init, and never freed.
     let usable: Bool
     private let bytes: UnsafeMutablePointer<UInt8>
     /// `starts[i]`…`starts[i + 1]`: case `i`'s bytes.
@@ -345,25 +349,77 @@ final class QuotedNameTable: @unchecked Sendable {
     }
 }
 
-extension SizeClass: QuotedNames { static let quotedNames = QuotedNameTable(SizeClass.self) }
-extension DiagnosticCode: QuotedNames { static let quotedNames = QuotedNameTable(DiagnosticCode.self) }
-extension Severity: QuotedNames { static let quotedNames = QuotedNameTable(Severity.self) }
-extension DynamicTypeSize: QuotedNames { static let quotedNames = QuotedNameTable(DynamicTypeSize.self) }
-extension Axis: QuotedNames { static let quotedNames = QuotedNameTable(Axis.self) }
-extension FoldStateName: QuotedNames { static let quotedNames = QuotedNameTable(FoldStateName.self) }
-extension LayoutDirection: QuotedNames { static let quotedNames = QuotedNameTable(LayoutDirection.self) }
-extension Orientation: QuotedNames { static let quotedNames = QuotedNameTable(Orientation.self) }
-extension Posture: QuotedNames { static let quotedNames = QuotedNameTable(Posture.self) }
-extension RegionSide: QuotedNames { static let quotedNames = QuotedNameTable(RegionSide.self) }
-extension Presentation.Kind: QuotedNames { static let quotedNames = QuotedNameTable(Presentation.Kind.self) }
-extension ArrowEdge: QuotedNames { static let quotedNames = QuotedNameTable(ArrowEdge.self) }
-extension SheetPlacement: QuotedNames { static let quotedNames = QuotedNameTable(SheetPlacement.self) }
-extension ResolvedSheetPlacement: QuotedNames {
-    static let quotedNames = QuotedNameTable(ResolvedSheetPlacement.self)
+/// Every enumeration's table, made once (the first response); the encoder reads `shared` once per response.
+final class QuotedNameTables: Sendable {
+    static let shared = QuotedNameTables()
+
+    let sizeClass = QuotedNameTable(SizeClass.self)
+    let diagnosticCode = QuotedNameTable(DiagnosticCode.self)
+    let severity = QuotedNameTable(Severity.self)
+    let dynamicTypeSize = QuotedNameTable(DynamicTypeSize.self)
+    let axis = QuotedNameTable(Axis.self)
+    let foldStateName = QuotedNameTable(FoldStateName.self)
+    let layoutDirection = QuotedNameTable(LayoutDirection.self)
+    let orientation = QuotedNameTable(Orientation.self)
+    let posture = QuotedNameTable(Posture.self)
+    let regionSide = QuotedNameTable(RegionSide.self)
+    let presentationKind = QuotedNameTable(Presentation.Kind.self)
+    let arrowEdge = QuotedNameTable(ArrowEdge.self)
+    let sheetPlacement = QuotedNameTable(SheetPlacement.self)
+    let resolvedSheetPlacement = QuotedNameTable(ResolvedSheetPlacement.self)
+    let placementStatus = QuotedNameTable(PlacementStatus.self)
+    let presentationStyle = QuotedNameTable(PresentationStyle.self)
+    let edge = QuotedNameTable(Edge.self)
+    let arrangementStyle = QuotedNameTable(ArrangementStyle.self)
+    let materialWidthClass = QuotedNameTable(MaterialWidthClass.self)
+    let materialHeightClass = QuotedNameTable(MaterialHeightClass.self)
 }
-extension PlacementStatus: QuotedNames { static let quotedNames = QuotedNameTable(PlacementStatus.self) }
-extension PresentationStyle: QuotedNames { static let quotedNames = QuotedNameTable(PresentationStyle.self) }
-extension Edge: QuotedNames { static let quotedNames = QuotedNameTable(Edge.self) }
-extension ArrangementStyle: QuotedNames { static let quotedNames = QuotedNameTable(ArrangementStyle.self) }
-extension MaterialWidthClass: QuotedNames { static let quotedNames = QuotedNameTable(MaterialWidthClass.self) }
-extension MaterialHeightClass: QuotedNames { static let quotedNames = QuotedNameTable(MaterialHeightClass.self) }
+
+extension SizeClass: QuotedNames { static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.sizeClass } }
+extension DiagnosticCode: QuotedNames {
+    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.diagnosticCode }
+}
+extension Severity: QuotedNames { static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.severity } }
+extension DynamicTypeSize: QuotedNames {
+    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.dynamicTypeSize }
+}
+extension Axis: QuotedNames { static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.axis } }
+extension FoldStateName: QuotedNames {
+    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.foldStateName }
+}
+extension LayoutDirection: QuotedNames {
+    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.layoutDirection }
+}
+extension Orientation: QuotedNames {
+    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.orientation }
+}
+extension Posture: QuotedNames { static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.posture } }
+extension RegionSide: QuotedNames {
+    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.regionSide }
+}
+extension Presentation.Kind: QuotedNames {
+    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.presentationKind }
+}
+extension ArrowEdge: QuotedNames { static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.arrowEdge } }
+extension SheetPlacement: QuotedNames {
+    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.sheetPlacement }
+}
+extension ResolvedSheetPlacement: QuotedNames {
+    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.resolvedSheetPlacement }
+}
+extension PlacementStatus: QuotedNames {
+    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.placementStatus }
+}
+extension PresentationStyle: QuotedNames {
+    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.presentationStyle }
+}
+extension Edge: QuotedNames { static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.edge } }
+extension ArrangementStyle: QuotedNames {
+    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.arrangementStyle }
+}
+extension MaterialWidthClass: QuotedNames {
+    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.materialWidthClass }
+}
+extension MaterialHeightClass: QuotedNames {
+    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.materialHeightClass }
+}

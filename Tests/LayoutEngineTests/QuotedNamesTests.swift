@@ -8,7 +8,7 @@ import Testing
 @Suite("Quoted enumeration names")
 struct QuotedNamesTests {
     private func check<E: QuotedNames>(_ type: E.Type) {
-        let table = E.quotedNames
+        let table = E.quotedNames(in: .shared)
         #expect(table.usable, "\(E.self): the table is not usable")
         guard table.usable else { return }
         for c in E.allCases {
