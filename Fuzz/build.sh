@@ -4,9 +4,10 @@
 #   scene           JSON parser → Scene.decode → resolve → encoders → SVG (JSON + LayoutEngine + Wireframe)
 #   device-profile  JSON parser → DeviceProfile.decode (JSON + LayoutEngine)
 #   matrix          POST /v1/resolve/matrix's body → Matrix.plan → Matrix.run (JSON + LayoutEngine + HTTP types +
-#                   the service's Matrix, Resolver and Problem)
+#                   the core's Matrix, Resolver, ResolveProblem and constant-set context, with the store's
+#                   constant-set types, which need no database)
 # Each target is one module: the sources of the modules it needs are copied with their `import JSON` /
-# `import LayoutEngine` / `import HTTPServer` / `import Resolving` / `import Wireframe` lines removed (swiftc without SwiftPM has no module map for them).
+# `import LayoutEngine` / `import HTTPServer` / `import Resolving` / `import Store` / `import Wireframe` lines removed (swiftc without SwiftPM has no module map for them).
 # Usage: Fuzz/build.sh [NAME...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ targets=("$@")
 flatten() {  # flatten DIR FILES... : copies FILES into DIR without imports of the project's own modules
     local dir=$1; shift
     rm -rf "$dir"; mkdir -p "$dir"
-    for f in "$@"; do sed -E '/^(@testable )?import (JSON|LayoutEngine|HTTPServer|Resolving|Wireframe)$/d' "$f" >"$dir/$(basename "$f")"; done
+    for f in "$@"; do sed -E '/^(@testable )?import (JSON|LayoutEngine|HTTPServer|Resolving|Store|Wireframe)$/d' "$f" >"$dir/$(basename "$f")"; done
 }
 
 for t in "${targets[@]}"; do
@@ -35,7 +36,9 @@ for t in "${targets[@]}"; do
     matrix)
         flatten Fuzz/out/src-matrix Sources/JSON/*.swift Sources/LayoutEngine/*.swift Sources/Wireframe/*.swift \
             Sources/Resolving/Matrix.swift Sources/Resolving/MatrixResults.swift Sources/Resolving/Resolver.swift \
-            Sources/Resolving/ResolveProblem.swift Fuzz/Fixtures.swift Fuzz/matrix/main.swift
+            Sources/Resolving/ResolveProblem.swift Sources/Resolving/ConstantSetContext.swift \
+            Sources/Store/ConstantSet.swift Sources/Store/Timestamp.swift Sources/Store/EntityTag.swift \
+            Fuzz/Fixtures.swift Fuzz/matrix/main.swift
         srcs=(Fuzz/out/src-matrix/*.swift) ;;
     *) echo "unknown fuzz target $t" >&2; exit 2 ;;
     esac

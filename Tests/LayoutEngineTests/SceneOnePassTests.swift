@@ -4,12 +4,13 @@ import Testing
 
 @testable import LayoutEngine
 
-/// `Scene.decodeInOnePass` against the general decoder (`JSONParser.document` + `Scene.decode`): whenever the
-/// one-pass reader answers, its scene is the general decoder's; it answers for the scenes it is meant to take;
-/// and it declines every mutation of them that the general decoder refuses or reads with unknown fields.
+/// The scene reader's two sources against each other: the quiet one (`Scene.decodeInOnePass`, the bytes read once)
+/// and the reporting one (`JSONParser.document` + `Scene.decode`). Whenever the quiet source answers, its scene is
+/// the reporting source's; it answers for the scenes it is meant to take; and it declines every mutation of them
+/// that the reporting source refuses or reads with unknown fields.
 @Suite("One-pass scene decoding")
 struct SceneOnePassTests {
-    /// The general decoder's scene of `bytes`, nil when it refuses them (not JSON, or invalid).
+    /// The reporting source's scene of `bytes`, nil when it refuses them (not JSON, or invalid).
     static func general(_ bytes: [UInt8]) -> Scene? {
         guard let document = try? JSONParser.document(bytes) else { return nil }
         return Scene.decode(document.root, catalog: Fixtures.catalog).scene
@@ -19,7 +20,7 @@ struct SceneOnePassTests {
         bytes.withUnsafeBufferPointer { Scene.decodeInOnePass($0, catalog: Fixtures.catalog) }
     }
 
-    /// The law: the one-pass reader declines, or agrees with the general decoder — which then has a scene
+    /// The law: the one-pass reader declines, or agrees with the reporting source — which then has a scene
     /// without unknown fields (an unknown field is a warning the one-pass reader cannot give).
     static func check(_ bytes: [UInt8], _ comment: @autoclosure () -> String) {
         guard let fast = onePass(bytes) else {
@@ -31,10 +32,10 @@ struct SceneOnePassTests {
             return
         }
         let slow = general(bytes)
-        #expect(slow != nil, "one pass took what the general decoder refuses: \(comment())")
+        #expect(slow != nil, "one pass took what the reporting source refuses: \(comment())")
         guard let slow else { return }
         #expect(slow.unknownFields.isEmpty, "one pass took a scene with unknown fields: \(comment())")
-        #expect(fast == slow, "the two decoders disagree: \(comment())")
+        #expect(fast == slow, "the two sources disagree: \(comment())")
     }
 
     static func text(_ v: JSONValue, pretty: Bool) -> [UInt8] {
@@ -57,14 +58,14 @@ struct SceneOnePassTests {
         }
     }
 
-    @Test("Takes every golden scene without unknown members, compact, pretty and reversed, as the general decoder")
+    @Test("Takes every golden scene without unknown members, compact, pretty and reversed, as the reporting source")
     func goldenScenes() throws {
         var taken = 0
         for name in GoldenSceneTests.names {
             let scene = try GoldenSceneTests.load(name + ".scene.json")
             for bytes in [Self.text(scene, pretty: false), Self.text(scene, pretty: true), Self.reversedText(scene)] {
                 Self.check(bytes, name)
-                // A golden scene with an unknown member (a warning) is the general decoder's alone.
+                // A golden scene with an unknown member (a warning) is the reporting source's alone.
                 guard Self.general(bytes)?.unknownFields.isEmpty == true else { continue }
                 #expect(Self.onePass(bytes) != nil, "one pass declined \(name)")
                 taken += 1
@@ -254,7 +255,7 @@ struct SceneOnePassTests {
         let numbers = #"{"window": {"width": 3.9e2, "height": 844.000, "x": -0, "y": 0.25}}"#
         #expect(Self.onePass(Array(numbers.utf8)) != nil)
         Self.check(Array(numbers.utf8), numbers)
-        // Axes repeated within the limit are kept once, as the general decoder keeps them.
+        // Axes repeated within the limit are kept once, as the reporting source keeps them.
         let axes = #"{"device": "test-phone", "arrangement": {"axes": ["vertical", "vertical"]}}"#
         #expect(Self.onePass(Array(axes.utf8))?.arrangement?.axes == [.vertical])
         Self.check(Array(axes.utf8), axes)
