@@ -6,6 +6,8 @@ import JSON
 /// gives up on costs a message.
 struct QuietSource: SceneSource {
     var r: JSONStreamReader
+    /// Every name table, looked up once for the request (`SceneNameTables`).
+    let tables = Unmanaged.passUnretained(SceneNameTables.shared)
 
     struct Object {
         /// The names of the object's members: a `static let`, which lives as long as the program, so neither
@@ -39,7 +41,7 @@ struct QuietSource: SceneSource {
 
     @inline(__always)
     mutating func object<M: SceneMembers>(_: M.Type, _ what: StaticString, nullIsAbsent: Bool) -> Object? {
-        if r.beginObject() { return Object(names: Unmanaged.passUnretained(M.jsonNames)) }
+        if r.beginObject() { return Object(names: tables._withUnsafeGuaranteedRef { M.names(in: $0) }) }
         if !nullIsAbsent { r.fail() }
         return nil
     }
@@ -122,9 +124,9 @@ struct QuietSource: SceneSource {
     mutating func null() { _ = r.bool() }
 
     @inline(__always)
-    mutating func enumeration<E: JSONStringEnumeration>(_: E.Type) -> E? {
+    mutating func enumeration<E: SceneNamed>(_: E.Type) -> E? {
         guard let bytes = r.stringBytes() else { return nil }
-        guard let k = E.jsonNames.ordinal(of: bytes) else {
+        guard let k = ordinal(E.self, of: bytes) else {
             r.fail()
             return nil
         }
@@ -132,9 +134,15 @@ struct QuietSource: SceneSource {
     }
 
     @inline(__always)
-    mutating func name<E: JSONStringEnumeration>(_: E.Type) -> E? {
-        guard let bytes = r.stringBytes(), let k = E.jsonNames.ordinal(of: bytes) else { return nil }
+    mutating func name<E: SceneNamed>(_: E.Type) -> E? {
+        guard let bytes = r.stringBytes(), let k = ordinal(E.self, of: bytes) else { return nil }
         return caseOfOrdinal(k)
+    }
+
+    /// The position of the case of `E` whose raw value is `bytes`, through the request's tables.
+    @inline(__always)
+    private func ordinal<E: SceneNamed>(_: E.Type, of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        tables._withUnsafeGuaranteedRef { E.names(in: $0) }._withUnsafeGuaranteedRef { $0.ordinal(of: bytes) }
     }
 
     mutating func problem(_ message: @autoclosure () -> String) { r.fail() }

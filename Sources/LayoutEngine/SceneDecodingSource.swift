@@ -7,7 +7,7 @@ import JSON
 
 /// The members of one kind of object of a request: each case's name is the member's name in JSON, and the
 /// order of the cases is the order in which the reporting source asks for them (and lists its errors).
-protocol SceneMembers: JSONStringEnumeration, Equatable {}
+protocol SceneMembers: SceneNamed, Equatable {}
 
 extension SceneMembers {
     /// The member's bit in a mask: bit `ordinal` (its index in `allCases`), a constant where the case is.
@@ -95,9 +95,9 @@ protocol SceneSource {
     /// Reads past the `null` at hand.
     mutating func null()
     /// One of `E`'s raw values; nil for `null`. Anything else is a problem that lists them.
-    mutating func enumeration<E: JSONStringEnumeration>(_: E.Type) -> E?
+    mutating func enumeration<E: SceneNamed>(_: E.Type) -> E?
     /// The string at hand when it is one of `E`'s raw values, nil otherwise, without a problem.
-    mutating func name<E: JSONStringEnumeration>(_: E.Type) -> E?
+    mutating func name<E: SceneNamed>(_: E.Type) -> E?
 
     /// A problem with the value at hand.
     mutating func problem(_ message: @autoclosure () -> String)
