@@ -13,10 +13,7 @@ public struct ResolveOutput: Sendable {
     /// The resolution itself (nil for a problem or a matrix). Kept in a box: a resolution is a few hundred bytes
     /// of arrays and strings, and an output held inline was copied member by member (each retained) on its way
     /// out of the core; a box moves as one reference.
-    public var resolution: Resolution? {
-        get { resolutionBox?.value }
-        set { resolutionBox = newValue.map { ResolutionBox($0) } }
-    }
+    public var resolution: Resolution? { resolutionBox?.value }
     private var resolutionBox: ResolutionBox?
     /// The device the scene named (when it could be read), for the request log.
     public var device: String?
@@ -143,7 +140,7 @@ public enum Resolver {
     /// The response for a decoded scene: resolved, then encoded.
     private static func output(_ scene: borrowing Scene, constantSets: ConstantSetContext) -> ResolveOutput {
         if let reference = constantSets.pin ?? scene.constantSet {
-            return pinned(scene, reference, constantSets, device: scene.deviceID)
+            return pinned(scene, reference, constantSets)
         }
         let resolution = LayoutEngine.resolve(scene)
         // docs/rules.md#posture: a posture means something only where there is a fold.
@@ -160,13 +157,12 @@ public enum Resolver {
     /// `output` for a scene resolved with a constant set (docs/rules.md#constant-sets): apart, so that the usual
     /// scene is not copied out of its decoding to be changed.
     private static func pinned(
-        _ scene: borrowing Scene, _ reference: ConstantSetReference, _ constantSets: ConstantSetContext,
-        device: String?
+        _ scene: borrowing Scene, _ reference: ConstantSetReference, _ constantSets: ConstantSetContext
     ) -> ResolveOutput {
         let used: ConstantSetContext.Used
         var constants = Constants()
         switch constantSets.constants(reference, for: scene, into: &constants) {
-        case .failure(let problem): return ResolveOutput(problem: problem, device: device)
+        case .failure(let problem): return ResolveOutput(problem: problem, device: scene.deviceID)
         case .success(let u): used = u
         }
         let resolution = LayoutEngine.resolve(scene, constants: constants, constantSet: used.name)
