@@ -332,6 +332,50 @@ if let dir = ProcessInfo.processInfo.environment["HINGE_BENCH_DUMP"] {
     exit(0)
 }
 
+// HINGE_BENCH_STAGES=1: the typical pipeline with each stage timed inside it (read, resolve, encode, and the drop of the
+// scene, the resolution and the body), best of 15 rounds of 20,000: where a change to the pipeline's time lands,
+// which the stages timed alone (each on warm data of its own) do not show. Wall time (CLOCK_MONOTONIC) around each
+// stage: the clock reads add about 20 ns to each.
+if ProcessInfo.processInfo.environment["HINGE_BENCH_STAGES"] != nil {
+    let bytes = Array(typical.utf8)
+    func now() -> UInt64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
+    }
+    var best = [UInt64](repeating: .max, count: 4)
+    var sink = 0
+    for _ in 0..<15 {
+        var total = [UInt64](repeating: 0, count: 4)
+        for _ in 0..<20_000 {
+            var t = (UInt64(0), UInt64(0), UInt64(0))
+            let start = now()
+            do {
+                guard let scene = bytes.withUnsafeBufferPointer({ Scene.decodeInOnePass($0, catalog: catalog) }) else {
+                    exit(1)
+                }
+                t.0 = now()
+                let resolution = LayoutEngine.resolve(scene)
+                t.1 = now()
+                let body = resolution.encoded
+                t.2 = now()
+                sink &+= body.count
+            }
+            let end = now()
+            total[0] &+= t.0 &- start
+            total[1] &+= t.1 &- t.0
+            total[2] &+= t.2 &- t.1
+            total[3] &+= end &- t.2
+        }
+        for i in 0..<4 { best[i] = min(best[i], total[i] / 20_000) }
+    }
+    consume(sink)
+    print(
+        "typical pipeline, by stage inside it (ns/op): read \(best[0]), resolve \(best[1]), encode \(best[2]), drop \(best[3]); sum \(best.reduce(0, +))"
+    )
+    exit(0)
+}
+
 // HINGE_BENCH_PROFILE=1: only loop the typical pipeline, for `perf record`.
 // HINGE_BENCH_PROFILE=resolve (or decode, encode, parse, onepass): only that step. HINGE_BENCH_ITERATIONS=n: loop n times (200,000 by
 // default; a few thousand are enough under `valgrind --tool=callgrind`). HINGE_BENCH_SCENE=small or large: loop that
