@@ -56,7 +56,7 @@ public enum LayoutEngine {
             swap(&d.items, &diagnostics)
         }
         var arrangement: ResolvedArrangement?
-        if let a = scene.arrangement {
+        if let a = scene.arrangementBox?.request {
             arrangement = ArrangementRules.resolve(a, env: env, constants: c, diagnostics: &diagnostics)
         }
         return Resolution(

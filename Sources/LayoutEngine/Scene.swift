@@ -68,8 +68,9 @@ public struct Scene: Sendable, Equatable {
     }
     /// `arrangement`, behind a reference: the request takes 315 bytes (a scene with it inline took 688, with the
     /// profile's fields inline too) and is read once per resolve, while the scene is moved several times between
-    /// decoding and the engine.
-    private var arrangementBox: ArrangementBox?
+    /// decoding and the engine. The scene reader puts its request in directly and the engine reads it where it is
+    /// (`arrangement` copies it out and in).
+    var arrangementBox: ArrangementBox?
     public var constants = Constants()
     /// The constants the request's `constants` object gave, one bit per index of `Constants.definitions`: they
     /// stay when a constant set's values are put under them (`useConstants`).

@@ -70,7 +70,8 @@ extension Scene {
     /// with the others.
     public static func decodeInOnePass(_ body: UnsafeBufferPointer<UInt8>, catalog: any DeviceCatalog) -> Scene? {
         var reader = SceneReader(src: QuietSource(r: JSONStreamReader(body)))
-        guard let scene = reader.scene(catalog: catalog), reader.src.r.atEnd() else { return nil }
+        var scene = Scene()
+        guard reader.scene(into: &scene, catalog: catalog), reader.src.r.atEnd() else { return nil }
         return scene
     }
 
@@ -95,7 +96,8 @@ extension Scene {
     public static func decode(_ value: JSONNode, catalog: any DeviceCatalog) -> SceneDecoding {
         let mapper = JSONMapper()
         var reader = SceneReader(src: ReportingSource(value, mapper: mapper))
-        guard var scene = reader.scene(catalog: catalog), mapper.errorCount == 0 else {
+        var scene = Scene()
+        guard reader.scene(into: &scene, catalog: catalog), mapper.errorCount == 0 else {
             return .invalid(errors: mapper.errors, unknownFields: mapper.unknownFields)
         }
         scene.unknownFields = mapper.unknownFields

@@ -23,9 +23,12 @@ enum AxisPreferenceMember: String, SceneMembers {
 }
 
 extension SceneReader {
-    /// The request's `arrangement`; nil for `null` or another type than an object.
-    mutating func arrangement() -> ArrangementRequest? {
-        guard var o = src.object(ArrangementMember.self) else { return nil }
+    /// The request's `arrangement`, put in `s` (none for `null` or another type than an object).
+    mutating func arrangement(into s: inout Scene) {
+        guard var o = src.object(ArrangementMember.self) else {
+            s.arrangementBox = nil
+            return
+        }
         var a = ArrangementRequest()
         while let m = src.next(&o, ArrangementMember.self, asking: ArrangementMember.everyMember) {
             switch m {
@@ -38,7 +41,7 @@ extension SceneReader {
             }
         }
         src.end(&o, ArrangementMember.self, reportUnknown: true)
-        return a
+        s.arrangementBox = ArrangementBox(a)
     }
 
     /// `axes`: one or two axes, each once (a repeated one counts once).

@@ -39,11 +39,11 @@ enum FoldMember: String, SceneMembers {
 struct SceneReader<S: SceneSource> {
     var src: S
 
-    /// The request's scene: nil when the root is not an object (or the quiet source gave up). Problems are the
+    /// Reads the request's scene into `s` (a new `Scene`, which the caller owns: read in place, not returned, it
+    /// is not copied out): false when the root is not an object (or the quiet source gave up). Problems are the
     /// source's: a reporting source's scene is valid only when it reported none.
-    mutating func scene(catalog: any DeviceCatalog) -> Scene? {
-        guard var o = src.object(SceneMember.self, "an object", nullIsAbsent: false) else { return nil }
-        var s = Scene()
+    mutating func scene(into s: inout Scene, catalog: any DeviceCatalog) -> Bool {
+        guard var o = src.object(SceneMember.self, "an object", nullIsAbsent: false) else { return false }
         var ids = PresentationIDs()
         var windowGiven = false
         var foldGiven = false
@@ -68,9 +68,9 @@ struct SceneReader<S: SceneSource> {
             case .constants: constants(into: &s.constants, given: &s.overriddenConstants)
             case .constantSet: s.constantSet = constantSet()
             case .presentations: presentations(into: &s.presentations, ids: &ids)
-            case .arrangement: s.arrangement = arrangement()
+            case .arrangement: arrangement(into: &s)
             }
-            if src.failed { return nil }
+            if src.failed { return false }
         }
         src.end(&o, SceneMember.self, reportUnknown: true)
         if !windowGiven, s.deviceID == nil {
@@ -89,9 +89,9 @@ struct SceneReader<S: SceneSource> {
                 "a scene with a device takes its fold from the device profile; remove \"fold\"")
             s.fold = nil
         }
-        guard !src.failed else { return nil }
+        guard !src.failed else { return false }
         validateEnvironment(&s)
-        return src.failed ? nil : s
+        return !src.failed
     }
 
     /// `device`: a device of `catalog`.
