@@ -1,7 +1,7 @@
 // A stub of Penpot's plugin API (test-only), written from Penpot's public plugin reference: the members
 // Hinge's plugin uses, with the rules that matter for it — x and y are absolute canvas coordinates and
 // stay so when a shape changes parent; penpot.group groups shapes of one parent in that parent; a path's
-// position is its content's; fontSize and fontWeight are strings; the UI is the plugin host's page in an
+// position is its path data's (`d`); fontSize and fontWeight are strings; the UI is the plugin host's page in an
 // iframe (its own origin) and messages pass as they are; an undo block makes one step. Any other member
 // throws (StubCore.strict).
 const PenpotStub = (() => {
@@ -122,16 +122,24 @@ const PenpotStub = (() => {
 
   class Path extends Styled {
     constructor() { super("path"); this._content = []; this._w = 0; this._h = 0; }
-    get content() { return copy(this._content); }
-    set content(v) {
-      if (!Array.isArray(v) || v.length === 0) fail("content takes an array of path commands");
-      for (const c of v) {
-        if (!["M", "L", "move-to", "line-to"].includes(c.command)) fail(`path command ${c.command} is not implemented`);
-        number(c.params && c.params.x, "params.x"); number(c.params && c.params.y, "params.y");
+    // `d`, the path data as SVG writes it; here only absolute move-to and line-to ("M x y L x y"). The
+    // deprecated `content` is not implemented: reading or writing it throws, as any other member does.
+    get d() { return this._content.map((c) => `${c.command} ${c.params.x} ${c.params.y}`).join(" "); }
+    set d(v) {
+      if (typeof v !== "string") fail("d takes the path data as a string");
+      const tokens = v.trim().split(/[\s,]+/);
+      const commands = [];
+      for (let i = 0; i < tokens.length; i += 3) {
+        const [command, x, y] = tokens.slice(i, i + 3);
+        if (!["M", "L"].includes(command)) fail(`path command ${command} is not implemented`);
+        const params = { x: Number(x), y: Number(y) };
+        number(params.x, `x of "${v}"`); number(params.y, `y of "${v}"`);
+        commands.push({ command, params });
       }
-      set(this, "_content", copy(v));
-      const xs = v.map((c) => c.params.x);
-      const ys = v.map((c) => c.params.y);
+      if (commands.length === 0 || commands[0].command !== "M") fail("path data starts with M");
+      set(this, "_content", commands);
+      const xs = commands.map((c) => c.params.x);
+      const ys = commands.map((c) => c.params.y);
       set(this, "_x", Math.min(...xs)); set(this, "_y", Math.min(...ys));
       set(this, "_w", Math.max(...xs) - this._x); set(this, "_h", Math.max(...ys) - this._y);
     }

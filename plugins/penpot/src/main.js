@@ -37,10 +37,8 @@ function createShape(item, box) {
   }
   if (item.kind === "line") {
     const p = penpot.createPath();
-    p.content = [
-      { command: "M", params: { x: box.x + item.x1, y: box.y + item.y1 } },
-      { command: "L", params: { x: box.x + item.x2, y: box.y + item.y2 } },
-    ];
+    // The path data as SVG's `d` (Penpot's reference: `content` is deprecated for `d` or `commands`).
+    p.d = `M ${box.x + item.x1} ${box.y + item.y1} L ${box.x + item.x2} ${box.y + item.y2}`;
     p.fills = [];
     p.strokes = strokes(item.stroke);
     return [p, Math.min(item.x1, item.x2), Math.min(item.y1, item.y2)];
