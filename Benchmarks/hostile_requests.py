@@ -4,7 +4,8 @@ docs/api.md#host-check, docs/svg.md#text-bounds). Runs the release binary; `.ci/
 Benchmarks/hostile.sh.
 
   1. pictures: two SVGs of a scene whose unknown member is named with 60,000 characters, and 32 connections
-     asking for a 256-presentation picture: /healthz every 10 ms meanwhile, max <= 50 ms.
+     asking for a 256-presentation picture: /healthz every 10 ms meanwhile, max <= 50 ms; then four clients
+     asking for the picture of that scene's record: a one-item listing meanwhile, max <= 50 ms.
   2. slow readers: forty clients send a heavy matrix request (a 4 KiB receive buffer) and never read their
      multi-MB answers: /healthz every 10 ms for 5 s, max <= 50 ms and all 200; a fresh client's resolve
      answers 200; the readers are shed (hinge_connections_shed_total), hinge_buffered_bytes goes back to 0.
@@ -147,6 +148,38 @@ def pictures(binary):
               f"{status}, {len(data)} bytes")
         status, r, data = s.request("POST", "/v1/resolve", body)
         check("pictures: the JSON answer keeps the whole name", status == 200 and name in data.decode())
+
+        # That answer is recorded: four clients ask for the record's picture again and again while a one-item
+        # listing is asked for 20 times, every 5 ms. The pictures are drawn on the worker pool, so the listing
+        # never waits for them.
+        record = r.getheader("Hinge-Record-Id")
+        listing, drawn, listed = [], [], threading.Event()
+
+        def lister():
+            time.sleep(0.05)
+            for _ in range(20):
+                t = time.monotonic()
+                status = s.request("GET", "/v1/requests?limit=1")[0]
+                listing.append((status, (time.monotonic() - t) * 1000))
+                time.sleep(0.005)
+            listed.set()
+
+        def draw():
+            while not listed.is_set():
+                drawn.append(s.request("GET", f"/v1/requests/{record}/svg")[0])
+
+        drawers = [threading.Thread(target=draw) for _ in range(4)]
+        listers = [threading.Thread(target=lister)]
+        for w in drawers + listers:
+            w.start()
+        for w in drawers + listers:
+            w.join()
+        worst = max((ms for _, ms in listing), default=0.0)
+        check("pictures: a one-item listing answers within 50 ms while 4 clients ask for a record's picture",
+              record is not None and listing and all(st == 200 for st, _ in listing) and worst <= 50
+              and set(drawn) <= {200, 503} and 200 in drawn,
+              f"record {record}, listing max {worst:.1f} ms over {len(listing)} requests; "
+              f"{len(drawn)} pictures, statuses {sorted(set(drawn))}")
     finally:
         s.stop()
 
