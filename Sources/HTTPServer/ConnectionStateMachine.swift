@@ -143,12 +143,17 @@ struct ConnectionStateMachine {
     /// Monotonic times: last response or write progress (or accept); first byte of the current head;
     /// end of the current head. 0 while not in that phase.
     private(set) var lastActivity: UInt64
+    /// While response bytes wait to be written: the last write progress, or when bytes began to wait. A
+    /// response queued behind unsent bytes does not move it, so a client that stops reading cannot keep its
+    /// connection (and its share of the buffered bytes) by sending small requests (docs/http.md#slow-readers).
+    private(set) var lastOutputProgress: UInt64
     private(set) var headStart: UInt64 = 0
     private(set) var bodyStart: UInt64 = 0
 
     init(limits: Limits, now: UInt64) {
         self.limits = limits
         self.lastActivity = now
+        self.lastOutputProgress = now
     }
 
     var isAwaitingResponse: Bool {
@@ -203,11 +208,13 @@ extension ConnectionStateMachine {
     }
 
     /// A response for the current request is ready. `nil`: nothing awaits one (a stale responder).
-    /// `bufferedInputBytes`: bytes received and not parsed yet (pipelined requests behind this one).
-    mutating func responseReady(now: UInt64, bufferedInputBytes: Int) -> ResponseWrite? {
+    /// `bufferedInputBytes`: bytes received and not parsed yet (pipelined requests behind this one);
+    /// `outputPending`: earlier response bytes are still unsent.
+    mutating func responseReady(now: UInt64, bufferedInputBytes: Int, outputPending: Bool = false) -> ResponseWrite? {
         guard case .awaitingResponse(let framing, let dispatching) = state else { return nil }
         let close = !framing.keepAlive || shuttingDown || peerClosed
         lastActivity = now
+        if !outputPending { lastOutputProgress = now }
         if close {
             // Closing while the peer may still be sending (requests pipelined beyond the last one answered):
             // a plain close with unread bytes would send a reset that can destroy responses not yet read. A
@@ -256,6 +263,7 @@ extension ConnectionStateMachine {
     /// Some output was written.
     mutating func outputProgressed(now: UInt64) {
         lastActivity = now
+        lastOutputProgress = now
     }
 
     /// Every pending byte has been written.
@@ -308,7 +316,7 @@ extension ConnectionStateMachine {
         if hasPendingOutput {
             // A peer that stops reading holds at most its share for a short grace (docs/http.md#slow-readers),
             // and anything for the idle timeout.
-            let stalled = now &- lastActivity
+            let stalled = now &- lastOutputProgress
             if pendingOutputBytes > limits.slowReaderBytes && stalled >= limits.slowReaderGrace { return .shed }
             return stalled >= limits.keepAliveIdle ? .writeStalled : .none
         }

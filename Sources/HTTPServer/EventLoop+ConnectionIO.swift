@@ -127,7 +127,8 @@ extension EventLoop {
 
     func deliverOnLoop(fd: Int32, connectionID: UInt64, response: HTTPResponse) {
         guard Int(fd) < connections.count, let c = connections[Int(fd)], c.id == connectionID,
-            let write = c.machine.responseReady(now: now, bufferedInputBytes: c.parser.bufferedByteCount)
+            let write = c.machine.responseReady(
+                now: now, bufferedInputBytes: c.parser.bufferedByteCount, outputPending: c.hasPendingOutput)
         else {
             return  // the connection is gone (closed, reset, shut down) or answered already
         }

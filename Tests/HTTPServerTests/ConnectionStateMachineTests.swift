@@ -302,6 +302,62 @@ private let closing = Machine.ResponseFraming(isHead: false, version10: false, k
                 == .writeStalled)
     }
 
+    /// A client that stops reading and sends a small request now and then: the answers queue behind its unsent
+    /// bytes and do not restart the count, so it is closed at the idle timeout (and shed after the grace above
+    /// its share) like any other client that stops reading. A response to a connection with nothing unsent
+    /// starts the count afresh.
+    @Test func answersQueuedBehindUnsentBytesDoNotKeepAStalledConnection() {
+        let shedding = Machine.Limits(
+            headerRead: 3 * second, bodyRead: 5 * second, keepAliveIdle: 7 * second, linger: 2 * second,
+            maxRequests: 100, slowReaderBytes: 1000, slowReaderGrace: 2 * second)
+        func answerQueued(_ m: inout Machine, _ clock: MockClock) {
+            #expect(m.parsed(.request(get)) == .dispatch)
+            m.dispatchReturned()
+            #expect(m.responseReady(now: clock.now, bufferedInputBytes: 0, outputPending: true) != nil)
+        }
+
+        // Above its share: a small request answered 1.5 s in does not restart the 2 s grace.
+        var clock = MockClock()
+        var above = Machine(limits: shedding, now: clock.now)
+        #expect(roundTrip(&above, clock: clock) != nil)
+        clock.advance(seconds: 1.5)
+        answerQueued(&above, clock)
+        clock.advance(seconds: 0.5)
+        #expect(
+            above.timerFired(now: clock.now, parserPhase: .idle, hasPendingOutput: true, pendingOutputBytes: 1001)
+                == .shed)
+
+        // Below its share: small requests every 1.5 s do not restart the 7 s idle timeout.
+        clock = MockClock()
+        var below = Machine(limits: shedding, now: clock.now)
+        #expect(roundTrip(&below, clock: clock) != nil)
+        for _ in 0..<4 {
+            clock.advance(seconds: 1.5)
+            answerQueued(&below, clock)
+        }
+        clock.advance(seconds: 0.9)
+        #expect(
+            below.timerFired(now: clock.now, parserPhase: .idle, hasPendingOutput: true, pendingOutputBytes: 1000)
+                == .none)
+        clock.advance(seconds: 0.1)
+        #expect(
+            below.timerFired(now: clock.now, parserPhase: .idle, hasPendingOutput: true, pendingOutputBytes: 1000)
+                == .writeStalled)
+
+        // A response to a connection with nothing unsent starts the count afresh, however long it was idle.
+        var fresh = Machine(limits: shedding, now: clock.now)
+        #expect(roundTrip(&fresh, clock: clock) != nil)
+        #expect(fresh.outputFlushed(parserPhase: .idle, now: clock.now) == .none)
+        clock.advance(seconds: 30)
+        #expect(fresh.parsed(.request(get)) == .dispatch)
+        fresh.dispatchReturned()
+        #expect(fresh.responseReady(now: clock.now, bufferedInputBytes: 0, outputPending: false) != nil)
+        clock.advance(seconds: 6.9)
+        #expect(
+            fresh.timerFired(now: clock.now, parserPhase: .idle, hasPendingOutput: true, pendingOutputBytes: 10)
+                == .none)
+    }
+
     @Test func aSlowHandlerIsNeverTimedOut() {
         var clock = MockClock()
         var m = Machine(limits: limits, now: clock.now)
