@@ -37,7 +37,9 @@ struct ReportingSource: SceneSource {
         var given: UInt64 = 0
         /// The object's own depth in `path`.
         let base: Int
-        /// For `next(_:listed:unknown:)`: the members before this one are done.
+        /// For `next(_:listed:unknown:)`: the object's members, made on its first call (an object read by its
+        /// keys' list is read member by member, in order), and how many of them are done.
+        var listed: [(key: String, value: JSONNode)]?
         var listedPosition = 0
     }
 
@@ -117,16 +119,11 @@ struct ReportingSource: SceneSource {
     }
 
     mutating func next(_ o: inout Object, listed keys: [String], unknown: (String) -> String) -> Int? {
-        while o.listedPosition < o.node.count {
-            let k = o.listedPosition
+        let members = o.listed ?? o.node.members
+        o.listed = members
+        while o.listedPosition < members.count {
+            let member = members[o.listedPosition]
             o.listedPosition += 1
-            var m = 0
-            var member: (key: String, value: JSONNode)?
-            o.node.forEachMember { key, v in
-                if m == k { member = (String(decoding: key, as: UTF8.self), v) }
-                m += 1
-            }
-            guard let member else { return nil }
             enter(member.value, o.base, .key(member.key))
             guard let i = keys.firstIndex(of: member.key) else {
                 mapper.error(pointer(), unknown(member.key))
