@@ -12,6 +12,10 @@ private typealias Machine = ConnectionStateMachine
 private let second: UInt64 = 1_000_000_000
 private let limits = Machine.Limits(
     headerRead: 3 * second, bodyRead: 5 * second, keepAliveIdle: 7 * second, linger: 2 * second, maxRequests: 3)
+/// `limits` with a slow reader's share of 1,000 bytes and a grace of 2 s (docs/http.md#slow-readers).
+private let shedding = Machine.Limits(
+    headerRead: 3 * second, bodyRead: 5 * second, keepAliveIdle: 7 * second, linger: 2 * second, maxRequests: 100,
+    slowReaderBytes: 1000, slowReaderGrace: 2 * second)
 private let get = Machine.ResponseFraming(isHead: false, version10: false, keepAlive: true)
 private let closing = Machine.ResponseFraming(isHead: false, version10: false, keepAlive: false)
 
@@ -271,9 +275,6 @@ private let closing = Machine.ResponseFraming(isHead: false, version10: false, k
     /// docs/http.md#slow-readers: a client holding more than its share of unsent bytes is shed after the
     /// grace without write progress; below its share it keeps the idle timeout; progress restarts the grace.
     @Test func aSlowReaderAboveItsShareIsShedAfterTheGrace() {
-        let shedding = Machine.Limits(
-            headerRead: 3 * second, bodyRead: 5 * second, keepAliveIdle: 7 * second, linger: 2 * second,
-            maxRequests: 3, slowReaderBytes: 1000, slowReaderGrace: 2 * second)
         var clock = MockClock()
         var above = Machine(limits: shedding, now: clock.now)
         var below = Machine(limits: shedding, now: clock.now)
@@ -307,9 +308,6 @@ private let closing = Machine.ResponseFraming(isHead: false, version10: false, k
     /// its share) like any other client that stops reading. A response to a connection with nothing unsent
     /// starts the count afresh.
     @Test func answersQueuedBehindUnsentBytesDoNotKeepAStalledConnection() {
-        let shedding = Machine.Limits(
-            headerRead: 3 * second, bodyRead: 5 * second, keepAliveIdle: 7 * second, linger: 2 * second,
-            maxRequests: 100, slowReaderBytes: 1000, slowReaderGrace: 2 * second)
         func answerQueued(_ m: inout Machine, _ clock: MockClock) {
             #expect(m.parsed(.request(get)) == .dispatch)
             m.dispatchReturned()
