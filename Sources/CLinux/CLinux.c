@@ -28,6 +28,29 @@ int hinge_ignore_sigpipe(void) { return signal(SIGPIPE, SIG_IGN) == SIG_ERR ? -1
 
 int hinge_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
 
+uint64_t hinge_peer_key(int fd) {
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    if (getpeername(fd, (struct sockaddr *)&ss, &len) != 0) return 0;
+    if (ss.ss_family == AF_INET) {
+        const struct sockaddr_in *a = (const struct sockaddr_in *)&ss;
+        return (1ull << 32) | (uint64_t)ntohl(a->sin_addr.s_addr);
+    }
+    if (ss.ss_family == AF_INET6) {
+        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)&ss;
+        const uint8_t *b = a->sin6_addr.s6_addr;
+        /* An IPv4-mapped address (::ffff:a.b.c.d) is that IPv4 client. */
+        static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+        if (memcmp(b, mapped, 12) == 0) {
+            return (1ull << 32) | ((uint64_t)b[12] << 24) | ((uint64_t)b[13] << 16) | ((uint64_t)b[14] << 8) | b[15];
+        }
+        uint64_t k = 0;
+        for (int i = 0; i < 8; i++) k = (k << 8) | b[i];
+        return k | (1ull << 63);
+    }
+    return 0;
+}
+
 _Static_assert((HINGE_THREAD_SHARDS & (HINGE_THREAD_SHARDS - 1)) == 0, "a power of two");
 static __thread int hinge_thread_shard = 0;
 int hinge_thread_shard_get(void) { return hinge_thread_shard; }

@@ -20,6 +20,8 @@
 /// |   |   | sent to a connection holding nothing unsent even above `maxBufferedResponseBytes` |
 /// | `slowReaderBytes` | 1 MiB | a connection holding more unsent bytes than this … |
 /// | `slowReaderGrace` | 2 s | … without write progress for this long is closed (shed) |
+/// | `notSentLowWaterBytes` | 128 KiB | unsent bytes a socket holds in the kernel (`TCP_NOTSENT_LOWAT`), |
+/// |   |   | so that write progress shows while the peer reads |
 public struct Configuration: Sendable {
     /// How the process's one listening socket is shared by the event loops. Either way a connection goes
     /// to the loop with the fewest connections (the accepting loop keeps it on a tie, without a hand-off).
@@ -63,6 +65,10 @@ public struct Configuration: Sendable {
     /// A client's share of unsent response bytes: a connection above it that has read nothing for
     /// `slowReaderGrace` is closed and counted as shed.
     public var slowReaderBytes: Int = 1024 * 1024
+    /// Unsent bytes a connection's socket holds in the kernel at most (`TCP_NOTSENT_LOWAT`): the loop writes
+    /// more as soon as the peer has taken some, so a client that reads steadily shows progress within the
+    /// grace however slowly the kernel's send buffer would otherwise drain.
+    public var notSentLowWaterBytes: Int = 128 * 1024
     public var slowReaderGrace: Duration = .seconds(2)
     /// How long `shutdown` waits for in-flight requests before closing what remains.
     public var shutdownDeadline: Duration = .seconds(10)

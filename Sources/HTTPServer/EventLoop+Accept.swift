@@ -44,6 +44,7 @@ extension EventLoop {
             }
             var one: Int32 = 1
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            _ = hinge_set_notsent_lowat(fd, Int32(configuration.notSentLowWaterBytes))
             let target = leastLoaded()
             target.load.add(1, ordering: .relaxed)
             if target !== self {
@@ -93,6 +94,7 @@ extension EventLoop {
             fd: fd, id: nextConnectionID, limits: limits, machineLimits: machineLimits, now: now,
             interest: hinge_epoll_in())
         nextConnectionID &+= 1
+        c.peerKey = hinge_peer_key(fd)
         if hinge_epoll_ctl(epollFD, hinge_epoll_add(), fd, hinge_epoll_in(), UInt64(UInt32(bitPattern: fd))) < 0 {
             Glibc.close(fd)
             load.subtract(1, ordering: .relaxed)
@@ -111,6 +113,8 @@ extension EventLoop {
     func close(_ c: HTTPConnection) {
         guard Int(c.fd) < connections.count, connections[Int(c.fd)] === c else { return }
         connections[Int(c.fd)] = nil
+        c.responder?.markClientGone()
+        c.responder = nil
         countBuffered(c, 0)
         if c.out.capacity >= Self.largeResponseBytes { noteLargeFree() }
         liveConnections -= 1

@@ -28,6 +28,7 @@ extension EventLoop {
             scheduleProcessing(c)
         } else if n == 0 {
             let action = c.machine.peerClosedInput(parserPhase: c.parser.phase, hasPendingOutput: c.hasPendingOutput)
+            c.responder?.markClientGone()
             if action == .close {
                 close(c)
                 return
@@ -102,6 +103,7 @@ extension EventLoop {
 
     private func dispatch(_ c: HTTPConnection, _ request: consuming HTTPRequest) {
         request.loopIndex = index
+        request.clientKey = c.peerKey
         c.id = nextConnectionID
         nextConnectionID &+= 1
         if configuration.logRequests {
@@ -115,7 +117,9 @@ extension EventLoop {
             metrics.refusedForBufferedBytes.add(1)
             deliverOnLoop(fd: c.fd, connectionID: c.id, response: Self.bufferFull)
         } else {
-            handler(request, HTTPResponder(loop: self, fd: c.fd, connectionID: c.id))
+            let responder = HTTPResponder(loop: self, fd: c.fd, connectionID: c.id)
+            c.responder = responder
+            handler(request, responder)
         }
         c.machine.dispatchReturned()
     }
@@ -132,6 +136,7 @@ extension EventLoop {
         else {
             return  // the connection is gone (closed, reset, shut down) or answered already
         }
+        c.responder = nil
         var response = response
         if response.body.count > configuration.smallResponseBytes && overBufferedBytes {
             // Above the server-wide bound only small answers leave: a large one is what slow readers pile up.

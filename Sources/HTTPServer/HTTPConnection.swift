@@ -25,6 +25,12 @@ final class HTTPConnection {
     var logMethod = ""
     var logPath = ""
 
+    /// The peer's address as a key for per-client limits (`hinge_peer_key`), read once at accept.
+    var peerKey: UInt64 = 0
+    /// The responder of the request being handled, until its response arrives: told when the client goes
+    /// away first (`HTTPResponder.clientGone`), so that long work can stop.
+    var responder: HTTPResponder?
+
     /// epoll interest currently registered.
     var interest: UInt32
     /// The end-of-batch steps this connection is queued for (`ConnectionBatch.step` bits).

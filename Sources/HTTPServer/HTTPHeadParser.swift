@@ -10,6 +10,8 @@ struct HeadParser {
         var path: String
         var query: String?
         var version: HTTPVersion
+        /// The target's authority when it is in absolute-form (`GET http://host:port/path`), else nil.
+        var authority: String?
         /// Index of the request line's CR.
         var end: Int
     }
@@ -43,9 +45,13 @@ struct HeadParser {
             let keepAlive =
                 line.version == .http1_1
                 ? !fields.connectionClose : (fields.connectionKeepAlive && !fields.connectionClose)
+            var headers = fields.headers
+            // RFC 9112 §3.2.2: with an absolute-form target, the target's authority is the host, whatever
+            // `Host` says; handlers (and the Host check) see it as `Host`.
+            if let authority = line.authority { headers.set("Host", authority) }
             let request = HTTPRequest(
                 method: line.method, path: line.path, query: line.query, version: line.version,
-                headers: fields.headers, body: [], keepAlive: keepAlive)
+                headers: headers, body: [], keepAlive: keepAlive)
             return .head(request, framing, expectContinue: expectContinue)
         } catch {
             return .error(error)
@@ -84,10 +90,11 @@ struct HeadParser {
         }
         let targetEnd = i
         let version = try self.version(from: i + 1, to: lineEnd)
-        guard let (path, query) = parseTarget(targetStart, targetEnd, method: method) else {
+        guard let (path, query, authority) = parseTarget(targetStart, targetEnd, method: method) else {
             throw HTTPParseError(.malformedTarget, "The request target is malformed.")
         }
-        return RequestLine(method: method, path: path, query: query, version: version, end: lineEnd)
+        return RequestLine(
+            method: method, path: path, query: query, version: version, authority: authority, end: lineEnd)
     }
 
     /// `"HTTP/" DIGIT "." DIGIT`, and only 1.0 or 1.1.
@@ -359,10 +366,11 @@ struct HeadParser {
         return n
     }
 
-    private func parseTarget(_ a: Int, _ b: Int, method: HTTPMethod) -> (String, String?)? {
+    private func parseTarget(_ a: Int, _ b: Int, method: HTTPMethod) -> (String, String?, String?)? {
         var s = a
+        var authority: String? = nil
         if p[a] == UInt8(ascii: "*") {
-            return (b - a == 1 && method == .OPTIONS) ? ("*", nil) : nil
+            return (b - a == 1 && method == .OPTIONS) ? ("*", nil, nil) : nil
         }
         if p[a] != UInt8(ascii: "/") {
             // absolute-form: scheme "://" authority [path]
@@ -372,9 +380,21 @@ struct HeadParser {
             let scheme = string(a, schemeEnd).lowercased()
             guard scheme == "http" || scheme == "https" else { return nil }
             var k = schemeEnd + 3
-            while k < b && p[k] != 47 && p[k] != 63 { k += 1 }
-            if k == b { return ("/", nil) }
-            if p[k] == 63 { return ("/", string(k + 1, b)) }
+            while k < b && p[k] != 47 && p[k] != 63 && p[k] != 35 {
+                if p[k] == 64 { return nil }  // no userinfo (RFC 9110 §4.2.4)
+                k += 1
+            }
+            guard k > schemeEnd + 3 else { return nil }  // an http URI has a host
+            authority = string(schemeEnd + 3, k)
+            if k == b { return ("/", nil, authority) }
+            if p[k] == 35 { return nil }
+            if p[k] == 63 {
+                for f in (k + 1)..<b where p[f] == 35 {
+                    _ = f
+                    return nil
+                }
+                return ("/", string(k + 1, b), authority)
+            }
             s = k
         }
         var q = s
@@ -382,12 +402,12 @@ struct HeadParser {
             if p[q] == 35 { return nil }  // no fragment in a request target
             q += 1
         }
-        if q == b { return (string(s, b), nil) }
+        if q == b { return (string(s, b), nil, authority) }
         for k in q..<b where p[k] == 35 {
             _ = k
             return nil
         }
-        return (string(s, q), string(q + 1, b))
+        return (string(s, q), string(q + 1, b), authority)
     }
 }
 

@@ -13,6 +13,7 @@ public final class HTTPResponder: Sendable {
     private let fd: Int32
     private let connectionID: UInt64
     private let done = Atomic<Bool>(false)
+    private let gone = Atomic<Bool>(false)
 
     init(loop: EventLoop, fd: Int32, connectionID: UInt64) {
         self.loop = loop
@@ -29,6 +30,12 @@ public final class HTTPResponder: Sendable {
     /// completion called on another thread (the request log's writer) hands back with it, so that the
     /// response is finished (headers, counters) where it is sent. `finish` is expected to call `respond`.
     public func onLoop(_ finish: @escaping @Sendable () -> Void) { loop.run(finish) }
+
+    /// Whether the client went away (closed or reset its connection, or shut its sending side) before the
+    /// response was sent: work done for it only may stop. Set by the connection's loop; read from any thread.
+    public var clientGone: Bool { gone.load(ordering: .relaxed) }
+
+    func markClientGone() { gone.store(true, ordering: .relaxed) }
 
     /// Whether `respond` was called already.
     public var hasResponded: Bool { done.load(ordering: .acquiring) }

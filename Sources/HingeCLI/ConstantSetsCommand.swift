@@ -50,7 +50,7 @@ public struct ConstantSetsCommandOptions: Sendable, Equatable {
         -> ConstantSetsCommandOptions
     {
         var o = ConstantSetsCommandOptions()
-        o.db = CLIDefaults.db(environment: environment)
+        o.db = try CLIDefaults.db(environment: environment)
         var words: [String] = []
         var tokens = true
         var scanner = CommandArguments(arguments, command: "constant-sets")
@@ -59,7 +59,7 @@ public struct ConstantSetsCommandOptions: Sendable, Equatable {
             case .positional(let p): words.append(p)
             case .option(let name, let inline):
                 switch name {
-                case "--db": o.db = try scanner.value(of: name, inline: inline)
+                case "--db": o.db = try CLIDefaults.database(scanner.value(of: name, inline: inline))
                 case "--format":
                     let v = try scanner.value(of: name, inline: inline)
                     guard v == "dtcg" || v == "json" else {

@@ -38,7 +38,7 @@ public struct DevicesCommandOptions: Sendable, Equatable {
         -> DevicesCommandOptions
     {
         var o = DevicesCommandOptions()
-        o.db = CLIDefaults.db(environment: environment)
+        o.db = try CLIDefaults.db(environment: environment)
         var scanner = CommandArguments(arguments, command: "devices")
         while let token = scanner.next() {
             switch token {
@@ -50,7 +50,7 @@ public struct DevicesCommandOptions: Sendable, Equatable {
                 case "--kind":
                     o.kind = try CommandArguments.choice(
                         try scanner.value(of: name, inline: inline), name, DeviceProfile.Kind.self)
-                case "--db": o.db = try scanner.value(of: name, inline: inline)
+                case "--db": o.db = try CLIDefaults.database(scanner.value(of: name, inline: inline))
                 default: throw scanner.unknownOption(name)
                 }
             }

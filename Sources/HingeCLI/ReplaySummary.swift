@@ -48,14 +48,14 @@ public struct ReplayCommandOptions: Sendable, Equatable {
         -> ReplayCommandOptions
     {
         var o = ReplayCommandOptions()
-        o.db = CLIDefaults.db(environment: environment)
+        o.db = try CLIDefaults.db(environment: environment)
         var scanner = CommandArguments(arguments, command: "replay")
         while let token = scanner.next() {
             switch token {
             case .positional(let p): throw scanner.extraArgument(p)
             case .option(let name, let inline):
                 switch name {
-                case "--db": o.db = try scanner.value(of: name, inline: inline)
+                case "--db": o.db = try CLIDefaults.database(scanner.value(of: name, inline: inline))
                 case "--since", "--until":
                     let v = try scanner.value(of: name, inline: inline)
                     guard let t = Timestamp(iso8601: v) else {

@@ -66,7 +66,7 @@ public struct ResolveCommandOptions: Sendable, Equatable {
         -> ResolveCommandOptions
     {
         var o = ResolveCommandOptions(file: "")
-        o.db = CLIDefaults.db(environment: environment)
+        o.db = try CLIDefaults.db(environment: environment)
         if let v = environment("HINGE_MAX_BODY") { o.maxBody = try CLIDefaults.maxBody(parsing: v, "HINGE_MAX_BODY") }
         var file: String?
         var scanner = CommandArguments(arguments, command: "resolve")
@@ -100,7 +100,7 @@ public struct ResolveCommandOptions: Sendable, Equatable {
                     }
                     o.width = w
                 case "--db":
-                    o.db = try scanner.value(of: name, inline: inline)
+                    o.db = try CLIDefaults.database(scanner.value(of: name, inline: inline))
                 case "--constant-set":
                     let v = try scanner.value(of: name, inline: inline)
                     guard let ref = ConstantSetReference(v) else {

@@ -4,12 +4,37 @@
 /// pointer, and every member that no one read is reported as an unknown field, so one 422 can list
 /// everything that is wrong with a request and a typo never passes silently.
 public struct JSONIssue: Sendable, Equatable, CustomStringConvertible {
+    /// At most this many violations are listed in one answer; the rest are counted (`omitted(_:)`).
+    public static let listLimit = 100
+
     public var path: JSONPointer
     public var message: String
+    /// For the last entry of a capped list: how many violations it stands for (0 for an ordinary entry).
+    public var omittedCount = 0
     public init(path: JSONPointer, message: String) {
         self.path = path
         self.message = message
     }
+
+    /// The entry at the root that stands for `count` violations not listed.
+    public static func omitted(_ count: Int) -> JSONIssue {
+        var issue = JSONIssue(
+            path: .root,
+            message: "\(count) more violation\(count == 1 ? " is" : "s are") not listed (only the first "
+                + "\(listLimit) are)")
+        issue.omittedCount = count
+        return issue
+    }
+
+    /// `issues` with at most `listLimit` listed, the rest counted in one last `omitted` entry.
+    public static func capped(_ issues: [JSONIssue]) -> [JSONIssue] {
+        guard issues.count > listLimit else { return issues }
+        let rest = issues.dropFirst(listLimit).reduce(0) { $0 + max(1, $1.omittedCount) }
+        return Array(issues.prefix(listLimit)) + [omitted(rest)]
+    }
+
+    /// How many violations `issues` stand for, those counted in an `omitted` entry included.
+    public static func total(_ issues: [JSONIssue]) -> Int { issues.reduce(0) { $0 + max(1, $1.omittedCount) } }
     public var description: String { "\(path.description.isEmpty ? "/" : path.description): \(message)" }
 }
 
@@ -85,7 +110,12 @@ struct ScratchList<Element: BitwiseCopyable> {
 public final class JSONMapper {
     // Only the mapper's methods write the two lists and the two counts below, never with another access in
     // progress, so the dynamic exclusivity check is left out.
-    @exclusivity(unchecked) public private(set) var errors: [JSONIssue] = []
+    /// The first `JSONIssue.listLimit` errors, then one entry that counts the rest.
+    public var errors: [JSONIssue] {
+        errorTally > recordedErrors.count && recording
+            ? recordedErrors + [.omitted(errorTally - recordedErrors.count)] : recordedErrors
+    }
+    @exclusivity(unchecked) private var recordedErrors: [JSONIssue] = []
     /// Capped at `JSONUnknownFields.limit`; the rest are counted.
     @exclusivity(unchecked) public private(set) var unknownFields = JSONUnknownFields()
 
@@ -165,22 +195,22 @@ public final class JSONMapper {
         return p
     }
 
-    public func error(_ path: JSONPointer, _ message: String) {
+    /// Records an error (the first `JSONIssue.listLimit`; the rest are counted, their path and message never
+    /// built).
+    public func error(_ path: @autoclosure () -> JSONPointer, _ message: @autoclosure () -> String) {
         errorTally += 1
-        if recording { errors.append(JSONIssue(path: path, message: message)) }
-    }
-
-    public func error(_ location: JSONLocation, _ message: String) {
-        if recording {
-            error(pointer(location), message)
-        } else {
-            errorTally += 1
+        if recording && recordedErrors.count < JSONIssue.listLimit {
+            recordedErrors.append(JSONIssue(path: path(), message: message()))
         }
     }
 
+    public func error(_ location: JSONLocation, _ message: @autoclosure () -> String) {
+        error(pointer(location), message())
+    }
+
     /// An error at member `key` of the value at `location`.
-    public func error(_ location: JSONLocation, member key: String, _ message: String) {
-        error(pointer(location).appending(key), message)
+    public func error(_ location: JSONLocation, member key: String, _ message: @autoclosure () -> String) {
+        error(pointer(location).appending(key), message())
     }
 
     /// Notes that `key` was asked of the object at `reader` and is not in it.

@@ -11,7 +11,10 @@ public enum ConstantSetDrafts {
 
     /// `name` as a set's name: the device-id rules, and not `default`.
     public static func nameProblem(_ name: String) -> String? {
-        if name == ConstantSetReference.defaultName { return "\"default\" names the built-in values, not a stored set" }
+        // In any case: `DEFAULT` and `Default` would read as the built-in values to a person.
+        if name.lowercased() == ConstantSetReference.defaultName {
+            return "\"\(name)\" names the built-in values, not a stored set"
+        }
         if !DeviceProfile.isValidID(name) {
             return "a set's name is 1 to 128 letters, digits, '-', '_' and '.' (not dots only)"
         }

@@ -68,13 +68,16 @@ extension ResolveProblem {
     public static func invalid(
         _ errors: [JSONIssue], what: String = "scene", unknownFields: JSONUnknownFields = JSONUnknownFields()
     ) -> ResolveProblem {
-        var members = [JSONMember("errors", ProblemDocument.issues(errors))]
+        let listed = JSONIssue.capped(errors)
+        let total = JSONIssue.total(listed)
+        var members = [JSONMember("errors", ProblemDocument.issues(listed))]
         if unknownFields.total > 0 { members.append(JSONMember("unknownFields", unknownFields.json)) }
         let unknown = unknownFields.total
         return ResolveProblem(
             .invalid,
-            detail: "The \(what) is valid JSON but breaks \(errors.count) rule\(errors.count == 1 ? "" : "s"): "
-                + "see errors, each with the JSON pointer of the offending value"
+            detail: "The \(what) is valid JSON but breaks \(total) rule\(total == 1 ? "" : "s"): "
+                + (total > JSONIssue.listLimit ? "see errors, the first \(JSONIssue.listLimit) listed" : "see errors")
+                + ", each with the JSON pointer of the offending value"
                 + (unknown == 0
                     ? "." : "; \(unknown) unknown field\(unknown == 1 ? " is" : "s are") listed in unknownFields."),
             members: members)

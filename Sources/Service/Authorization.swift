@@ -1,7 +1,8 @@
 import HTTPServer
 
-/// Writes (`PUT`, `DELETE`) need `Authorization: Bearer <key>` when the server has an API key
-/// (docs/api.md#authorization). Reads stay open.
+/// Writes (`PUT`, `POST` of a constant-set version, `DELETE`) and impact reports, which read the whole request
+/// log, need `Authorization: Bearer <key>` when the server has an API key (docs/api.md#authorization). Other
+/// reads stay open.
 struct WriteAuthorization: Sendable {
     let key: [UInt8]?
 
@@ -10,16 +11,22 @@ struct WriteAuthorization: Sendable {
     /// nil when the request may write; otherwise the 401 to send.
     func refusal(_ request: HTTPRequest) -> HTTPResponse? {
         guard let key else { return nil }
-        if let header = request.headers["Authorization"], header.count > 7,
-            header.prefix(7).lowercased() == "bearer ",
-            WriteAuthorization.constantTimeEquals(Array(header.utf8.dropFirst(7)), key)
-        {
+        if let token = WriteAuthorization.bearerToken(request), WriteAuthorization.constantTimeEquals(token, key) {
             return nil
         }
         return Problem.response(
             status: .unauthorized,
-            detail: "This server requires 'Authorization: Bearer <key>' for writes (the key given with --api-key).",
+            detail: "This server requires 'Authorization: Bearer <key>' for writes and impact reports (the key given "
+                + "with --api-key).",
             headers: ["WWW-Authenticate": "Bearer realm=\"hinge\""])
+    }
+
+    /// The token of `Authorization: Bearer <token>`, or nil.
+    static func bearerToken(_ request: HTTPRequest) -> [UInt8]? {
+        guard let header = request.headers["Authorization"], header.utf8.count > 7,
+            header.prefix(7).lowercased() == "bearer "
+        else { return nil }
+        return Array(header.utf8.dropFirst(7))
     }
 
     /// Compares every byte whatever the first difference, so the time taken does not tell how much of a

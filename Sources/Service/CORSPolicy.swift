@@ -106,12 +106,13 @@ struct CORSPolicy: Sendable, Equatable {
     }
 
     /// The answer to `OPTIONS` on a route whose methods are `methods`: 204 with `Allow`, and for a preflight
-    /// from an allowed origin (`Access-Control-Request-Method` present) the CORS grant.
-    func preflight(_ request: HTTPRequest, methods: [String]) -> HTTPResponse {
+    /// from an allowed origin (`Access-Control-Request-Method` present) the CORS grant, unless `grant` is false
+    /// (a sandboxed page asking for a route it may not call: `SandboxPolicy`).
+    func preflight(_ request: HTTPRequest, methods: [String], grant: Bool = true) -> HTTPResponse {
         var headers: HTTPHeaders = ["Allow": (methods + ["OPTIONS"]).joined(separator: ", ")]
         let verdict = verdict(request)
         if isEnabled { headers.add("Vary", "Origin") }
-        if case .allowed(let value) = verdict, request.headers.contains("Access-Control-Request-Method") {
+        if grant, case .allowed(let value) = verdict, request.headers.contains("Access-Control-Request-Method") {
             headers.add("Access-Control-Allow-Origin", value)
             headers.add("Access-Control-Allow-Methods", methods.joined(separator: ", "))
             headers.add("Access-Control-Allow-Headers", CORSPolicy.allowHeaders)

@@ -63,7 +63,11 @@ enum ConstantSetRoutes {
         let name = request.pathParameters["name"] ?? ""
         let text = request.pathParameters["n"] ?? ""
         guard let set = sets.set(name) else { return .failure(Refusal(setNotFound(name))) }
-        guard text.utf8.count <= 9, let n = Int(text), let v = set.version(n) else {
+        // A version is written as the API writes it: digits, no sign, no leading zero (`+1` and `01` are not 1).
+        guard text.utf8.count <= 9, text.utf8.first != UInt8(ascii: "0"),
+            text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+            let n = Int(text), let v = set.version(n)
+        else {
             return .failure(
                 Refusal(
                     Problem.response(
@@ -122,6 +126,16 @@ enum ConstantSetRoutes {
         if let problem = ConstantSetDrafts.nameProblem(name) {
             return reply.send(Problem.response(status: .badRequest, detail: "Constant set name: \(problem)."))
         }
+        // A large body is read and checked where a large scene is: on the worker pool, never on the loop.
+        if request.body.count > HeavyWork.inlineBodyBytes {
+            return context.offload(reply) { validateAndCreate(name, request, reply, sets, context) }
+        }
+        validateAndCreate(name, request, reply, sets, context)
+    }
+
+    static func validateAndCreate(
+        _ name: String, _ request: HTTPRequest, _ reply: Reply, _ sets: ConstantSetStore, _ context: ServiceContext
+    ) {
         let tokens = request.headers["Content-Type"]?.contains(ConstantSetTokens.mediaType) ?? false
         let parsed =
             tokens
@@ -162,8 +176,10 @@ enum ConstantSetRoutes {
         }
     }
 
-    /// The impact report: on the worker pool (it reads and resolves up to 100 000 records), never on a loop.
+    /// The impact report: on the long-work lane (it reads and resolves up to 100 000 records), never on a loop
+    /// or the worker pool; it reads the whole log, so it needs the API key when the server has one.
     static func impact(_ request: HTTPRequest, _ reply: Reply, _ store: Store, _ context: ServiceContext) {
+        if let refused = context.authorization.refusal(request) { return reply.send(refused) }
         let v: ConstantSetVersion
         switch stored(request, store.constantSets) {
         case .failure(let r): return reply.send(r.response)
@@ -174,15 +190,17 @@ enum ConstantSetRoutes {
         case .failure(let problem): return reply.send(Problem.response(problem))
         case .success(let o): options = o
         }
-        // Half of the records on this job, half on a second one when the pool takes it.
-        context.offload(reply) {
+        let lane = context.longWork
+        lane.run(request, reply) { finish in
+            // The lane's one thread does both halves: a report takes one core, whatever else waits.
             ConstantSetImpact.run(
                 v, options: options, log: store.requestLog, devices: context.catalog, sets: store.constantSets,
-                spawn: { context.work.submit($0) }
+                spawn: { _ in false }
             ) { result in
+                if lane.cancelled(reply) { return finish(LongWorkLane.clientGoneAnswer) }
                 switch result {
-                case .success(let report): reply.send(.json(JSONWriter.encode(ConstantSetImpact.json(report))))
-                case .failure(let error): reply.send(storeProblem(error, request, context))
+                case .success(let report): finish(.json(JSONWriter.encode(ConstantSetImpact.json(report))))
+                case .failure(let error): finish(storeProblem(error, request, context))
                 }
             }
         }

@@ -13,6 +13,9 @@ struct Reply: Sendable {
     let cors: CORSPolicy
     let origin: CORSPolicy.Verdict
 
+    /// Whether the client went away before the answer was sent (`HTTPResponder.clientGone`).
+    var clientGone: Bool { responder.clientGone }
+
     var elapsedMicros: Int64 { Int64((monotonicNanos() &- startNanos) / 1000) }
 
     /// Runs `finish` on the request's event loop: a completion on another thread (the request log's writer)

@@ -82,9 +82,23 @@ extension ServeOption {
         ) { o, v, name throws(UsageError) in o.maxBody = try int(one(v), name, 0...(1 << 40)) },
         ServeOption(
             "--api-key", "HINGE_API_KEY", .one("KEY"), default: "none",
-            help: "bearer key required for writes ('Authorization: Bearer KEY')",
-            readme: "bearer key required for writes"
+            help: "bearer key required for writes and impact reports ('Authorization: Bearer KEY')",
+            readme: "bearer key required for writes and impact reports ([docs/api.md](docs/api.md#authorization))"
         ) { o, v, _ in if !one(v).isEmpty { o.apiKey = one(v) } },
+        ServeOption(
+            "--pairing-token", "HINGE_PAIRING_TOKEN", .one("TOKEN"), default: "random, printed at start",
+            help: "bearer token that opens the request log to sandboxed pages (Origin: null), such as a plugin "
+                + "panel; 16 to 256 characters",
+            readme: "bearer token that opens the request log to sandboxed pages (`Origin: null`), such as a "
+                + "plugin panel; 16 to 256 characters; by default a random one, printed at start "
+                + "([docs/http.md](docs/http.md#sandboxed-pages))"
+        ) { o, v, name throws(UsageError) in
+            let t = one(v)
+            guard (16...256).contains(t.utf8.count), t.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) else {
+                throw UsageError("\(name) must be 16 to 256 visible ASCII characters")
+            }
+            o.pairingToken = t
+        },
         ServeOption(
             "--no-record", "HINGE_NO_RECORD", .onOff, default: "off",
             help: "do not record resolutions in the request log"

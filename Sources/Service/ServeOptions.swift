@@ -18,6 +18,9 @@ public struct ServeOptions: Sendable, Equatable {
     public var threads = Configuration.coreCount
     public var maxBody = 1024 * 1024
     public var apiKey: String? = nil
+    /// `--pairing-token`: the credential that opens the log and writes to sandboxed pages (`Origin: null`,
+    /// docs/http.md#sandboxed-pages). nil: `hinge serve` makes a random one at start and prints it.
+    public var pairingToken: String? = nil
     public var noRecord = false
     public var maxRecords = 100_000
     public var maxLogBytes = 1 << 30

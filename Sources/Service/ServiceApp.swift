@@ -18,21 +18,27 @@ final class ServiceContext: Sendable {
     let constantSets: ConstantSetContext
     let recorder: Recorder
     let authorization: WriteAuthorization
+    /// What sandboxed pages (`Origin: null`) may call, and the credentials that open the rest to them.
+    let sandbox: SandboxPolicy
     let metrics: ServiceMetrics
     /// `error` lines: store failures with the details a problem never shows.
     let errorLog: ErrorLog
     let cors: CORSPolicy
     /// Threads for requests too heavy for an event loop (`HeavyWork`).
     let work: WorkPool
+    /// The lane for reports that read the whole request log (`LongWorkLane`).
+    let longWork: LongWorkLane
     /// `--max-matrix-work` and `--max-response-bytes`.
     let matrixLimits: Matrix.Limits
     /// The server's connection counters, known once the server exists (the router is built first).
     let serverMetrics = Mutex<ServerMetrics?>(nil)
 
     init(
-        catalog: any DeviceCatalog, store: Store?, record: Bool, apiKey: String?, errorLog: ErrorLog,
-        corsOrigins: [String] = [], work: WorkPool = HeavyWork.makePool(), matrixLimits: Matrix.Limits = Matrix.Limits()
+        catalog: any DeviceCatalog, store: Store?, record: Bool, apiKey: String?, pairingToken: String? = nil,
+        errorLog: ErrorLog, corsOrigins: [String] = [], work: WorkPool = HeavyWork.makePool(),
+        longWork: LongWorkLane = LongWorkLane(), matrixLimits: Matrix.Limits = Matrix.Limits()
     ) {
+        self.longWork = longWork
         self.catalog = catalog
         self.shardCatalogs = (0..<DeviceProfileStore.shardCount).map { shard in
             store?.devices.reader(shard: shard) ?? catalog
@@ -46,6 +52,7 @@ final class ServiceContext: Sendable {
         self.errorLog = errorLog
         self.recorder = Recorder(log: record ? store?.requestLog : nil, metrics: metrics, errorLog: errorLog)
         self.authorization = WriteAuthorization(apiKey: apiKey)
+        self.sandbox = SandboxPolicy(apiKey: apiKey, pairingToken: pairingToken)
     }
 
     /// The catalog of the loop that read `request` (`HTTPRequest.loopIndex`), so that event loops resolving at
@@ -66,6 +73,8 @@ public struct ServiceApp: Sendable {
     /// checked on each call — and its last commit succeeded); nil means ready.
     public let readiness: @Sendable () -> Readiness
     let context: ServiceContext
+    /// The pairing token in force: `--pairing-token`, or one made at random when the app was built.
+    public let pairingToken: String
 
     /// `store` nil serves the API without devices or the request log (resolving then knows only the
     /// built-in profiles) — for tests of the HTTP layer. `work` replaces the default worker pool (tests gate
@@ -77,9 +86,11 @@ public struct ServiceApp: Sendable {
         self.options = options
         self.store = store
         self.readiness = readiness ?? { Readiness(store) }
+        let pairingToken = options.pairingToken ?? SandboxPolicy.randomToken()
+        self.pairingToken = pairingToken
         self.context = ServiceContext(
             catalog: store ?? StaticDeviceCatalog(BuiltInDevices.all), store: store, record: !options.noRecord,
-            apiKey: options.apiKey, errorLog: ErrorLog(fileDescriptor: logFileDescriptor),
+            apiKey: options.apiKey, pairingToken: pairingToken, errorLog: ErrorLog(fileDescriptor: logFileDescriptor),
             corsOrigins: options.corsOrigins, work: work ?? HeavyWork.makePool(),
             matrixLimits: Matrix.Limits(maxWork: options.maxMatrixWork, maxResponseBytes: options.maxResponseBytes))
     }
@@ -123,6 +134,15 @@ public struct ServiceApp: Sendable {
             + "replica \(options.replicaID), \(store == nil ? "not recording" : recording)"
     }
 
+    /// The line that gives the pairing token, when sandboxed pages may call the server at all (`--cors-origin`
+    /// `null` or `*`); nil otherwise.
+    public var pairingLine: String? {
+        let cors = context.cors
+        guard cors.allowsAnyOrigin || cors.origins.contains("null") else { return nil }
+        return "pairing token for sandboxed pages such as the Figma plugin (Origin: null): \(pairingToken) "
+            + "(a plugin's settings hold it to read the request log; docs/http.md#sandboxed-pages)"
+    }
+
     /// Server configuration from the options (every other limit keeps its documented default).
     public var configuration: Configuration {
         var c = Configuration()
@@ -140,7 +160,8 @@ public struct ServiceApp: Sendable {
     func makeServiceRouter() -> ServiceRouter {
         var router = ServiceRouter(
             metrics: context.metrics, cors: context.cors,
-            hosts: HostPolicy(bindHost: options.host, publicHosts: options.publicHosts, port: options.port))
+            hosts: HostPolicy(bindHost: options.host, publicHosts: options.publicHosts, port: options.port),
+            sandbox: context.sandbox)
         HealthRoutes.register(on: &router, readiness: readiness)
         ResolveRoutes.register(on: &router, context: context)
         DeviceRoutes.register(on: &router, context: context)
@@ -171,7 +192,11 @@ public struct ServiceApp: Sendable {
         let metrics = server.metrics
         context.serverMetrics.withLock { $0 = metrics }
         let work = context.work
-        server.onShutdown { work.close() }
+        let longWork = context.longWork
+        server.onShutdown {
+            work.close()
+            longWork.close()
+        }
         if let store {
             server.onShutdown { store.close() }
         }

@@ -6,12 +6,16 @@ import Synchronization
 /// A router whose handlers get a `Reply` (metrics by route pattern, CORS and caching headers) instead of the
 /// bare responder. Each route declares the query parameters it reads where it is registered (`query:`).
 /// Before a handler runs, a request for a host the server does not answer for is refused (421), a write
-/// from an origin that is not allowed (403), and a query parameter the route does not declare (400).
+/// from an origin that is not allowed (403), a sandboxed page (`Origin: null`) without a credential on a
+/// route that is not stateless (403, `SandboxPolicy`), and a query parameter the route does not declare (400).
 struct ServiceRouter {
     var router = Router()
     let metrics: ServiceMetrics
     let cors: CORSPolicy
     let hosts: HostPolicy
+    let sandbox: SandboxPolicy
+    /// The routes open to sandboxed pages, for preflights (their handlers are never called).
+    var sandboxRoutes = Router()
     /// Every `METHOD pattern` registered, for the contract test against openapi.yaml.
     var registered: [String] = []
     /// The query parameters each `METHOD pattern` declares.
@@ -19,11 +23,13 @@ struct ServiceRouter {
 
     init(
         metrics: ServiceMetrics, cors: CORSPolicy = CORSPolicy(origins: []),
-        hosts: HostPolicy = HostPolicy(bindHost: "127.0.0.1", publicHosts: [])
+        hosts: HostPolicy = HostPolicy(bindHost: "127.0.0.1", publicHosts: []),
+        sandbox: SandboxPolicy = SandboxPolicy(apiKey: nil, pairingToken: nil)
     ) {
         self.metrics = metrics
         self.cors = cors
         self.hosts = hosts
+        self.sandbox = sandbox
     }
 
     mutating func add(
@@ -35,6 +41,9 @@ struct ServiceRouter {
         acceptedQuery[label] = accepted
         let counters = metrics.counters(route: label)
         let cors = self.cors
+        let sandbox = self.sandbox
+        let stateless = SandboxPolicy.statelessRoutes.contains(label)
+        if stateless { sandboxRoutes.add(method, pattern, { _ in HTTPResponse(status: .noContent) }) }
         router.add(
             method, pattern,
             responding: { request, responder in
@@ -42,6 +51,11 @@ struct ServiceRouter {
                 let reply = Reply(
                     responder: responder, counters: counters, startNanos: monotonicNanos(), cors: cors, origin: origin)
                 if CORSPolicy.refuses(origin, request.method) { return reply.send(CORSPolicy.refusal(request)) }
+                if !stateless, case .allowed = origin, SandboxPolicy.isOpaque(request),
+                    !sandbox.isCredentialed(request)
+                {
+                    return reply.send(SandboxPolicy.refusal(request))
+                }
                 if !request.queryItems.isEmpty,
                     let refused = QueryParameters.refusal(request.queryItems, accepted: accepted, route: label)
                 {
@@ -67,6 +81,7 @@ struct ServiceRouter {
         let router = self.router
         let cors = self.cors
         let hosts = self.hosts
+        let sandboxRoutes = self.sandboxRoutes
         return { request, responder in
             // Before any route, CORS decision or work: a name the server does not answer for (DNS rebinding).
             if !hosts.accepts(request.headers["Host"]) { return responder.respond(HostPolicy.refusal(request)) }
@@ -77,7 +92,10 @@ struct ServiceRouter {
                 request.pathParameters = parameters
                 handler(request, responder)
             case .methodNotAllowed(let allow):
-                if request.method == .OPTIONS { return responder.respond(cors.preflight(request, methods: allow)) }
+                if request.method == .OPTIONS {
+                    let granted = ServiceRouter.sandboxMayCall(request, sandboxRoutes)
+                    return responder.respond(cors.preflight(request, methods: allow, grant: granted))
+                }
                 // The server's own 405 (every route also answers OPTIONS), with the CORS headers a page needs
                 // to read why its call failed.
                 var response = Router.methodNotAllowed(request, allow: allow + ["OPTIONS"])
@@ -89,6 +107,21 @@ struct ServiceRouter {
                 responder.respond(response)
             }
         }
+    }
+
+    /// Whether a preflight may be granted as far as sandboxed pages go: any origin but `null`; for `null`, a
+    /// request that will carry `Authorization` (checked when it comes) or a stateless route.
+    static func sandboxMayCall(_ request: HTTPRequest, _ sandboxRoutes: Router) -> Bool {
+        guard SandboxPolicy.isOpaque(request) else { return true }
+        if let asked = request.headers["Access-Control-Request-Headers"],
+            asked.lowercased().split(separator: ",").contains(where: { $0.trimmingASCIISpaces() == "authorization" })
+        {
+            return true
+        }
+        guard let method = request.headers["Access-Control-Request-Method"].map(HTTPMethod.init(rawValue:))
+        else { return false }
+        if case .found = sandboxRoutes.match(method: method, path: request.path) { return true }
+        return false
     }
 
     /// A handler that reads the database: it runs on `workers` (`Store.readWorkers`), never on the event

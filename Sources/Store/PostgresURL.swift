@@ -17,6 +17,18 @@ public enum PostgresURL {
         return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
     }
 
+    /// Whether `db` is a libpq keyword/value connection string (`host=db password=…`) rather than a SQLite path:
+    /// not a URL, and every `keyword=value` in it one libpq knows. Such a string is refused as `--db` (a URL is
+    /// what selects PostgreSQL) and never printed: it may hold a password.
+    public static func isKeywordValue(_ db: String) -> Bool {
+        !isPostgres(db) && db.contains("=") && parameters(db) != nil
+    }
+
+    /// What `--db` says when it is a keyword/value string, without repeating it.
+    public static let keywordValueRefusal =
+        "--db looks like a PostgreSQL keyword/value connection string (host=… dbname=…), which is not shown: give "
+        + "a postgres:// URL, with the password in PGPASSWORD or ~/.pgpass"
+
     /// The parameters libpq reads from `url`, in libpq's order; nil when libpq refuses the URL.
     static func parameters(_ url: String) -> [(keyword: String, value: String)]? {
         var error: UnsafeMutablePointer<CChar>?

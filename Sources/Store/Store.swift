@@ -191,6 +191,9 @@ public final class Store: DeviceCatalog, Sendable {
     }
 
     private static func validate(_ configuration: Configuration) throws(StoreError) {
+        if PostgresURL.isKeywordValue(configuration.path) {
+            throw .invalidConfiguration(PostgresURL.keywordValueRefusal)
+        }
         guard configuration.maxRecords >= 1 else { throw .invalidConfiguration("maxRecords must be at least 1") }
         guard configuration.queueCapacity >= 1 else { throw .invalidConfiguration("queueCapacity must be at least 1") }
         guard configuration.maxBodyBytes >= 0 else { throw .invalidConfiguration("maxBodyBytes must not be negative") }

@@ -35,6 +35,7 @@ enum ServeCommand: Subcommand {
         try TerminationSignals.onSignal { _ in server.shutdown() }
         if options.logLevel != .error {
             printErr(app.startupLine(port: server.port, threads: server.configuration.threads))
+            if let line = app.pairingLine { printErr(line) }
         }
         server.wait()
         if options.logLevel != .error { printErr("hinge: stopped") }

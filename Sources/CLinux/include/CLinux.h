@@ -97,6 +97,14 @@ int hinge_open_path(const char *path);
 
 /// accept4 returning a non-blocking, close-on-exec socket.
 int hinge_accept(int fd);
+/// Who a connection's peer is, for limits per client: an IPv4 address (with bit 32 set), or the /64 prefix
+/// of an IPv6 address (the part a host cannot vary), from `getpeername(2)`; 0 when it cannot be read.
+uint64_t hinge_peer_key(int fd);
+/// Limits a socket's unsent bytes in the kernel (`TCP_NOTSENT_LOWAT`), so that `EPOLLOUT` comes as soon as
+/// the peer has taken some of them, not after a large drain (docs/http.md#slow-readers).
+static inline int hinge_set_notsent_lowat(int fd, int bytes) {
+    return setsockopt(fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &bytes, sizeof bytes);
+}
 /// A non-blocking, close-on-exec TCP socket of the given family.
 static inline int hinge_tcp_socket(int family) {
     return socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);

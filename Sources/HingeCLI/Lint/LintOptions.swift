@@ -156,7 +156,7 @@ public struct LintOptions: Sendable {
             rules[id] = setting
         case "--fail-on": failOn = try CommandArguments.choice(value, name, LintFailOn.self)
         case "--config": config = try Self.nonEmpty(value, name)
-        case "--db": db = try Self.nonEmpty(value, name)
+        case "--db": db = try CLIDefaults.database(Self.nonEmpty(value, name))
         case "--constant-set":
             guard let ref = ConstantSetReference(value) else {
                 throw UsageError("--constant-set needs a set's name, name@version or default, not \"\(value)\"")
