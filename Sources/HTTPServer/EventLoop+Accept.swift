@@ -113,8 +113,7 @@ extension EventLoop {
     func close(_ c: HTTPConnection) {
         guard Int(c.fd) < connections.count, connections[Int(c.fd)] === c else { return }
         connections[Int(c.fd)] = nil
-        c.responder?.markClientGone()
-        c.responder = nil
+        c.liveness.markGone()
         countBuffered(c, 0)
         if c.out.capacity >= Self.largeResponseBytes { noteLargeFree() }
         liveConnections -= 1

@@ -28,7 +28,7 @@ extension EventLoop {
             scheduleProcessing(c)
         } else if n == 0 {
             let action = c.machine.peerClosedInput(parserPhase: c.parser.phase, hasPendingOutput: c.hasPendingOutput)
-            c.responder?.markClientGone()
+            c.liveness.markGone()
             if action == .close {
                 close(c)
                 return
@@ -117,9 +117,7 @@ extension EventLoop {
             metrics.refusedForBufferedBytes.add(1)
             deliverOnLoop(fd: c.fd, connectionID: c.id, response: Self.bufferFull)
         } else {
-            let responder = HTTPResponder(loop: self, fd: c.fd, connectionID: c.id)
-            c.responder = responder
-            handler(request, responder)
+            handler(request, HTTPResponder(loop: self, fd: c.fd, connectionID: c.id, liveness: c.liveness))
         }
         c.machine.dispatchReturned()
     }
@@ -136,7 +134,6 @@ extension EventLoop {
         else {
             return  // the connection is gone (closed, reset, shut down) or answered already
         }
-        c.responder = nil
         var response = response
         if response.body.count > configuration.smallResponseBytes && overBufferedBytes {
             // Above the server-wide bound only small answers leave: a large one is what slow readers pile up.

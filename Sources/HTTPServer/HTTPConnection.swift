@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One client connection: its socket, parser, output buffer and state machine. Owned and touched only by
 /// its event loop's thread.
 ///
@@ -27,9 +29,9 @@ final class HTTPConnection {
 
     /// The peer's address as a key for per-client limits (`hinge_peer_key`), read once at accept.
     var peerKey: UInt64 = 0
-    /// The responder of the request being handled, until its response arrives: told when the client goes
-    /// away first (`HTTPResponder.clientGone`), so that long work can stop.
-    var responder: HTTPResponder?
+    /// Set when the client goes away (the connection closes, or the peer shuts its sending side) and read by
+    /// the responders of this connection's requests (`HTTPResponder.clientGone`), so that long work can stop.
+    let liveness = ConnectionLiveness()
 
     /// epoll interest currently registered.
     var interest: UInt32
@@ -49,6 +51,14 @@ final class HTTPConnection {
 
     var hasPendingOutput: Bool { outSent < out.count }
     var pendingOutputBytes: Int { out.count - outSent }
+}
+
+/// Whether a connection's client is still there, shared by the connection (its loop writes it) and the
+/// responders of its requests (any thread reads it).
+final class ConnectionLiveness: Sendable {
+    private let gone = Atomic<Bool>(false)
+    var clientGone: Bool { gone.load(ordering: .relaxed) }
+    func markGone() { gone.store(true, ordering: .relaxed) }
 }
 
 /// Connections waiting for one step at the end of an `epoll_wait` batch (parsing what they received, writing

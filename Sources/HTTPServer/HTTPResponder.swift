@@ -13,9 +13,10 @@ public final class HTTPResponder: Sendable {
     private let fd: Int32
     private let connectionID: UInt64
     private let done = Atomic<Bool>(false)
-    private let gone = Atomic<Bool>(false)
+    private let liveness: ConnectionLiveness
 
-    init(loop: EventLoop, fd: Int32, connectionID: UInt64) {
+    init(loop: EventLoop, fd: Int32, connectionID: UInt64, liveness: ConnectionLiveness) {
+        self.liveness = liveness
         self.loop = loop
         self.fd = fd
         self.connectionID = connectionID
@@ -33,9 +34,7 @@ public final class HTTPResponder: Sendable {
 
     /// Whether the client went away (closed or reset its connection, or shut its sending side) before the
     /// response was sent: work done for it only may stop. Set by the connection's loop; read from any thread.
-    public var clientGone: Bool { gone.load(ordering: .relaxed) }
-
-    func markClientGone() { gone.store(true, ordering: .relaxed) }
+    public var clientGone: Bool { liveness.clientGone }
 
     /// Whether `respond` was called already.
     public var hasResponded: Bool { done.load(ordering: .acquiring) }

@@ -197,7 +197,7 @@ enum ConstantSetRoutes {
                 v, options: options, log: store.requestLog, devices: context.catalog, sets: store.constantSets,
                 spawn: { _ in false }
             ) { result in
-                if lane.cancelled(reply) { return finish(LongWorkLane.clientGoneAnswer) }
+                if lane.cancelled(reply) { return lane.stop(finish) }
                 switch result {
                 case .success(let report): finish(.json(JSONWriter.encode(ConstantSetImpact.json(report))))
                 case .failure(let error): finish(storeProblem(error, request, context))

@@ -17,6 +17,9 @@ final class LongWorkLane: Sendable {
     let pool: WorkPool
     private let clients = Mutex<Set<UInt64>>([])
     private let stopping = Atomic<Bool>(false)
+    private let stoppedJobs = Atomic<Int>(0)
+    /// Reports not started or stopped because their client went away or the server stopped.
+    var stoppedCount: Int { stoppedJobs.load(ordering: .relaxed) }
 
     init(threads: Int = 1, capacity: Int = 4, beforeEachJob: (@Sendable () -> Void)? = nil) {
         pool = WorkPool(
@@ -42,7 +45,7 @@ final class LongWorkLane: Sendable {
             reply.send(response)
         }
         let submitted = pool.submit {
-            if self.cancelled(reply) { return finish(Self.clientGoneAnswer) }
+            if self.cancelled(reply) { return self.stop(finish) }
             job(finish)
         }
         if !submitted {
@@ -52,6 +55,12 @@ final class LongWorkLane: Sendable {
                     detail: "The server is busy with other reports (\(pool.capacity) waiting); retry shortly.",
                     headers: ["Retry-After": String(Self.retryAfterSeconds)]))
         }
+    }
+
+    /// Ends a report that was stopped (`cancelled`): counts it and frees its client's turn.
+    func stop(_ finish: @Sendable (HTTPResponse) -> Void) {
+        stoppedJobs.add(1, ordering: .relaxed)
+        finish(Self.clientGoneAnswer)
     }
 
     /// What a report whose client has gone answers: nobody reads it (the connection is closed).

@@ -77,11 +77,11 @@ public struct ServiceApp: Sendable {
     public let pairingToken: String
 
     /// `store` nil serves the API without devices or the request log (resolving then knows only the
-    /// built-in profiles) — for tests of the HTTP layer. `work` replaces the default worker pool (tests gate
-    /// its jobs).
-    public init(
+    /// built-in profiles) — for tests of the HTTP layer. `work` and `longWork` replace the default worker pool
+    /// and long-work lane (tests gate their jobs).
+    init(
         options: ServeOptions, store: Store? = nil, readiness: (@Sendable () -> Readiness)? = nil,
-        logFileDescriptor: Int32 = 2, work: WorkPool? = nil
+        logFileDescriptor: Int32 = 2, work: WorkPool? = nil, longWork: LongWorkLane?
     ) {
         self.options = options
         self.store = store
@@ -91,8 +91,20 @@ public struct ServiceApp: Sendable {
         self.context = ServiceContext(
             catalog: store ?? StaticDeviceCatalog(BuiltInDevices.all), store: store, record: !options.noRecord,
             apiKey: options.apiKey, pairingToken: pairingToken, errorLog: ErrorLog(fileDescriptor: logFileDescriptor),
-            corsOrigins: options.corsOrigins, work: work ?? HeavyWork.makePool(),
+            corsOrigins: options.corsOrigins, work: work ?? HeavyWork.makePool(), longWork: longWork ?? LongWorkLane(),
             matrixLimits: Matrix.Limits(maxWork: options.maxMatrixWork, maxResponseBytes: options.maxResponseBytes))
+    }
+
+    /// `store` nil serves the API without devices or the request log (resolving then knows only the
+    /// built-in profiles) — for tests of the HTTP layer. `work` replaces the default worker pool (tests gate
+    /// its jobs).
+    public init(
+        options: ServeOptions, store: Store? = nil, readiness: (@Sendable () -> Readiness)? = nil,
+        logFileDescriptor: Int32 = 2, work: WorkPool? = nil
+    ) {
+        self.init(
+            options: options, store: store, readiness: readiness, logFileDescriptor: logFileDescriptor, work: work,
+            longWork: nil)
     }
 
     /// Opens the store named by `--db` (creating and migrating it as needed), holding its lock file: a

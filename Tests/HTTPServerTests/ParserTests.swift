@@ -67,6 +67,15 @@ let validCases: [ValidCase] = [
         name: "query and absolute-form",
         raw: "GET http://example.com/a/b?x=1&y=2 HTTP/1.1\r\nHost: example.com\r\n\r\n",
         expected: [req(.GET, "/a/b", query: "x=1&y=2", [("Host", "example.com")])]),
+    // RFC 9112 §3.2.2: the target's authority is the host, whatever `Host` says.
+    ValidCase(
+        name: "absolute-form names the host",
+        raw: "GET http://evil.example:81/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        expected: [req(.GET, "/healthz", [("Host", "evil.example:81")])]),
+    ValidCase(
+        name: "absolute-form without a path",
+        raw: "GET HTTPS://h.example?q=1 HTTP/1.1\r\nHost: other\r\n\r\n",
+        expected: [req(.GET, "/", query: "q=1", [("Host", "h.example")])]),
     ValidCase(
         name: "leading empty lines are ignored", raw: "\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n",
         expected: [req(.GET, "/", [("Host", "a")])]),
@@ -192,6 +201,10 @@ let invalidCases: [InvalidCase] = [
     InvalidCase("NUL bytes", bytes: [0, 0, 0, 0, 13, 10, 13, 10], 400, .malformedRequestLine),
     InvalidCase("double space in request line", "GET  / HTTP/1.1\r\nHost: a\r\n\r\n", 400, .malformedRequestLine),
     InvalidCase("target not origin-form", "GET foo HTTP/1.1\r\nHost: a\r\n\r\n", 400, .malformedTarget),
+    InvalidCase("absolute-form without a host", "GET http:///a HTTP/1.1\r\nHost: a\r\n\r\n", 400, .malformedTarget),
+    InvalidCase(
+        "absolute-form with userinfo", "GET http://u:p@a/x HTTP/1.1\r\nHost: a\r\n\r\n", 400, .malformedTarget),
+    InvalidCase("absolute-form with a fragment", "GET http://a#f HTTP/1.1\r\nHost: a\r\n\r\n", 400, .malformedTarget),
     InvalidCase("fragment in target", "GET /a#b HTTP/1.1\r\nHost: a\r\n\r\n", 400, .malformedTarget),
     InvalidCase("asterisk for GET", "GET * HTTP/1.1\r\nHost: a\r\n\r\n", 400, .malformedTarget),
     InvalidCase(

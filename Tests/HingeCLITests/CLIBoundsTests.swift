@@ -37,6 +37,22 @@ import Testing
         }
     }
 
+    @Test func aKeywordValueDatabaseStringIsAUsageErrorThatDoesNotRepeatIt() {
+        let db = "host=db.example password=hunter2"
+        let parses: [() throws -> Void] = [
+            { _ = try ResolveCommandOptions.parse(["s.json", "--db", db], environment: { _ in nil }) },
+            { _ = try ResolveCommandOptions.parse(["s.json"], environment: { $0 == "HINGE_DB" ? db : nil }) },
+            { _ = try DevicesCommandOptions.parse(["--db", db], environment: { _ in nil }) },
+        ]
+        for parse in parses {
+            #expect {
+                try parse()
+            } throws: { error in
+                error is UsageError && !"\(error)".contains("hunter2") && "\(error)".contains("postgres://")
+            }
+        }
+    }
+
     @Test func controlCharactersOfStoredNamesAreEscapedInTheTable() {
         var profile = DeviceProfile(
             id: "rogue", name: "\u{1B}[2J\u{1B}]0;pwned\u{07}Rogue\u{202E}", kind: .phone,

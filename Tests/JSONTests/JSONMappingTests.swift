@@ -79,6 +79,27 @@ struct Panel: Equatable {
         #expect(mapper.unknownFields.map(\.description) == ["/size/depth", "/colour"])
     }
 
+    @Test func aMapperListsTheFirstHundredErrorsAndCountsTheRest() {
+        let mapper = JSONMapper()
+        var built = 0
+        func message(_ i: Int) -> String {
+            built += 1
+            return "bad \(i)"
+        }
+        for i in 0..<250 { mapper.error(JSONPointer(["k\(i)"]), message(i)) }
+        #expect(mapper.errorCount == 250)
+        #expect(built == JSONIssue.listLimit)  // messages past the limit are never built
+        let errors = mapper.errors
+        #expect(errors.count == JSONIssue.listLimit + 1)
+        #expect(errors.last == .omitted(150))
+        #expect(JSONIssue.total(errors) == 250)
+        #expect(JSONIssue.capped(errors) == errors)
+        let plain = (0..<120).map { JSONIssue(path: JSONPointer(["a"]), message: "\($0)") }
+        let capped = JSONIssue.capped(plain)
+        #expect(capped.count == 101 && capped.last?.omittedCount == 20 && JSONIssue.total(capped) == 120)
+        #expect(JSONIssue.capped(Array(plain.prefix(100))).count == 100)
+    }
+
     @Test func aQuietMapperCountsWhatARecordingOneRecords() throws {
         // The document of collectsEveryViolationWithItsPath: the same counts, nothing kept.
         let json = try JSONParser.parse(Self.violations)

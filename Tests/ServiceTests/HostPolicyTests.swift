@@ -74,6 +74,9 @@ import Testing
         #expect(clear.status == 421)
         #expect(try s.get("/v1/requests", headers: [("Host", "attacker.test")]).status == 421)
         #expect(try s.get("/healthz", headers: [("Host", "attacker.test")]).status == 421)
+        // An absolute-form target names the host (RFC 9112 §3.2.2), whatever `Host` says.
+        #expect(try s.get("http://attacker.test/v1/requests", headers: [("Host", "127.0.0.1")]).status == 421)
+        #expect(try s.get("http://127.0.0.1/healthz", headers: [("Host", "attacker.test")]).status == 200)
         #expect(try s.records().count == 1)
         // The same calls by address or localhost are the server's own origin, as before.
         let own = [("Host", "localhost:8080"), ("Origin", "http://localhost:8080")]

@@ -26,8 +26,8 @@ final class LiveServer {
 
     init(
         apiKey: String? = nil, noRecord: Bool = false, logFileDescriptor: Int32 = 2, corsOrigins: [String] = [],
-        work: WorkPool? = nil, maxMatrixWork: Int? = nil, maxResponseBytes: Int? = nil,
-        configure: (inout Store.Configuration) -> Void = { _ in }
+        work: WorkPool? = nil, maxMatrixWork: Int? = nil, maxResponseBytes: Int? = nil, pairingToken: String? = nil,
+        longWork: LongWorkLane? = nil, configure: (inout Store.Configuration) -> Void = { _ in }
     ) throws {
         var configuration = Store.Configuration(path: directory.file("hinge.sqlite"))
         configure(&configuration)
@@ -40,9 +40,11 @@ final class LiveServer {
         options.apiKey = apiKey
         options.noRecord = noRecord
         options.corsOrigins = corsOrigins
+        options.pairingToken = pairingToken
         if let maxMatrixWork { options.maxMatrixWork = maxMatrixWork }
         if let maxResponseBytes { options.maxResponseBytes = maxResponseBytes }
-        app = ServiceApp(options: options, store: store, logFileDescriptor: logFileDescriptor, work: work)
+        app = ServiceApp(
+            options: options, store: store, logFileDescriptor: logFileDescriptor, work: work, longWork: longWork)
         server = app.makeServer()
         do { try server.start() } catch {
             store.close()

@@ -28,6 +28,20 @@ import Testing
         }
     }
 
+    @Test func aKeywordValueStringIsRefusedAsADatabaseWithoutBeingRepeated() {
+        let db = "host=db.example password=hunter2 dbname=hinge"
+        #expect(PostgresURL.isKeywordValue(db))
+        for path in ["hinge.sqlite", "a=b.sqlite", "/tmp/x=y/hinge.sqlite", "postgres://u@h/db", ":memory:"] {
+            #expect(!PostgresURL.isKeywordValue(path), "\(path)")
+        }
+        #expect {
+            _ = try Store.open(Store.Configuration(path: db))
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("keyword/value") && !text.contains("hunter2") && !text.contains("db.example")
+        }
+    }
+
     @Test func aURLWithoutSecretsPassesAndPrintsFromItsParsedParameters() throws {
         try PostgresURL.check("postgres://hinge@127.0.0.1:5432/hinge?sslmode=require&application_name=x%1By")
         #expect(
