@@ -225,9 +225,20 @@ def host_checks(run):
         scene = json.loads(json.dumps(TYPICAL))
         editor = next(p for p in scene["presentations"] if p["id"] == "editor")
         editor["toolbar"] = [{"title": "", "placement": "cancellationAction"}] + editor["toolbar"][1:]
-        run.draw_scene(run.frames["duo"], scene)
-        checked, drawn = run.drawn_matches(run.frames["duo"])
-        run.draw_scene(run.frames["duo"], TYPICAL)
+        # The popover's toolbar runs along its top (horizontal), where items carry their titles as labels.
+        help_ = next(p for p in scene["presentations"] if p["id"] == "help")
+        help_["toolbar"] = [{"title": "", "placement": "confirmationAction"}]
+        try:
+            run.draw_scene(run.frames["duo"], scene)
+            checked, _ = run.drawn_matches(run.frames["duo"])
+            drawn = hinge_nodes(page.frame(run.frames["duo"]), kind)
+        finally:
+            run.draw_scene(run.frames["duo"], TYPICAL)  # the scene later checks expect on this frame
+        chips = [d for d in drawn if d["role"] == "toolbar-item" and d["name"] == "help · toolbar · "]
+        labels = [d for d in drawn if d["role"] == "toolbar-label" and d["ref"].get("placement") == "help"]
+        expect(len(chips) == 1, f"the popover's untitled item: {len(chips)} chips")
+        # Figma draws the empty text; Penpot creates none for an empty string.
+        expect(len(labels) == (1 if kind == "figma" else 0), f"{len(labels)} labels for the untitled item")
         run.clean()
         return f"a toolbar item without a title or icon: {checked} shapes equal to the API's numbers"
 
@@ -402,7 +413,7 @@ def host_checks(run):
             expect(sent and all(a is None for a in sent), f"without a credential the panel sent {sent}")
         finally:
             fake.stop()
-        page.set_settings(run.hinge.base, f"{static.origin}/docs")
+            page.set_settings(run.hinge.base, f"{static.origin}/docs")
         page.wait_status(lambda s: s.startswith(f"Connected to {run.hinge.base}"), "the panel to reconnect")
         run.clean(["/v1/requests", "404 http://127.0.0.1:"])
         return "Authorization: Bearer <credential> on every call when set, none when empty"
