@@ -98,6 +98,11 @@ def host_checks(run):
 
     def typical_on_the_duo():
         run.frames["duo"] = page.create_frame("iPhone Duo, half open", 0, 0, 752, 832)
+        # A designer's layer already in the frame: the drawing goes on top of it.
+        if kind == "figma":
+            page.create_frame("Screen content", 0, 0, 752, 832, parent=run.frames["duo"])
+        else:
+            page.create_shape("Screen content", 0, 0, 752, 832, run.frames["duo"])
         done = run.draw_scene(run.frames["duo"], TYPICAL)
         expect("inside the frame" in done, done)
         checked, drawn = run.drawn_matches(run.frames["duo"])

@@ -151,9 +151,10 @@ class PluginPage:
         return self.js("return __host.stub.createSection(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4])",
                        name, x, y, w, h)
 
-    def create_shape(self, name, x, y, w, h):
-        return self.js("return __host.stub.createShape(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4])",
-                       name, x, y, w, h)
+    def create_shape(self, name, x, y, w, h, parent=None):
+        """Penpot: a rectangle on the canvas, or in the board `parent`."""
+        return self.js("return __host.stub.createShape(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4], arguments[5])",
+                       name, x, y, w, h, parent)
 
     def select(self, *ids):
         """Selects the nodes and waits until the panel shows the frame the plugin made of the selection."""

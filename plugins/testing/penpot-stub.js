@@ -373,12 +373,12 @@ const PenpotStub = (() => {
       attach(root, b);
       return b._id;
     },
-    /** A rectangle directly on the canvas (its parent is the page's root). */
-    createShape(name, x, y, w, h) {
+    /** A rectangle directly on the canvas (its parent is the page's root), or in the board `parent`. */
+    createShape(name, x, y, w, h, parent) {
       const r = new Rectangle();
       strict(r, "Rectangle");
       r._name = name; r._x = x; r._y = y; r._w = w; r._h = h;
-      attach(root, r);
+      attach(parent ? host.find(parent) : root, r);
       return r._id;
     },
     /** Closes the plugin as Penpot does (its panel, listeners and flags go), another install with `reinstall`. */
