@@ -186,11 +186,13 @@ def host_checks(run):
         return companions[0]
 
     def in_a_section():
-        section = page.create_section("Flows", 3000, 2000, 1400, 1000)
-        run.frames["in-section"] = page.create_frame("Phone in a section", 100, 150, 393, 852, parent=section)
+        # A phone frame in a frame in a section: its x and y are its parent frame's, whose are the section's.
+        section = page.create_section("Flows", 3000, 2000, 1400, 1100)
+        row = page.create_frame("Onboarding row", 40, 50, 1200, 1000, parent=section)
+        run.frames["in-section"] = page.create_frame("Phone in a section", 60, 100, 393, 852, parent=row)
         frame = page.frame(run.frames["in-section"])
         expect((frame["absX"], frame["absY"]) == (3100, 2150), f"the stub's section: {frame}")
-        c = beside(run.frames["in-section"], "a frame in a section")
+        c = beside(run.frames["in-section"], "a frame in a frame in a section")
         expect((c["x"], c["y"]) == (3100 + 393 + 48, 2150), f"the frame beside it is at {(c['x'], c['y'])}, not beside (3100, 2150)")
         page.in_panel("document.getElementById('matrix-box').open = true")
         page.in_panel("document.getElementById('status').textContent = ''")
@@ -468,7 +470,7 @@ def host_checks(run):
         ("the scene saved on a frame comes back when it is selected again", scene_comes_back),
         ("a window larger than the frame is drawn in a frame beside it", beside_when_too_small),
     ] + ([
-        ("a frame in a section: the frame beside it and the matrix row at page coordinates", in_a_section),
+        ("a frame in a frame in a section: the frame beside it and the matrix row at page coordinates", in_a_section),
         ("an auto-layout frame: drawn in a frame beside it", auto_layout),
     ] if kind == "figma" else [
         ("a flex board and a grid board: drawn in a board beside each", flex_and_grid),
