@@ -65,7 +65,7 @@ def host_calls(kind, source):
     chains = set()
     for m in re.finditer(rf"\b{kind}((?:\.[A-Za-z_]\w*)+)", code):
         chains.add(kind + m.group(1))
-    members = set(re.findall(r"(?<![\w$])(?:[A-Za-z_$][\w$]*|\)|\])\.([A-Za-z_]\w*)", code))
+    members = set(re.findall(r"(?<=[\w$)\]])\.([A-Za-z_]\w*)", code))
     chain_parts = {p for c in chains for p in c.split(".")[1:]}
     return chains, members - chain_parts - {kind}
 

@@ -528,6 +528,9 @@ def shared_checks(hinge):
         expect(figma["editorType"] == ["figma"] and figma["main"] == "code.js" and figma["ui"] == "ui.html", "figma manifest")
         net = figma["networkAccess"]
         expect(net["allowedDomains"] and "http://localhost:8080" in net["devAllowedDomains"], f"networkAccess {net}")
+        # Figma may refuse an IP address in devAllowedDomains: development imports reach Hinge by name.
+        ips = [d for d in net["devAllowedDomains"] if re.match(r"https?://(\d+\.){3}\d+|https?://\[", d)]
+        expect(not ips, f"IP addresses in devAllowedDomains: {ips}")
         penpot = json.load(open(os.path.join(ROOT, "plugins", "penpot", "manifest.json")))
         expect({"name", "description", "code", "icon", "permissions"} <= set(penpot), f"penpot manifest {penpot}")
         expect(set(penpot["permissions"]) == {"content:read", "content:write"}, f"permissions {penpot['permissions']}")
