@@ -268,8 +268,8 @@ def host_checks(run):
         saved = run.hinge.base + "/"
         page.set_settings(saved, f"{static.origin}/docs")
         page.wait_status(lambda s: s.startswith(f"Connected to {run.hinge.base}"), "the panel to connect")
-        kept = page.saved_settings()
-        expect(kept and kept["url"] == saved, f"the file keeps {kept}")
+        # The settings reach the main code as a message of their own: wait for the document to hold them.
+        page.wait_panel(lambda: (page.saved_settings() or {}).get("url") == saved, f"the document to keep {saved}")
         page.reopen()
         page.wait_status(lambda s: s.startswith(f"Connected to {run.hinge.base}"), "the reopened panel to connect")
         url = page.in_panel("return document.getElementById('url').value")
@@ -411,8 +411,8 @@ def host_checks(run):
             page.wait_status(lambda s: s.startswith(f"Connected to {fake.base}"), "the fake server")
             sent = [a for p, a in fake.authorizations]
             expect(sent and all(a == "Bearer pairing-7f3a" for a in sent), f"with a credential the panel sent {sent}")
-            kept = page.saved_settings()
-            expect(kept and kept.get("credential") == "pairing-7f3a", f"the credential is not kept with the settings: {kept}")
+            page.wait_panel(lambda: (page.saved_settings() or {}).get("credential") == "pairing-7f3a",
+                            "the document to keep the credential with the settings")
             fake.authorizations.clear()
             page.set_settings(fake.base, f"{static.origin}/docs", "")
             page.wait_status(lambda s: s.startswith(f"Connected to {fake.base}"), "the fake server without a credential")
