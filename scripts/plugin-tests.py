@@ -31,12 +31,12 @@ ALLOWED_ALWAYS = ["/v1/constant-sets - Failed to load resource: the server respo
 class Run:
     """One plugin's page and what its checks share."""
 
-    def __init__(self, kind, hinge, static, penpot, shots):
+    def __init__(self, kind, hinge, static, penpot, shots, extra=None):
         self.kind = kind
         self.hinge = hinge
         self.shots = shots
         self.page = PluginPage(kind, static.origin, penpot.base if kind == "penpot" else None,
-                               settings={"url": hinge.base, "docsUrl": f"{static.origin}/docs"})
+                               settings={"url": hinge.base, "docsUrl": f"{static.origin}/docs"}, extra=extra)
         self.origin = "null" if kind == "figma" else penpot.origin
         self.frames = {}
 
@@ -494,6 +494,24 @@ def host_checks(run):
         check(f"{kind}: {name}", fn)
 
 
+def penpot_without_flags(hinge, static, penpot):
+    """A Penpot whose API has no `flags` (appendChild always at the back): the drawing still stacks right."""
+    def fn():
+        run = Run("penpot", hinge, static, penpot, [], extra={"flags": "none"})
+        try:
+            run.page.wait_status(lambda s: s.startswith("Connected"), "the panel to connect")
+            frame = run.page.create_frame("Board, Penpot without flags", 0, 0, 752, 832)
+            done = run.draw_scene(frame, TYPICAL)
+            expect("inside the frame" in done, done)
+            checked, drawn = run.drawn_matches(frame)
+            expect(not run.page.js("return __host.core.used.has('Flags.naturalChildOrdering')"), "the plugin set a flag it has not got")
+            run.clean()
+            return f"{drawn} shapes back to front, {checked} equal to the API's numbers"
+        finally:
+            run.page.quit()
+    check("penpot: without penpot.flags the drawing still stacks back to front", fn)
+
+
 def shapes_only(snapshot):
     """The canvas without plugin data (the panel saves the scene on the frame as it is edited)."""
     def strip(n):
@@ -571,6 +589,7 @@ def main():
                 host_checks(run)
             finally:
                 run.page.quit()
+        penpot_without_flags(hinge, static, penpot)
     finally:
         static.stop()
         hinge.stop()

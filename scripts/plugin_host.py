@@ -120,11 +120,11 @@ class FakeConstantSets:
 class PluginPage:
     """One plugin in the host stub page: the canvas (the stub) and the panel (an iframe)."""
 
-    def __init__(self, kind, host_origin, penpot_base=None, settings=None, width=1440, height=1060):
+    def __init__(self, kind, host_origin, penpot_base=None, settings=None, width=1440, height=1060, extra=None):
         self.kind = kind
         self.driver = make_driver(width, height)
         self.b = Browser(self.driver)
-        query = {"host": kind}
+        query = dict({"host": kind}, **(extra or {}))
         if penpot_base:
             query["base"] = penpot_base
         if settings:
