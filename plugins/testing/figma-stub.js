@@ -5,7 +5,7 @@
 // its place on the page; a group takes no coordinate space; an auto-layout frame places its children in its
 // flow and ignores their x and y; figma.group needs at least one node; sizes below 0.01 are refused (a
 // line's height is 0); plugin data is text of at most 100 kB, plain plugin data belongs to the plugin's id
-// (one install here) and shared plugin data to a namespace of at least 3 letters, digits, _ or .; nothing is
+// (one install here) and shared plugin data to a namespace of at least 3 letters or digits; nothing is
 // undone until figma.commitUndo splits the steps. Any other member throws (StubCore.strict).
 const FigmaStub = (() => {
   const { fail, strict, wrap, record, copy } = StubCore;
@@ -63,8 +63,8 @@ const FigmaStub = (() => {
 
   // Plain plugin data (namespace null) is the running install's; shared plugin data is the namespace's.
   function pluginData(node, namespace, key, value) {
-    if (namespace !== null && (typeof namespace !== "string" || !/^[A-Za-z0-9_.]{3,}$/.test(namespace))) {
-      fail(`a shared plugin data namespace is at least 3 letters, digits, _ or ., got ${JSON.stringify(namespace)}`);
+    if (namespace !== null && (typeof namespace !== "string" || !/^[A-Za-z0-9]{3,}$/.test(namespace))) {
+      fail(`a shared plugin data namespace is at least 3 letters or digits, got ${JSON.stringify(namespace)}`);
     }
     if (typeof key !== "string") fail("plugin data keys are strings");
     const store = namespace === null ? StubCore.own(node) : StubCore.shared(node, namespace);
