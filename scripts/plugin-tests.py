@@ -31,12 +31,12 @@ ALLOWED_ALWAYS = ["/v1/constant-sets - Failed to load resource: the server respo
 class Run:
     """One plugin's page and what its checks share."""
 
-    def __init__(self, kind, hinge, static, penpot, shots):
+    def __init__(self, kind, hinge, static, penpot, shots, extra=None):
         self.kind = kind
         self.hinge = hinge
         self.shots = shots
         self.page = PluginPage(kind, static.origin, penpot.base if kind == "penpot" else None,
-                               settings={"url": hinge.base, "docsUrl": f"{static.origin}/docs"})
+                               settings={"url": hinge.base, "docsUrl": f"{static.origin}/docs"}, extra=extra)
         self.origin = "null" if kind == "figma" else penpot.origin
         self.frames = {}
 
@@ -71,14 +71,16 @@ class Run:
         frame = self.page.frame(target or frame_id)
         groups = hinge_groups(frame)
         expect(len(groups) == 1, f"{len(groups)} Hinge groups in {frame['name']}, expected 1")
+        # On top of the frame's other children, its shapes back to front: the window at the back.
+        expect(frame["children"][-1]["id"] == groups[0]["id"], f"the Hinge group is not on top in {frame['name']}")
         drawn = hinge_nodes(frame, self.kind)
+        expect(drawn and drawn[0]["role"] == "window", f"the back shape is {drawn[0]['role'] if drawn else None}, not the window")
         problems, checked = compare(drawn, self.resolve(scene), scene, origin_of(frame, self.kind))
         expect(not problems, "; ".join(problems[:4]))
         return checked, len(drawn)
 
     def draw_scene(self, frame_id, scene):
         self.page.select(frame_id)
-        self.page.wait_status(lambda s: "scene" in s or s.startswith(("Connected", "Drawn")), "the frame's scene")
         self.page.set_scene(scene)
         return self.page.draw()
 
@@ -96,6 +98,11 @@ def host_checks(run):
 
     def typical_on_the_duo():
         run.frames["duo"] = page.create_frame("iPhone Duo, half open", 0, 0, 752, 832)
+        # A designer's layer already in the frame: the drawing goes on top of it.
+        if kind == "figma":
+            page.create_frame("Screen content", 0, 0, 752, 832, parent=run.frames["duo"])
+        else:
+            page.create_shape("Screen content", 0, 0, 752, 832, run.frames["duo"])
         done = run.draw_scene(run.frames["duo"], TYPICAL)
         expect("inside the frame" in done, done)
         checked, drawn = run.drawn_matches(run.frames["duo"])
@@ -161,6 +168,117 @@ def host_checks(run):
         run.clean()
         return "a 752×832 frame beside the 393×852 one, replaced on the next run"
 
+    def companions_of(frame_id):
+        return [n for n in page.snapshot() if json.loads(n["data"].get("hinge") or "{}").get("frame") == "companion"
+                and json.loads(n["data"]["hinge"]).get("of") == frame_id]
+
+    def beside(frame_id, what):
+        """Draws the typical scene on a frame that lays out its children: beside it, the frame untouched."""
+        before = page.frame(frame_id)
+        done = run.draw_scene(frame_id, TYPICAL)
+        expect("beside the frame" in done, f"{what}: {done}")
+        frame = page.frame(frame_id)
+        expect(not frame.get("children") and not hinge_groups(frame), f"{what}: the plugin drew inside it")
+        expect((frame["width"], frame["height"]) == (before["width"], before["height"]), f"{what}: the frame was resized")
+        companions = companions_of(frame_id)
+        expect(len(companions) == 1, f"{what}: {len(companions)} frames beside it")
+        run.drawn_matches(frame_id, companions[0]["id"])
+        return companions[0]
+
+    def in_a_section():
+        # A phone frame in a frame in a section: its x and y are its parent frame's, whose are the section's.
+        section = page.create_section("Flows", 3000, 2000, 1400, 1100)
+        row = page.create_frame("Onboarding row", 40, 50, 1200, 1000, parent=section)
+        run.frames["in-section"] = page.create_frame("Phone in a section", 60, 100, 393, 852, parent=row)
+        frame = page.frame(run.frames["in-section"])
+        expect((frame["absX"], frame["absY"]) == (3100, 2150), f"the stub's section: {frame}")
+        c = beside(run.frames["in-section"], "a frame in a frame in a section")
+        expect((c["x"], c["y"]) == (3100 + 393 + 48, 2150), f"the frame beside it is at {(c['x'], c['y'])}, not beside (3100, 2150)")
+        page.in_panel("document.getElementById('matrix-box').open = true")
+        page.in_panel("document.getElementById('status').textContent = ''")
+        page.click("matrix")
+        done = page.wait_status(lambda s: s.startswith(("Matrix drawn", "Matrix not", "Hinge did not", "Not drawn")), "the matrix")
+        expect(done.startswith("Matrix drawn"), done)
+        row = [n for n in page.snapshot() if json.loads(n["data"].get("hinge") or "{}").get("frame") == "matrix"
+               and json.loads(n["data"]["hinge"]).get("of") == run.frames["in-section"]]
+        expect(row and (row[0]["x"], row[0]["y"]) == (3100, 2150 + 852 + 96), f"the matrix row starts at {[(r['x'], r['y']) for r in row[:1]]}")
+        run.clean()
+        return f"beside at ({c['x']}, {c['y']}), the matrix row at ({row[0]['x']}, {row[0]['y']}): page coordinates"
+
+    def auto_layout():
+        run.frames["auto"] = page.create_frame("Auto layout", 0, 3000, 1400, 1400, layoutMode="VERTICAL")
+        c = beside(run.frames["auto"], "an auto-layout frame")
+        run.clean()
+        return f"drawn in a frame beside it at ({c['x']}, {c['y']}); the auto-layout frame keeps no child"
+
+    def flex_and_grid():
+        out = []
+        for layout in ("flex", "grid"):
+            run.frames[layout] = page.create_frame(f"A {layout} board", 0, 3000 + (2000 if layout == "grid" else 0), 1400, 1400, layout=layout)
+            c = beside(run.frames[layout], f"a {layout} board")
+            out.append(f"{layout}: beside at ({c['x']}, {c['y']})")
+        run.clean()
+        return "; ".join(out)
+
+    def canvas_is_no_board():
+        shape = page.create_shape("A rectangle on the canvas", -500, -500, 40, 40)
+        page.select(shape)  # waits for the panel to ask for a board
+        disabled = page.in_panel("return document.getElementById('draw').disabled")
+        expect(disabled, "Resolve and draw is enabled for a shape on the canvas")
+        run.clean()
+        return page.text("frame")
+
+    def empty_label():
+        scene = json.loads(json.dumps(TYPICAL))
+        editor = next(p for p in scene["presentations"] if p["id"] == "editor")
+        editor["toolbar"] = [{"title": "", "placement": "cancellationAction"}] + editor["toolbar"][1:]
+        # The popover's toolbar runs along its top (horizontal), where items carry their titles as labels.
+        help_ = next(p for p in scene["presentations"] if p["id"] == "help")
+        help_["toolbar"] = [{"title": "", "placement": "confirmationAction"}]
+        try:
+            run.draw_scene(run.frames["duo"], scene)
+            checked, _ = run.drawn_matches(run.frames["duo"])
+            drawn = hinge_nodes(page.frame(run.frames["duo"]), kind)
+        finally:
+            run.draw_scene(run.frames["duo"], TYPICAL)  # the scene later checks expect on this frame
+        chips = [d for d in drawn if d["role"] == "toolbar-item" and d["name"] == "help · toolbar · "]
+        labels = [d for d in drawn if d["role"] == "toolbar-label" and d["ref"].get("placement") == "help"]
+        expect(len(chips) == 1, f"the popover's untitled item: {len(chips)} chips")
+        # Figma draws the empty text; Penpot creates none for an empty string.
+        expect(len(labels) == (1 if kind == "figma" else 0), f"{len(labels)} labels for the untitled item")
+        run.clean()
+        return f"a toolbar item without a title or icon: {checked} shapes equal to the API's numbers"
+
+    def second_install():
+        groups_before = hinge_groups(page.frame(run.frames["duo"]))
+        page.reopen(reinstall=True)
+        page.wait_status(lambda s: s.startswith(f"Connected to {run.hinge.base}"), "the second install to connect with the saved URL")
+        page.select(run.frames["duo"])
+        saved = run.saved_scene(run.frames["duo"])
+        page.wait_panel(lambda: json.loads(page.scene_text()) == saved, "the scene saved by the first install in the panel")
+        page.draw()
+        groups = hinge_groups(page.frame(run.frames["duo"]))
+        expect(len(groups_before) == 1 and len(groups) == 1 and groups[0]["id"] != groups_before[0]["id"],
+               f"{len(groups)} groups after the second install's run (the first install's: {len(groups_before)})")
+        run.drawn_matches(run.frames["duo"])
+        run.clean()
+        return "the scene, the settings and the drawing of the first install are found; its group is replaced"
+
+    def reopen_with_saved_url():
+        saved = run.hinge.base + "/"
+        page.set_settings(saved, f"{static.origin}/docs")
+        page.wait_status(lambda s: s.startswith(f"Connected to {run.hinge.base}"), "the panel to connect")
+        # The settings reach the main code as a message of their own: wait for the document to hold them.
+        page.wait_panel(lambda: (page.saved_settings() or {}).get("url") == saved, f"the document to keep {saved}")
+        page.reopen()
+        page.wait_status(lambda s: s.startswith(f"Connected to {run.hinge.base}"), "the reopened panel to connect")
+        url = page.in_panel("return document.getElementById('url').value")
+        expect(url == saved, f"the reopened panel's URL is {url!r}, not the saved {saved!r}")
+        page.select(run.frames["duo"])
+        page.draw()
+        run.clean()
+        return f"reopened with {saved}"
+
     def every_scene(scenes):
         def fn():
             if "big" not in run.frames:
@@ -181,6 +299,7 @@ def host_checks(run):
         page.select(run.frames["duo"])
         page.wait_status(lambda s: s.startswith("The scene saved"), "the saved scene")
         page.in_panel("document.getElementById('matrix-box').open = true")
+        page.in_panel("document.getElementById('status').textContent = ''")
         page.click("matrix")
         done = page.wait_status(lambda s: s.startswith(("Matrix drawn", "Matrix not", "Hinge did not", "Not drawn")), "the matrix")
         expect(done.startswith("Matrix drawn"), done)
@@ -188,7 +307,8 @@ def host_checks(run):
         request = {"scene": base, "devices": ["iphone-16", "iphone-duo"], "postures": ["flat", "halfOpened"],
                    "orientations": ["portrait"], "layoutDirections": ["ltr"]}
         answer = json.loads(run.hinge.request("POST", "/v1/resolve/matrix", request)[2])["results"]
-        frames = [n for n in page.snapshot() if json.loads(n["data"].get("hinge") or "{}").get("frame") == "matrix"]
+        frames = [n for n in page.snapshot() if json.loads(n["data"].get("hinge") or "{}").get("frame") == "matrix"
+                  and json.loads(n["data"]["hinge"]).get("of") == run.frames["duo"]]
         expect(len(frames) == len(answer), f"{len(frames)} frames for {len(answer)} combinations")
         for frame, result in zip(frames, answer):
             label = " · ".join([result["device"], result["posture"], result["orientation"], result["layoutDirection"]])
@@ -199,9 +319,11 @@ def host_checks(run):
         page.render(only=[run.frames["duo"]] + [f["id"] for f in frames])
         page.in_panel("document.getElementById('matrix-box').scrollIntoView()")
         run.shots.append(page.shot(run.shots_dir, f"{kind}-matrix.png"))
+        page.in_panel("document.getElementById('status').textContent = ''")
         page.click("matrix")
         page.wait_status(lambda s: s.startswith("Matrix drawn"), "the second matrix")
-        again = [n for n in page.snapshot() if json.loads(n["data"].get("hinge") or "{}").get("frame") == "matrix"]
+        again = [n for n in page.snapshot() if json.loads(n["data"].get("hinge") or "{}").get("frame") == "matrix"
+                 and json.loads(n["data"]["hinge"]).get("of") == run.frames["duo"]]
         expect(len(again) == len(answer), f"{len(again)} frames after a second matrix run")
         run.clean()
         return f"{len(frames)} frames, one per combination, each equal to the API"
@@ -230,7 +352,7 @@ def host_checks(run):
         port = free_port()
         before = page.snapshot()
         page.set_settings(f"http://127.0.0.1:{port}")
-        page.wait_status(lambda s: s.startswith("Hinge did not answer"), "the connection to fail")
+        page.wait_status(lambda s: s.startswith(f"Hinge did not answer at http://127.0.0.1:{port}"), "the connection to fail")
         done = page.draw(expect_drawn=False)
         expect(done.startswith("Hinge did not answer"), done)
         text = page.in_panel("return document.getElementById('errors').textContent")
@@ -251,7 +373,7 @@ def host_checks(run):
         plain = Hinge(args.binary)
         try:
             page.set_settings(plain.base)
-            page.wait_status(lambda s: s.startswith("Hinge did not answer"), "the blocked connection")
+            page.wait_status(lambda s: s.startswith(f"Hinge did not answer at {plain.base}"), "the blocked connection")
             text = page.in_panel("return document.getElementById('errors').textContent")
             expect("is not allowed" in text and f"--cors-origin {run.origin}" in text, f"message: {text}")
         finally:
@@ -281,6 +403,27 @@ def host_checks(run):
         page.set_scene(TYPICAL)
         run.clean(["/v1/requests", "404 http://127.0.0.1:"])
         return "picker with calibrated@2 and field-test@5; hidden again on a 404"
+
+    def credential():
+        fake = FakeConstantSets(run.hinge)
+        try:
+            page.set_settings(fake.base, f"{static.origin}/docs", "pairing-7f3a")
+            page.wait_status(lambda s: s.startswith(f"Connected to {fake.base}"), "the fake server")
+            sent = [a for p, a in fake.authorizations]
+            expect(sent and all(a == "Bearer pairing-7f3a" for a in sent), f"with a credential the panel sent {sent}")
+            page.wait_panel(lambda: (page.saved_settings() or {}).get("credential") == "pairing-7f3a",
+                            "the document to keep the credential with the settings")
+            fake.authorizations.clear()
+            page.set_settings(fake.base, f"{static.origin}/docs", "")
+            page.wait_status(lambda s: s.startswith(f"Connected to {fake.base}"), "the fake server without a credential")
+            sent = [a for p, a in fake.authorizations]
+            expect(sent and all(a is None for a in sent), f"without a credential the panel sent {sent}")
+        finally:
+            fake.stop()
+            page.set_settings(run.hinge.base, f"{static.origin}/docs")
+        page.wait_status(lambda s: s.startswith(f"Connected to {run.hinge.base}"), "the panel to reconnect")
+        run.clean(["/v1/requests", "404 http://127.0.0.1:"])
+        return "Authorization: Bearer <credential> on every call when set, none when empty"
 
     def diagnostics_link():
         page.select(run.frames["duo"])
@@ -326,6 +469,16 @@ def host_checks(run):
         ("undo removes a run in one step", undo_in_one_step),
         ("the scene saved on a frame comes back when it is selected again", scene_comes_back),
         ("a window larger than the frame is drawn in a frame beside it", beside_when_too_small),
+    ] + ([
+        ("a frame in a frame in a section: the frame beside it and the matrix row at page coordinates", in_a_section),
+        ("an auto-layout frame: drawn in a frame beside it", auto_layout),
+    ] if kind == "figma" else [
+        ("a flex board and a grid board: drawn in a board beside each", flex_and_grid),
+        ("a shape directly on the canvas selects no board (the page's root)", canvas_is_no_board),
+    ]) + [
+        ("a toolbar item with an empty label is drawn", empty_label),
+        ("a second install finds the scene and settings and replaces the drawing", second_install),
+        ("closed and reopened, the plugin connects to the saved URL", reopen_with_saved_url),
         ("every golden scene: every shape equals the API's numbers", every_scene(golden)),
         ("the typical scene on every built-in device and posture equals the API", every_scene(typical)),
         ("the matrix draws one frame per combination, each equal to the API", matrix),
@@ -333,11 +486,30 @@ def host_checks(run):
         ("an unreachable server says what to run and draws nothing", unreachable),
         ("a server without the CORS grant says which --cors-origin to add", missing_cors),
         ("constant sets: a picker when the server lists them", constant_sets),
+        ("an API key or pairing token is sent as a bearer token, and only when set", credential),
         ("diagnostics link to their rule in docs/rules.md", diagnostics_link),
         ("the host calls used are exactly those docs/plugins.md lists", calls_documented),
         ("the stub fails loudly on a call it does not implement", stub_is_loud),
     ]:
         check(f"{kind}: {name}", fn)
+
+
+def penpot_without_flags(hinge, static, penpot):
+    """A Penpot whose API has no `flags` (appendChild always at the back): the drawing still stacks right."""
+    def fn():
+        run = Run("penpot", hinge, static, penpot, [], extra={"flags": "none"})
+        try:
+            run.page.wait_status(lambda s: s.startswith("Connected"), "the panel to connect")
+            frame = run.page.create_frame("Board, Penpot without flags", 0, 0, 752, 832)
+            done = run.draw_scene(frame, TYPICAL)
+            expect("inside the frame" in done, done)
+            checked, drawn = run.drawn_matches(frame)
+            expect(not run.page.js("return __host.core.used.has('Flags.naturalChildOrdering')"), "the plugin set a flag it has not got")
+            run.clean()
+            return f"{drawn} shapes back to front, {checked} equal to the API's numbers"
+        finally:
+            run.page.quit()
+    check("penpot: without penpot.flags the drawing still stacks back to front", fn)
 
 
 def shapes_only(snapshot):
@@ -374,6 +546,9 @@ def shared_checks(hinge):
         expect(figma["editorType"] == ["figma"] and figma["main"] == "code.js" and figma["ui"] == "ui.html", "figma manifest")
         net = figma["networkAccess"]
         expect(net["allowedDomains"] and "http://localhost:8080" in net["devAllowedDomains"], f"networkAccess {net}")
+        # Figma may refuse an IP address in devAllowedDomains: development imports reach Hinge by name.
+        ips = [d for d in net["devAllowedDomains"] if re.match(r"https?://(\d+\.){3}\d+|https?://\[", d)]
+        expect(not ips, f"IP addresses in devAllowedDomains: {ips}")
         penpot = json.load(open(os.path.join(ROOT, "plugins", "penpot", "manifest.json")))
         expect({"name", "description", "code", "icon", "permissions"} <= set(penpot), f"penpot manifest {penpot}")
         expect(set(penpot["permissions"]) == {"content:read", "content:write"}, f"permissions {penpot['permissions']}")
@@ -414,6 +589,7 @@ def main():
                 host_checks(run)
             finally:
                 run.page.quit()
+        penpot_without_flags(hinge, static, penpot)
     finally:
         static.stop()
         hinge.stop()

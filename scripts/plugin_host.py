@@ -70,16 +70,27 @@ class PenpotHost:
 
 class FakeConstantSets:
     """A server that lists constant sets (and relays /v1/devices from a real Hinge), with CORS for any
-    origin: the present case of the panel's constant-set picker."""
+    origin: the present case of the panel's constant-set picker. It keeps the `Authorization` header of each
+    GET (None without one) in `authorizations`, and answers preflights as Hinge does."""
 
     def __init__(self, hinge):
         devices = hinge.request("GET", "/v1/devices")[2]
+        authorizations = self.authorizations = []
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def log_message(self, *args):
                 pass
 
+            def do_OPTIONS(self):
+                self.send_response(204)
+                self.send_header("Access-Control-Allow-Origin", self.headers.get("Origin") or "*")
+                self.send_header("Access-Control-Allow-Methods", "GET, POST")
+                self.send_header("Access-Control-Allow-Headers", "Content-Type, Authorization")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
             def do_GET(self):
+                authorizations.append((self.path, self.headers.get("Authorization")))
                 if self.path == "/v1/constant-sets":
                     body = json.dumps({"constantSets": [
                         {"name": "calibrated", "latestVersion": 2, "created": "2026-12-04T10:00:00.000Z", "note": None},
@@ -109,11 +120,11 @@ class FakeConstantSets:
 class PluginPage:
     """One plugin in the host stub page: the canvas (the stub) and the panel (an iframe)."""
 
-    def __init__(self, kind, host_origin, penpot_base=None, settings=None, width=1440, height=1060):
+    def __init__(self, kind, host_origin, penpot_base=None, settings=None, width=1440, height=1060, extra=None):
         self.kind = kind
         self.driver = make_driver(width, height)
         self.b = Browser(self.driver)
-        query = {"host": kind}
+        query = dict({"host": kind}, **(extra or {}))
         if penpot_base:
             query["base"] = penpot_base
         if settings:
@@ -131,21 +142,53 @@ class PluginPage:
         self.driver.switch_to.default_content()
         return self.driver.execute_script(script, *args)
 
-    def create_frame(self, name, x, y, w, h):
-        return self.js("return __host.stub.createFrame(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4])",
+    def create_frame(self, name, x, y, w, h, **options):
+        """A frame (Penpot: a board); options: parent (a section's id), layoutMode (Figma), layout (Penpot)."""
+        return self.js("return __host.stub.createFrame(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4], arguments[5])",
+                       name, x, y, w, h, options)
+
+    def create_section(self, name, x, y, w, h):
+        return self.js("return __host.stub.createSection(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4])",
                        name, x, y, w, h)
 
+    def create_shape(self, name, x, y, w, h, parent=None):
+        """Penpot: a rectangle on the canvas, or in the board `parent`."""
+        return self.js("return __host.stub.createShape(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4], arguments[5])",
+                       name, x, y, w, h, parent)
+
     def select(self, *ids):
+        """Selects the nodes and waits until the panel shows the frame the plugin made of the selection."""
         self.js("__host.stub.select(arguments[0])", list(ids))
+        node = self.frame(ids[0]) if len(ids) == 1 else None
+        if node and node["type"] in ("FRAME", "board"):
+            label = f"{node['name']} · {fmt(node['width'])}×{fmt(node['height'])}"
+            self.wait_panel(lambda: self.text("frame") == label, f"the panel to show the frame {label}")
+        else:
+            self.wait_panel(lambda: self.text("frame").startswith("Select a"), "the panel to ask for a frame")
+
+    def reopen(self, reinstall=False):
+        """Closes the plugin and opens it again on the same document (another install with `reinstall`)."""
+        self.js("__host.reopen(arguments[0])", reinstall)
+        self.b.wait(lambda d: d.execute_script("return !!(window.__host && window.__host.ready)"), "the plugin to reopen")
+
+    def saved_settings(self):
+        text = self.js("return __host.stub.settings()")
+        return json.loads(text) if text else None
 
     def snapshot(self):
         return self.js("return __host.stub.snapshot()")
 
     def frame(self, frame_id):
-        for node in self.snapshot():
-            if node["id"] == frame_id:
-                return node
-        return None
+        """The node `frame_id` wherever it is (a frame in a section too), as the snapshot holds it."""
+        def walk(nodes):
+            for node in nodes:
+                if node["id"] == frame_id:
+                    return node
+                found = walk(node.get("children") or [])
+                if found:
+                    return found
+            return None
+        return walk(self.snapshot())
 
     def failures(self):
         return self.js("return __host.core.failures.slice().concat(__host.errors)")
@@ -179,7 +222,18 @@ class PluginPage:
             self.driver.switch_to.default_content()
 
     def status(self):
-        return self.in_panel("return document.getElementById('status').textContent")
+        return self.text("status")
+
+    def text(self, element_id):
+        return self.in_panel("const e = document.getElementById(arguments[0]); return e ? e.textContent : null", element_id)
+
+    def wait_panel(self, predicate, what, timeout=20):
+        def ready(_):
+            try:
+                return predicate()
+            except Exception:
+                return False
+        self.b.wait(ready, what, timeout)
 
     def wait_status(self, predicate, what, timeout=20):
         def ready(_):
@@ -212,11 +266,14 @@ class PluginPage:
         finally:
             self.driver.switch_to.default_content()
 
-    def set_settings(self, url, docs=""):
-        self.in_panel("document.getElementById('settings').open = true;"
+    def set_settings(self, url, docs="", credential=""):
+        """Saves the settings; the status is cleared first, so a wait that follows reads this connection's."""
+        self.in_panel("document.getElementById('status').textContent = '';"
+                      "document.getElementById('settings').open = true;"
                       "document.getElementById('url').value = arguments[0];"
                       "document.getElementById('docs-url').value = arguments[1];"
-                      "document.getElementById('save-settings').click();", url, docs)
+                      "document.getElementById('credential').value = arguments[2];"
+                      "document.getElementById('save-settings').click();", url, docs, credential)
 
     def draw(self, expect_drawn=True):
         """Clicks "Resolve and draw" and waits for the panel to say how it ended."""
@@ -237,6 +294,11 @@ class PluginPage:
 
 
 # --- what was drawn against what the API answered ------------------------------------------------------
+
+def fmt(v):
+    """A number as the panel writes it (JavaScript's String of a number)."""
+    return str(int(v)) if float(v).is_integer() else str(v)
+
 
 def origin_of(frame, kind):
     """Where the window's (0, 0) is in the host's coordinates for the frame's children."""

@@ -83,7 +83,8 @@ const HingeDrawing = (() => {
   }
 
   // Estimated label widths: hosts size texts themselves; the estimate only lays out toolbar chips.
-  function chipLength(label) { return Math.min(160, 6.2 * String(label).length + 14); }
+  // At least a chip's thickness and a little, so a chip without a label still runs along its bar.
+  function chipLength(label) { return Math.max(CHIP + 2, Math.min(160, 6.2 * String(label).length + 14)); }
 
   /** The bar and its chips inside `f`, and the part of `f` left for the label. */
   function toolbar(out, p, f, items, rtl, colours, index) {
@@ -297,12 +298,13 @@ const HingeDrawing = (() => {
 // --- plugins/shared/controller.js ---
 // The plugins' main-thread logic, the same in every host: follow the selected frame, keep its scene in the
 // frame's plugin data, and draw what the panel resolved — one group per frame, replaced on every run, in a
-// frame of its own beside the selected one when the window does not fit in it; the matrix as a row of
+// frame of its own beside the selected one when the window does not fit in it or the frame lays out its
+// children itself (Figma's auto layout, Penpot's flex and grid boards); the matrix as a row of
 // frames under it. The host adapter (plugins/figma/src/main.js, plugins/penpot/src/main.js) does the
 // host's calls; this file makes none. It runs without a DOM.
 const HingeController = (() => {
   const KEYS = { scene: "hinge.scene", role: "hinge", settings: "hinge.settings" };
-  const DEFAULT_SETTINGS = { url: "http://localhost:8080", docsUrl: "" };
+  const DEFAULT_SETTINGS = { url: "http://localhost:8080", docsUrl: "", credential: "" };
   const GAP = 48;
 
   function marker(host, node) {
@@ -374,7 +376,7 @@ const HingeController = (() => {
       host.setData(frame, KEYS.scene, msg.scene);
       let target = frame;
       let where = "inside";
-      if (!fits(drawing, info)) {
+      if (!fits(drawing, info) || host.arranges(frame)) {
         const box = host.frameBox(frame);
         target = host.createFrame(`Hinge · ${info.name}`, box.x + box.width + GAP, box.y, drawing.width, drawing.height);
         host.setData(target, KEYS.role, JSON.stringify({ of: info.id, frame: "companion" }));
@@ -477,7 +479,11 @@ const HingeController = (() => {
 // The Figma adapter: the host calls behind HingeController (plugins/shared/controller.js). Figma's main
 // thread has no DOM and no network grant of its own here: the panel (ui.html, an iframe whose origin is
 // `null`) calls Hinge and posts the answers back. Coordinates of a frame's children are the frame's own,
-// and a group takes no coordinate space, so a window point (x, y) is the node's (x, y) inside the frame.
+// and a group takes no coordinate space, so a window point (x, y) is the node's (x, y) inside the frame. A
+// frame's own x and y are its parent's (a section, another frame): frames created beside it use its page
+// coordinates (absoluteTransform). Everything saved is shared plugin data in the namespace "hinge", so it
+// does not depend on the plugin's id (a published plugin gets a new one) and travels with the file.
+const NAMESPACE = "hinge";
 const FONTS = [{ family: "Inter", style: "Regular" }, { family: "Inter", style: "Bold" }];
 const frames = new Map();  // id → frame node seen in a selection, for the panel's later messages
 
@@ -550,14 +556,17 @@ const host = {
     return f && !f.removed ? f : null;
   },
   frameInfo(f) { return { id: f.id, name: f.name, width: f.width, height: f.height }; },
-  frameBox(f) { return { x: f.x, y: f.y, width: f.width, height: f.height }; },
+  // Where the frame is on the page, whatever holds it (a section, another frame).
+  frameBox(f) { const t = f.absoluteTransform; return { x: t[0][2], y: t[1][2], width: f.width, height: f.height }; },
+  // An auto-layout frame places its children itself (x and y of a child in its flow are ignored).
+  arranges(f) { return f.layoutMode !== "NONE"; },
   children(f) { return f.children.slice(); },
   topLevel() { return figma.currentPage.children.slice(); },
-  getData(node, key) { return node.getPluginData(key); },
-  setData(node, key, value) { node.setPluginData(key, value); },
+  getData(node, key) { return node.getSharedPluginData(NAMESPACE, key); },
+  setData(node, key, value) { node.setSharedPluginData(NAMESPACE, key, value); },
   remove(node) { node.remove(); },
-  loadSettings() { return figma.root.getPluginData("hinge.settings"); },
-  saveSettings(text) { figma.root.setPluginData("hinge.settings", text); },
+  loadSettings() { return figma.root.getSharedPluginData(NAMESPACE, "hinge.settings"); },
+  saveSettings(text) { figma.root.setSharedPluginData(NAMESPACE, "hinge.settings", text); },
   loadFonts() { return Promise.all(FONTS.map((f) => figma.loadFontAsync(f))); },
   // Everything a run changes is one undo step: the step before it is committed first.
   beginUndo() { figma.commitUndo(); return null; },
@@ -578,7 +587,7 @@ const host = {
       target.appendChild(node);
       node.x = x;
       node.y = y;
-      node.setPluginData("hinge", JSON.stringify({ role: item.role, ref: item.ref }));
+      node.setSharedPluginData(NAMESPACE, "hinge", JSON.stringify({ role: item.role, ref: item.ref }));
       nodes.push(node);
     }
     const group = figma.group(nodes, target);

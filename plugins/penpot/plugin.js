@@ -83,7 +83,8 @@ const HingeDrawing = (() => {
   }
 
   // Estimated label widths: hosts size texts themselves; the estimate only lays out toolbar chips.
-  function chipLength(label) { return Math.min(160, 6.2 * String(label).length + 14); }
+  // At least a chip's thickness and a little, so a chip without a label still runs along its bar.
+  function chipLength(label) { return Math.max(CHIP + 2, Math.min(160, 6.2 * String(label).length + 14)); }
 
   /** The bar and its chips inside `f`, and the part of `f` left for the label. */
   function toolbar(out, p, f, items, rtl, colours, index) {
@@ -297,12 +298,13 @@ const HingeDrawing = (() => {
 // --- plugins/shared/controller.js ---
 // The plugins' main-thread logic, the same in every host: follow the selected frame, keep its scene in the
 // frame's plugin data, and draw what the panel resolved — one group per frame, replaced on every run, in a
-// frame of its own beside the selected one when the window does not fit in it; the matrix as a row of
+// frame of its own beside the selected one when the window does not fit in it or the frame lays out its
+// children itself (Figma's auto layout, Penpot's flex and grid boards); the matrix as a row of
 // frames under it. The host adapter (plugins/figma/src/main.js, plugins/penpot/src/main.js) does the
 // host's calls; this file makes none. It runs without a DOM.
 const HingeController = (() => {
   const KEYS = { scene: "hinge.scene", role: "hinge", settings: "hinge.settings" };
-  const DEFAULT_SETTINGS = { url: "http://localhost:8080", docsUrl: "" };
+  const DEFAULT_SETTINGS = { url: "http://localhost:8080", docsUrl: "", credential: "" };
   const GAP = 48;
 
   function marker(host, node) {
@@ -374,7 +376,7 @@ const HingeController = (() => {
       host.setData(frame, KEYS.scene, msg.scene);
       let target = frame;
       let where = "inside";
-      if (!fits(drawing, info)) {
+      if (!fits(drawing, info) || host.arranges(frame)) {
         const box = host.frameBox(frame);
         target = host.createFrame(`Hinge · ${info.name}`, box.x + box.width + GAP, box.y, drawing.width, drawing.height);
         host.setData(target, KEYS.role, JSON.stringify({ of: info.id, frame: "companion" }));
@@ -477,7 +479,19 @@ const HingeController = (() => {
 // The Penpot adapter: the host calls behind HingeController (plugins/shared/controller.js). The plugin code
 // runs in Penpot's sandbox; the panel (ui.html) is served by the plugin's own host, so its origin is that
 // host's and Hinge must allow it with --cors-origin. A shape's x and y are absolute canvas coordinates,
-// so a window point (x, y) lands at (board.x + x, board.y + y).
+// so a window point (x, y) lands at (board.x + x, board.y + y). Everything saved is shared plugin data in
+// the namespace "hinge": plain plugin data belongs to one install of the plugin (a colleague, or the same
+// designer after a reinstall, would not see it).
+const NAMESPACE = "hinge";
+// Penpot's appendChild puts a child at the back unless the plugin turns on `flags.naturalChildOrdering`
+// (then on top, in the order appended). Where the flags exist they are turned on, so the drawing lands on
+// top of the board; without them the shapes are appended front first, which still stacks them right.
+const ON_TOP = (() => {
+  const flags = penpot.flags;
+  if (!flags) return false;
+  flags.naturalChildOrdering = true;
+  return true;
+})();
 const frames = new Map();  // id → board seen in a selection, for the panel's later messages
 
 function fills(colour) {
@@ -490,12 +504,16 @@ function strokes(s) {
     strokeAlignment: "inner" }];
 }
 
+// The page's root is a board too, the only shape without a parent: a shape directly on the canvas has no board.
 function nearestBoard(shape) {
   for (let s = shape; s; s = s.parent) {
-    if (s.type === "board") return s;
+    if (s.type === "board" && s.parent) return s;
   }
   return null;
 }
+
+// Penpot before 2.17 takes only whole corner radii (a fraction is refused, and the corner stays square).
+function radius(v) { return Math.round(v); }
 
 function createShape(item, box) {
   if (item.kind === "rect") {
@@ -504,10 +522,10 @@ function createShape(item, box) {
     r.fills = fills(item.fill);
     r.strokes = strokes(item.stroke);
     if (item.radii) {
-      r.borderRadiusTopLeft = item.radii.topLeft;
-      r.borderRadiusTopRight = item.radii.topRight;
-      r.borderRadiusBottomRight = item.radii.bottomRight;
-      r.borderRadiusBottomLeft = item.radii.bottomLeft;
+      r.borderRadiusTopLeft = radius(item.radii.topLeft);
+      r.borderRadiusTopRight = radius(item.radii.topRight);
+      r.borderRadiusBottomRight = radius(item.radii.bottomRight);
+      r.borderRadiusBottomLeft = radius(item.radii.bottomLeft);
     }
     return [r, item.x, item.y];
   }
@@ -519,6 +537,8 @@ function createShape(item, box) {
     p.strokes = strokes(item.stroke);
     return [p, Math.min(item.x1, item.x2), Math.min(item.y1, item.y2)];
   }
+  // Penpot creates no text for an empty string (createText answers null): an empty label is not drawn.
+  if (item.text === "") return null;
   const t = penpot.createText(item.text);
   if (!t) throw new Error(`Penpot did not create the text "${item.text}"`);
   t.growType = "auto-width";
@@ -539,18 +559,21 @@ const host = {
   findFrame(id) { return frames.get(id) || null; },
   frameInfo(b) { return { id: b.id, name: b.name, width: b.width, height: b.height }; },
   frameBox(b) { return { x: b.x, y: b.y, width: b.width, height: b.height }; },
+  // A flex or grid board places its children itself.
+  arranges(b) { return !!(b.flex || b.grid); },
   children(b) { return b.children.slice(); },
   topLevel() { return penpot.root.children.slice(); },
-  getData(shape, key) { return shape.getPluginData(key); },
-  setData(shape, key, value) { shape.setPluginData(key, value); },
+  getData(shape, key) { return shape.getSharedPluginData(NAMESPACE, key); },
+  setData(shape, key, value) { shape.setSharedPluginData(NAMESPACE, key, value); },
   remove(shape) { shape.remove(); },
   loadSettings() {
-    const file = penpot.getFile();
-    return file ? file.getPluginData("hinge.settings") : "";
+    const file = penpot.currentFile;
+    return file ? file.getSharedPluginData(NAMESPACE, "hinge.settings") : "";
   },
   saveSettings(text) {
-    const file = penpot.getFile();
-    if (file) file.setPluginData("hinge.settings", text);
+    const file = penpot.currentFile;
+    if (!file) throw new Error("Penpot has no open file to keep the settings in");
+    file.setSharedPluginData(NAMESPACE, "hinge.settings", text);
   },
   loadFonts() { return Promise.resolve(); },  // texts keep Penpot's default font
   // Everything a run changes is one undo block.
@@ -565,16 +588,19 @@ const host = {
     return b;
   },
   draw(board, drawing) {
-    const shapes = [];
+    const shapes = [];  // back to front
     for (const item of drawing.items) {
-      const [shape, x, y] = createShape(item, board);
+      const made = createShape(item, board);
+      if (!made) continue;
+      const [shape, x, y] = made;
       shape.name = item.name;
-      board.appendChild(shape);
       shape.x = board.x + x;
       shape.y = board.y + y;
-      shape.setPluginData("hinge", JSON.stringify({ role: item.role, ref: item.ref }));
+      shape.setSharedPluginData(NAMESPACE, "hinge", JSON.stringify({ role: item.role, ref: item.ref }));
       shapes.push(shape);
     }
+    for (const shape of ON_TOP ? shapes : shapes.slice().reverse()) board.appendChild(shape);
+    // The group keeps the shapes' stacking order.
     const group = penpot.group(shapes);
     if (!group) throw new Error("Penpot did not group the drawing");
     group.name = drawing.name;

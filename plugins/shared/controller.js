@@ -1,11 +1,12 @@
 // The plugins' main-thread logic, the same in every host: follow the selected frame, keep its scene in the
 // frame's plugin data, and draw what the panel resolved — one group per frame, replaced on every run, in a
-// frame of its own beside the selected one when the window does not fit in it; the matrix as a row of
+// frame of its own beside the selected one when the window does not fit in it or the frame lays out its
+// children itself (Figma's auto layout, Penpot's flex and grid boards); the matrix as a row of
 // frames under it. The host adapter (plugins/figma/src/main.js, plugins/penpot/src/main.js) does the
 // host's calls; this file makes none. It runs without a DOM.
 const HingeController = (() => {
   const KEYS = { scene: "hinge.scene", role: "hinge", settings: "hinge.settings" };
-  const DEFAULT_SETTINGS = { url: "http://localhost:8080", docsUrl: "" };
+  const DEFAULT_SETTINGS = { url: "http://localhost:8080", docsUrl: "", credential: "" };
   const GAP = 48;
 
   function marker(host, node) {
@@ -77,7 +78,7 @@ const HingeController = (() => {
       host.setData(frame, KEYS.scene, msg.scene);
       let target = frame;
       let where = "inside";
-      if (!fits(drawing, info)) {
+      if (!fits(drawing, info) || host.arranges(frame)) {
         const box = host.frameBox(frame);
         target = host.createFrame(`Hinge · ${info.name}`, box.x + box.width + GAP, box.y, drawing.width, drawing.height);
         host.setData(target, KEYS.role, JSON.stringify({ of: info.id, frame: "companion" }));

@@ -81,7 +81,8 @@ const HingeDrawing = (() => {
   }
 
   // Estimated label widths: hosts size texts themselves; the estimate only lays out toolbar chips.
-  function chipLength(label) { return Math.min(160, 6.2 * String(label).length + 14); }
+  // At least a chip's thickness and a little, so a chip without a label still runs along its bar.
+  function chipLength(label) { return Math.max(CHIP + 2, Math.min(160, 6.2 * String(label).length + 14)); }
 
   /** The bar and its chips inside `f`, and the part of `f` left for the label. */
   function toolbar(out, p, f, items, rtl, colours, index) {

@@ -67,12 +67,14 @@ const HingePanel = (() => {
   }
 
   function start(transport, hostName) {
-    const state = { frame: null, settings: { url: "http://localhost:8080", docsUrl: "" }, devices: [], sets: null, busy: false };
+    const state = { frame: null, settings: { url: "http://localhost:8080", docsUrl: "", credential: "" }, devices: [], sets: null, busy: false };
     const $ = {};
     const root = document.getElementById("hinge");
     $.frame = el("p", { id: "frame", class: "frame" }, "Select a frame to describe its scene.");
     $.url = el("input", { id: "url", type: "url", spellcheck: "false" });
     $.docs = el("input", { id: "docs-url", type: "url", spellcheck: "false", placeholder: "where docs/ is published" });
+    $.credential = el("input", { id: "credential", type: "password", spellcheck: "false", autocomplete: "off",
+      placeholder: "only for a server that asks for one" });
     $.saveSettings = el("button", { id: "save-settings", type: "button", on: { click: saveSettings } }, "Save and reconnect");
     $.device = el("select", { id: "device", on: { change: () => patch("device", $.device.value) } });
     $.display = el("select", { id: "display", on: { change: () => patch("display", $.display.value) } });
@@ -98,7 +100,8 @@ const HingePanel = (() => {
       el("header", {}, el("h1", {}, "Hinge"), $.frame),
       el("details", { id: "settings" }, el("summary", {}, "Settings"),
         el("label", { class: "field" }, "Hinge URL", $.url),
-        el("label", { class: "field" }, "Rules documentation URL", $.docs), $.saveSettings),
+        el("label", { class: "field" }, "Rules documentation URL", $.docs),
+        el("label", { class: "field" }, "API key or pairing token", $.credential), $.saveSettings),
       el("fieldset", { class: "pickers" }, el("legend", {}, "Environment"),
         el("label", { class: "field" }, "Device", $.device), el("label", { class: "field" }, "Display", $.display),
         el("label", { class: "field" }, "Posture", $.choices.posture),
@@ -277,12 +280,17 @@ const HingePanel = (() => {
     }
 
     // fetch from the panel's origin. A failure that is not an HTTP answer is either no server or no CORS
-    // grant: an opaque (no-cors) request to /healthz tells them apart.
+    // grant: an opaque (no-cors) request to /healthz tells them apart. With a credential in the settings
+    // every call carries it as a bearer token (which makes the browser ask the server first: a preflight).
     async function call(method, path, body) {
       const url = base() + path;
+      const headers = {};
+      if (body) headers["Content-Type"] = "application/json";
+      const credential = (state.settings.credential || "").trim();
+      if (credential) headers.Authorization = `Bearer ${credential}`;
       let response;
       try {
-        response = await fetch(url, { method, headers: body ? { "Content-Type": "application/json" } : {}, body });
+        response = await fetch(url, { method, headers, body });
       } catch {
         return { ok: false, status: 0, problem: await unreachable() };
       }
@@ -369,13 +377,20 @@ const HingePanel = (() => {
       transport.post({ type: "draw-matrix", frameId: state.frame.id, scene: JSON.stringify(base), results: result.data.results });
     }
 
+    // Only the latest connection speaks: one started by an earlier save that answers late is dropped.
+    let connection = 0;
     async function connect() {
+      const mine = ++connection;
+      const url = base();
+      say(`Connecting to ${url}…`);
       const devices = await call("GET", "/v1/devices");
-      if (!devices.ok) { showProblem(devices); say("Hinge did not answer: check the URL in Settings."); return; }
+      if (mine !== connection) return;
+      if (!devices.ok) { showProblem(devices); say(`Hinge did not answer at ${url}: check the URL in Settings.`); return; }
       fill($.errors);
       state.devices = Array.isArray(devices.data && devices.data.items) ? devices.data.items : [];
       // Constant sets are offered only by a server that lists them.
       const sets = await call("GET", "/v1/constant-sets");
+      if (mine !== connection) return;
       // `{"constantSets": [{"name", "latestVersion", …}]}` (docs/api.md#constant-sets): each set pinned at its
       // latest version, as `name@n`.
       const items = sets.ok && sets.data && Array.isArray(sets.data.constantSets) ? sets.data.constantSets : null;
@@ -385,11 +400,12 @@ const HingePanel = (() => {
       $.setField.hidden = !state.sets || state.sets.length === 0;
       renderMatrixChoices();
       render();
-      say(`Connected to ${base()}: ${state.devices.length} devices.`);
+      say(`Connected to ${url}: ${state.devices.length} devices.`);
     }
 
     function saveSettings() {
-      state.settings = { url: $.url.value.trim() || "http://localhost:8080", docsUrl: $.docs.value.trim() };
+      state.settings = { url: $.url.value.trim() || "http://localhost:8080", docsUrl: $.docs.value.trim(),
+        credential: $.credential.value.trim() };
       transport.post({ type: "settings", settings: state.settings });
       connect();
     }
@@ -403,6 +419,7 @@ const HingePanel = (() => {
           state.settings = Object.assign(state.settings, msg.settings);
           $.url.value = state.settings.url;
           $.docs.value = state.settings.docsUrl || "";
+          $.credential.value = state.settings.credential || "";
           connect();
         }
         const changed = (msg.frame && msg.frame.id) !== (state.frame && state.frame.id);

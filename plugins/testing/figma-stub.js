@@ -1,9 +1,12 @@
-// A stub of Figma's plugin API (test-only), written from Figma's public plugin reference: the members
-// Hinge's plugin uses, with the rules that matter for it — fonts must be loaded before a text's characters,
-// font or size change; a frame's children are placed in the frame's coordinates and a group takes none;
-// figma.group needs at least one node; sizes below 0.01 are refused (a line's height is 0); plugin data is
-// text of at most 100 kB; nothing is undone until figma.commitUndo splits the steps. Any other member
-// throws (StubCore.strict).
+// A stub of Figma's plugin API (test-only), following @figma/plugin-typings (the members and where each is
+// declared: figma-api.txt): the members Hinge's plugin uses, with the rules that matter for it — fonts must
+// be loaded before a text's characters, font or size change; a frame's children are placed in the frame's
+// coordinates, a frame's own x and y are its parent's (a section, another frame) and absoluteTransform is
+// its place on the page; a group takes no coordinate space; an auto-layout frame places its children in its
+// flow and ignores their x and y; figma.group needs at least one node; sizes below 0.01 are refused (a
+// line's height is 0); plugin data is text of at most 100 kB, plain plugin data belongs to the plugin's id
+// (one install here) and shared plugin data to a namespace of at least 3 letters or digits; nothing is
+// undone until figma.commitUndo splits the steps. Any other member throws (StubCore.strict).
 const FigmaStub = (() => {
   const { fail, strict, wrap, record, copy } = StubCore;
   let nextId = 1;
@@ -21,6 +24,7 @@ const FigmaStub = (() => {
       this._w = 100;
       this._h = 100;
       this._data = {};
+      this._shared = {};
       this._removed = false;
     }
     get id() { return this._id; }
@@ -30,9 +34,15 @@ const FigmaStub = (() => {
     get parent() { return wrap(this._parent); }
     get removed() { return this._removed; }
     get x() { return this._x; }
-    set x(v) { number(v, "x"); set(this, "_x", v); }
+    set x(v) { number(v, "x"); if (!inFlow(this)) set(this, "_x", v); }
     get y() { return this._y; }
-    set y(v) { number(v, "y"); set(this, "_y", v); }
+    set y(v) { number(v, "y"); if (!inFlow(this)) set(this, "_y", v); }
+    // The node's place on the page: [[1, 0, x], [0, 1, y]] (nothing here is rotated or scaled).
+    get absoluteTransform() {
+      const o = origin(this);
+      const b = bounds(this);
+      return [[1, 0, o.x + b.x], [0, 1, o.y + b.y]];
+    }
     get width() { return this._w; }
     get height() { return this._h; }
     resize(w, h) {
@@ -41,19 +51,46 @@ const FigmaStub = (() => {
       if (this._type === "LINE" && h !== 0) fail("LINE.resize: a line's height must be 0");
       set(this, "_w", w); set(this, "_h", h);
     }
-    getPluginData(key) { return Object.prototype.hasOwnProperty.call(this._data, key) ? this._data[key] : ""; }
-    setPluginData(key, value) {
-      if (typeof key !== "string" || typeof value !== "string") fail("setPluginData(key, value) takes two strings");
-      if (key.length + value.length > 100000) fail(`setPluginData: the entry "${key}" is over 100 kB`);
-      const old = this._data[key];
-      const data = this._data;
-      record(() => { if (old === undefined) delete data[key]; else data[key] = old; });
-      if (value === "") delete data[key]; else data[key] = value;
-    }
+    getPluginData(key) { return pluginData(this, null, key); }
+    setPluginData(key, value) { pluginData(this, null, key, value); }
+    getSharedPluginData(namespace, key) { return pluginData(this, namespace, key); }
+    setSharedPluginData(namespace, key, value) { pluginData(this, namespace, key, value); }
     remove() {
       if (this._removed) fail(`remove() of a node already removed (${this._id})`);
       detach(this, true);
     }
+  }
+
+  // Plain plugin data (namespace null) is the running install's; shared plugin data is the namespace's.
+  function pluginData(node, namespace, key, value) {
+    if (namespace !== null && (typeof namespace !== "string" || !/^[A-Za-z0-9]{3,}$/.test(namespace))) {
+      fail(`a shared plugin data namespace is at least 3 letters or digits, got ${JSON.stringify(namespace)}`);
+    }
+    if (typeof key !== "string") fail("plugin data keys are strings");
+    const store = namespace === null ? StubCore.own(node) : StubCore.shared(node, namespace);
+    if (value === undefined) return StubCore.entry(store, key);
+    if (typeof value !== "string") fail("plugin data values are strings");
+    if (key.length + value.length > 100000) fail(`plugin data: the entry "${key}" is over 100 kB`);
+    StubCore.store(store, key, value);
+  }
+  /** A child an auto-layout frame places itself. */
+  function inFlow(node) { return !!(node._parent && node._parent._type === "FRAME" && node._parent._layoutMode !== "NONE"); }
+  /** An auto-layout frame's flow: its children one after the other from its top-left corner. */
+  function flow(frame) {
+    if (frame._type !== "FRAME" || frame._layoutMode === "NONE") return;
+    let at = 0;
+    for (const child of frame._children) {
+      const b = bounds(child);
+      const [x, y] = frame._layoutMode === "HORIZONTAL" ? [at, 0] : [0, at];
+      shift(child, x - b.x, y - b.y);
+      at += frame._layoutMode === "HORIZONTAL" ? b.w : b.h;
+    }
+  }
+  function shift(node, dx, dy) {
+    if (dx === 0 && dy === 0) return;
+    if (node._type === "GROUP") { node._children.forEach((c) => shift(c, dx, dy)); return; }
+    set(node, "_x", node._x + dx);
+    set(node, "_y", node._y + dy);
   }
 
   function set(node, field, value) {
@@ -94,6 +131,7 @@ const FigmaStub = (() => {
     parent._children.splice(i, 0, node);
     node._parent = parent;
     record(() => { const k = parent._children.indexOf(node); if (k >= 0) parent._children.splice(k, 1); node._parent = null; });
+    flow(parent);
   }
 
   class Geometry extends Node {
@@ -175,7 +213,8 @@ const FigmaStub = (() => {
   }
 
   class Frame extends Container {
-    constructor() { super("FRAME"); this._fills = [{ type: "SOLID", color: { r: 1, g: 1, b: 1 } }]; }
+    constructor() { super("FRAME"); this._fills = [{ type: "SOLID", color: { r: 1, g: 1, b: 1 } }]; this._layoutMode = "NONE"; }
+    get layoutMode() { return this._layoutMode; }
     get fills() { return copy(this._fills); }
     set fills(v) { set(this, "_fills", paints(v, "fills")); }
   }
@@ -197,6 +236,7 @@ const FigmaStub = (() => {
     get selection() { return this._selection.filter((n) => !n._removed).map(wrap); }
     set selection(v) { this._selection = v.slice(); fire("selectionchange"); }
   }
+  class Section extends Container { constructor() { super("SECTION"); } }
   class Document extends Container { constructor() { super("DOCUMENT"); this._name = "Hinge plugin test"; } }
 
   /** Box of a node in its coordinate space (a group's children share their group's). */
@@ -211,7 +251,7 @@ const FigmaStub = (() => {
   function origin(node) {
     let x = 0;
     let y = 0;
-    for (let p = node._parent; p && p._type !== "PAGE"; p = p._parent) if (p._type === "FRAME") { x += p._x; y += p._y; }
+    for (let p = node._parent; p && p._type !== "PAGE"; p = p._parent) if (p._type === "FRAME" || p._type === "SECTION") { x += p._x; y += p._y; }
     return { x, y };
   }
 
@@ -313,7 +353,7 @@ const FigmaStub = (() => {
     const o = origin(node);
     const b = bounds(node);
     const out = { id: node._id, type: node._type, name: node._name, x: node._x, y: node._y, width: b.w, height: b.h,
-      absX: b.x + o.x, absY: b.y + o.y, data: copy(node._data) };
+      absX: b.x + o.x, absY: b.y + o.y, data: copy(node._shared.hinge || {}), pluginData: copy(node._data) };
     if (node._type === "GROUP") { out.x = b.x; out.y = b.y; }
     if (node._type === "LINE") out.rotation = node._rotation;
     if (node._type === "TEXT") { out.characters = node._characters; out.fontSize = node._size; out.fontName = copy(node._font); }
@@ -333,7 +373,10 @@ const FigmaStub = (() => {
     const stroke = node._strokes && node._strokes[0];
     const common = { clip, fill: fill ? hex(fill) : null, fillOpacity: fill ? (fill.opacity === undefined ? 1 : fill.opacity) : 1,
       stroke: stroke ? hex(stroke) : null, strokeWidth: node._strokeWeight, dash: node._dash };
-    if (node._type === "FRAME") {
+    if (node._type === "SECTION") {
+      list.push({ type: "frame", id: node._id, name: node._name, x: ax, y: ay, w: node._w, h: node._h, clip, fill: "#eef2ff" });
+      node._children.forEach((c) => shapes(c, list, node._id));
+    } else if (node._type === "FRAME") {
       list.push({ type: "frame", id: node._id, name: node._name, x: ax, y: ay, w: node._w, h: node._h, clip, fill: fill ? hex(fill) : "#ffffff" });
       node._children.forEach((c) => shapes(c, list, node._id));
     } else if (node._type === "GROUP") {
@@ -351,12 +394,31 @@ const FigmaStub = (() => {
   const host = {
     figma,
     mount(container) { panelContainer = container; },
-    createFrame(name, x, y, w, h) {
+    /** A frame on the page, or in `options.parent` (a section's or frame's id) at x, y of that parent;
+     * `options.layoutMode` "HORIZONTAL" or "VERTICAL" makes it an auto-layout frame. */
+    createFrame(name, x, y, w, h, options) {
       const f = new Frame();
       strict(f, "FrameNode");
       f._name = name; f._x = x; f._y = y; f._w = w; f._h = h;
-      attach(page, f);
+      f._layoutMode = (options && options.layoutMode) || "NONE";
+      attach(options && options.parent ? host.find(options.parent) : page, f);
       return f._id;
+    },
+    createSection(name, x, y, w, h) {
+      const s = new Section();
+      strict(s, "SectionNode");
+      s._name = name; s._x = x; s._y = y; s._w = w; s._h = h;
+      attach(page, s);
+      return s._id;
+    },
+    /** Closes the plugin as Figma does (its panel and handlers go), another install with `reinstall`. */
+    close(reinstall) {
+      const frame = document.getElementById("plugin-ui");
+      if (frame) frame.remove();
+      ui = null;
+      uiRaw._onmessage = undefined;
+      listeners.selectionchange.length = 0;
+      if (reinstall) StubCore.reinstall();
     },
     find(id) {
       const walk = (n) => (n._id === id ? n : (n._children || []).map(walk).find(Boolean));
@@ -366,7 +428,8 @@ const FigmaStub = (() => {
     snapshot() { return page._children.map((c) => snapshot(c, 0)); },
     notifications,
     undo: StubCore.undo,
-    seedSettings(text) { document_._data["hinge.settings"] = text; },
+    seedSettings(text) { StubCore.shared(document_, "hinge")["hinge.settings"] = text; },
+    settings() { return StubCore.entry(StubCore.shared(document_, "hinge"), "hinge.settings"); },
     render(scale, only) {
       const list = [];
       const top = only ? new Set(only) : null;

@@ -1,7 +1,8 @@
 // Boots one plugin against its host stub, as the host would: reads the manifest, loads the main code and
 // the panel, and runs the main code with the host's global and no DOM (window, document, fetch and
 // XMLHttpRequest are undefined for it, as in Figma's sandbox). ?host=figma or ?host=penpot&base=URL, where
-// URL is the static host serving plugins/penpot/. window.__host is the harness's handle.
+// URL is the static host serving plugins/penpot/. window.__host is the harness's handle; __host.reopen()
+// closes the plugin and runs it again on the same document, as another install with reopen(true).
 (async () => {
   const params = new URLSearchParams(location.search);
   const kind = params.get("host");
@@ -29,21 +30,32 @@
     const values = Object.values(globals);
     return new Function(...names, `"use strict";\n${code}`)(...values);
   };
+  // The members the host's published definitions declare: the stub refuses any other.
+  StubCore.publish(await (await fetch(`${kind}-api.txt`)).text());
   // Settings a designer saved earlier (the document's plugin data), so the panel's first call goes there.
   if (params.get("settings")) stub.seedSettings(params.get("settings"));
-  if (kind === "figma") {
-    const dir = "../figma/";
-    const manifest = await (await fetch(`${dir}manifest.json`)).json();
-    const code = await (await fetch(dir + manifest.main)).text();
-    const html = await (await fetch(dir + manifest.ui)).text();
-    stub.mount(panel);
-    run(code, { figma: stub.figma, __html__: html });
-  } else {
-    const base = params.get("base");
-    const manifest = await (await fetch(new URL("manifest.json", base))).json();
-    const code = await (await fetch(new URL(manifest.code, base))).text();
-    stub.mount(panel, base);
-    run(code, { penpot: stub.penpot });
+  async function boot() {
+    if (kind === "figma") {
+      const dir = "../figma/";
+      const manifest = await (await fetch(`${dir}manifest.json`)).json();
+      const code = await (await fetch(dir + manifest.main)).text();
+      const html = await (await fetch(dir + manifest.ui)).text();
+      stub.mount(panel);
+      run(code, { figma: stub.figma, __html__: html });
+    } else {
+      const base = params.get("base");
+      const manifest = await (await fetch(new URL("manifest.json", base))).json();
+      const code = await (await fetch(new URL(manifest.code, base))).text();
+      stub.mount(panel, base);
+      run(code, { penpot: stub.penpot });
+    }
   }
+  await boot();
+  window.__host.reopen = async (reinstall) => {
+    window.__host.ready = false;
+    stub.close(!!reinstall);
+    await boot();
+    window.__host.ready = true;
+  };
   window.__host.ready = true;
 })().catch((e) => { console.error(`host stub: boot failed: ${e && e.message}`); });

@@ -1,11 +1,16 @@
-// A stub of Penpot's plugin API (test-only), written from Penpot's public plugin reference: the members
-// Hinge's plugin uses, with the rules that matter for it — x and y are absolute canvas coordinates and
-// stay so when a shape changes parent; penpot.group groups shapes of one parent in that parent; a path's
-// position is its path data's (`d`); fontSize and fontWeight are strings; the UI is the plugin host's page in an
-// iframe (its own origin) and messages pass as they are; an undo block makes one step. Any other member
-// throws (StubCore.strict).
+// A stub of Penpot's plugin API (test-only), following @penpot/plugin-types and its runtime (the members and
+// where each is declared: penpot-api.txt): the members Hinge's plugin uses, with the rules that matter for
+// it — x and y are absolute canvas coordinates and stay so when a shape changes parent; appendChild puts a
+// child at the back unless `flags.naturalChildOrdering` is on (then on top), and always at the back of a
+// flex board; penpot.group groups shapes of one parent in that parent, in their stacking order, where the
+// top-most of them was; a flex or grid board places its children itself; createText("") answers null;
+// corner radii are whole numbers (as before Penpot 2.17); plain plugin data belongs to one install, shared
+// plugin data to the file; the page's root is a board without a parent; a path's position is its path data's
+// (`d`); fontSize and fontWeight are strings; the UI is the plugin host's page in an iframe (its own origin)
+// and messages pass as they are; an undo block makes one step. Any other member throws (StubCore.strict).
 const PenpotStub = (() => {
   const { fail, strict, wrap, record, copy } = StubCore;
+  const flagsRaw = { naturalChildOrdering: false };
   let nextId = 1;
 
   function set(shape, field, value) {
@@ -42,6 +47,7 @@ const PenpotStub = (() => {
       this._w = 100;
       this._h = 100;
       this._data = {};
+      this._shared = {};
       this._removed = false;
     }
     get id() { return this._id; }
@@ -50,9 +56,9 @@ const PenpotStub = (() => {
     set name(v) { set(this, "_name", String(v)); }
     get parent() { return wrap(this._parent); }
     get x() { return this._x; }
-    set x(v) { number(v, "x"); this.moveBy(v - this._x, 0); }
+    set x(v) { number(v, "x"); this.moveBy(v - this._x, 0); arrange(this._parent); }
     get y() { return this._y; }
-    set y(v) { number(v, "y"); this.moveBy(0, v - this._y); }
+    set y(v) { number(v, "y"); this.moveBy(0, v - this._y); arrange(this._parent); }
     moveBy(dx, dy) { set(this, "_x", this._x + dx); set(this, "_y", this._y + dy); }
     get width() { return this._w; }
     get height() { return this._h; }
@@ -61,19 +67,28 @@ const PenpotStub = (() => {
       if (w <= 0 || h <= 0) fail(`${this._type}.resize(${w}, ${h}): sizes must be positive`);
       set(this, "_w", w); set(this, "_h", h);
     }
-    getPluginData(key) { return Object.prototype.hasOwnProperty.call(this._data, key) ? this._data[key] : ""; }
-    setPluginData(key, value) { pluginData(this._data, key, value); }
+    getPluginData(key) { return pluginData(this, key); }
+    setPluginData(key, value) { pluginData(this, key, value); }
+    getSharedPluginData(namespace, key) { return sharedData(this, namespace, key); }
+    setSharedPluginData(namespace, key, value) { sharedData(this, namespace, key, value); }
     remove() {
       if (this._removed) fail(`remove() of a shape already removed (${this._id})`);
       detach(this);
       set(this, "_removed", true);
     }
   }
-  function pluginData(data, key, value) {
-    if (typeof key !== "string" || typeof value !== "string") fail("setPluginData(key, value) takes two strings");
-    const old = data[key];
-    record(() => { if (old === undefined) delete data[key]; else data[key] = old; });
-    data[key] = value;
+  // getPluginData(key) and setPluginData(key, value): this install's; the shared ones: the file's, per namespace.
+  function pluginData(owner, key, value) {
+    if (typeof key !== "string") fail("plugin data keys are strings");
+    if (value === undefined) return StubCore.entry(StubCore.own(owner), key);
+    if (typeof value !== "string") fail("setPluginData(key, value) takes two strings");
+    StubCore.store(StubCore.own(owner), key, value);
+  }
+  function sharedData(owner, namespace, key, value) {
+    if (typeof namespace !== "string" || !namespace || typeof key !== "string") fail("shared plugin data takes a namespace and a key, strings");
+    if (value === undefined) return StubCore.entry(StubCore.shared(owner, namespace), key);
+    if (typeof value !== "string") fail("setSharedPluginData(namespace, key, value) takes three strings");
+    StubCore.store(StubCore.shared(owner, namespace), key, value);
   }
 
   function detach(shape) {
@@ -85,12 +100,25 @@ const PenpotStub = (() => {
     record(() => { parent._children.splice(i, 0, shape); shape._parent = parent; });
     if (parent._type === "group" && parent._children.length === 0) parent.remove();
   }
-  function attach(parent, shape) {
+  /** Puts `shape` in `parent` at `index` of its children, back (0) to front (the default). */
+  function attach(parent, shape, index) {
     if (shape === parent) fail("a shape cannot be its own child");
     detach(shape);
-    parent._children.push(shape);
+    const i = index === undefined ? parent._children.length : Math.min(index, parent._children.length);
+    parent._children.splice(i, 0, shape);
     shape._parent = parent;
     record(() => { const k = parent._children.indexOf(shape); if (k >= 0) parent._children.splice(k, 1); shape._parent = null; });
+    arrange(parent);
+  }
+  /** A flex or grid board lays its children out itself: here in a row from its top-left corner, back to front. */
+  function arrange(parent) {
+    if (!parent || !parent._layout) return;
+    let x = parent._x;
+    for (const child of parent._children) {
+      const b = box(child);
+      if (b.x !== x || b.y !== parent._y) child.moveBy(x - b.x, parent._y - b.y);
+      x += b.w;
+    }
   }
 
   class Styled extends Shape {
@@ -115,6 +143,7 @@ const PenpotStub = (() => {
   function radius(shape, i, v) {
     number(v, "border radius");
     if (v < 0) fail("a border radius is at least 0");
+    if (!Number.isInteger(v)) fail(`a border radius is a whole number before Penpot 2.17, got ${v}`);
     const r = shape._radii.slice();
     r[i] = v;
     set(shape, "_radii", r);
@@ -177,14 +206,18 @@ const PenpotStub = (() => {
     get children() { return this._children.filter((c) => !c._removed).map(wrap); }
     appendChild(child) {
       if (!(child instanceof Shape)) fail("appendChild takes a shape");
-      attach(this, child);
+      // On top with natural ordering; at the back without it, and always at the back of a flex board.
+      attach(this, child, flagsRaw.naturalChildOrdering && this._layout !== "flex" ? undefined : 0);
     }
   }
   class Board extends Container {
-    constructor() { super("board"); this._fills = [{ fillColor: "#FFFFFF", fillOpacity: 1 }]; }
+    constructor() { super("board"); this._fills = [{ fillColor: "#FFFFFF", fillOpacity: 1 }]; this._layout = null; }
+    get flex() { return this._layout === "flex" ? strict({ dir: "row" }, "FlexLayout") : undefined; }
+    get grid() { return this._layout === "grid" ? strict({ dir: "row" }, "GridLayout") : undefined; }
   }
   class Group extends Container {
     constructor() { super("group"); }
+    moveBy(dx, dy) { for (const c of this._children) c.moveBy(dx, dy); }
     get x() { return box(this).x; }
     set x(v) { fail("moving a group is not implemented"); }
     get y() { return box(this).y; }
@@ -212,14 +245,18 @@ const PenpotStub = (() => {
     attach(root, shape);
     return wrap(shape);
   }
-  const fileData = {};
   const fileRaw = {
+    _data: {},
+    _shared: {},
     get id() { return "file-1"; },
     get name() { return "Hinge plugin test"; },
-    getPluginData(key) { return Object.prototype.hasOwnProperty.call(fileData, key) ? fileData[key] : ""; },
-    setPluginData(key, value) { pluginData(fileData, key, value); },
+    getPluginData(key) { return pluginData(fileRaw, key); },
+    setPluginData(key, value) { pluginData(fileRaw, key, value); },
+    getSharedPluginData(namespace, key) { return sharedData(fileRaw, namespace, key); },
+    setSharedPluginData(namespace, key, value) { sharedData(fileRaw, namespace, key, value); },
   };
   strict(fileRaw, "File");
+  const flagsProxy = strict(flagsRaw, "Flags");
 
   let selection = [];
   const listeners = { selectionchange: [] };
@@ -263,7 +300,8 @@ const PenpotStub = (() => {
     get history() { return historyProxy; },
     get root() { return wrap(root); },
     get selection() { return selection.filter((s) => !s._removed).map(wrap); },
-    getFile() { return wrap(fileRaw); },
+    get currentFile() { return wrap(fileRaw); },
+    get flags() { return flagsProxy; },
     on(type, callback) {
       if (!listeners[type]) fail(`penpot.on("${type}") is not implemented`);
       listeners[type].push(callback);
@@ -280,10 +318,13 @@ const PenpotStub = (() => {
       if (!Array.isArray(shapes) || shapes.length === 0) return null;
       const parent = shapes[0]._parent;
       if (shapes.some((s) => s._parent !== parent)) fail("penpot.group: the shapes have different parents");
+      // Where the top-most of the shapes was, with the shapes in their stacking order.
+      const stacked = shapes.slice().sort((a, b) => parent._children.indexOf(a) - parent._children.indexOf(b));
+      const top = parent._children.indexOf(stacked[stacked.length - 1]);
       const group = new Group();
       strict(group, "Group");
-      attach(parent, group);
-      for (const s of shapes) attach(group, s);
+      attach(parent, group, top + 1);
+      for (const s of stacked) attach(group, s);
       return wrap(group);
     },
   };
@@ -293,7 +334,8 @@ const PenpotStub = (() => {
 
   function snapshot(shape) {
     const b = box(shape);
-    const out = { id: shape._id, type: shape._type, name: shape._name, x: b.x, y: b.y, width: b.w, height: b.h, data: copy(shape._data) };
+    const out = { id: shape._id, type: shape._type, name: shape._name, x: b.x, y: b.y, width: b.w, height: b.h,
+      data: copy(shape._shared.hinge || {}), pluginData: copy(shape._data) };
     if (shape._type === "path") out.content = copy(shape._content);
     if (shape._type === "text") { out.characters = shape._characters; out.fontSize = shape._fontSize; }
     if (shape._children) out.children = shape._children.map(snapshot);
@@ -322,12 +364,32 @@ const PenpotStub = (() => {
   const host = {
     penpot,
     mount(container, base) { panelContainer = container; pluginBase = base; },
-    createFrame(name, x, y, w, h) {
+    /** A board on the canvas; `layout` "flex" or "grid" makes it lay out its children. */
+    createFrame(name, x, y, w, h, options) {
       const b = new Board();
       strict(b, "Board");
       b._name = name; b._x = x; b._y = y; b._w = w; b._h = h;
+      b._layout = (options && options.layout) || null;
       attach(root, b);
       return b._id;
+    },
+    /** A rectangle directly on the canvas (its parent is the page's root), or in the board `parent`. */
+    createShape(name, x, y, w, h, parent) {
+      const r = new Rectangle();
+      strict(r, "Rectangle");
+      r._name = name; r._x = x; r._y = y; r._w = w; r._h = h;
+      attach(parent ? host.find(parent) : root, r);
+      return r._id;
+    },
+    /** Closes the plugin as Penpot does (its panel, listeners and flags go), another install with `reinstall`. */
+    close(reinstall) {
+      const frame = document.getElementById("plugin-ui");
+      if (frame) frame.remove();
+      ui = null;
+      listeners.selectionchange.length = 0;
+      uiCallbacks.length = 0;
+      flagsRaw.naturalChildOrdering = false;
+      if (reinstall) StubCore.reinstall();
     },
     find(id) {
       const walk = (s) => (s._id === id ? s : (s._children || []).map(walk).find(Boolean));
@@ -340,7 +402,8 @@ const PenpotStub = (() => {
     snapshot() { return root._children.filter((s) => !s._removed).map(snapshot); },
     notifications: [],
     undo: StubCore.undo,
-    seedSettings(text) { fileData["hinge.settings"] = text; },
+    seedSettings(text) { StubCore.shared(fileRaw, "hinge")["hinge.settings"] = text; },
+    settings() { return StubCore.entry(StubCore.shared(fileRaw, "hinge"), "hinge.settings"); },
     openBlocks() { return blocks.size; },
     render(scale, only) {
       const list = [];

@@ -1,10 +1,24 @@
 // What both host stubs share (test-only; not shipped in a plugin): strict objects that fail loudly on any
-// member the stub does not implement, a record of every member the plugin used, an undo journal, and the
-// SVG picture of the stubbed canvas. Written from the hosts' public plugin references.
+// member the stub does not implement or that the host's published definitions do not declare (the member
+// lists figma-api.txt and penpot-api.txt beside this file), a record of every member the plugin used, plugin
+// data per install and shared plugin data per namespace, an undo journal, and the SVG picture of the
+// stubbed canvas.
 const StubCore = (() => {
   const failures = [];        // misuse and unimplemented calls, in order
   const used = new Set();     // "Interface.member" the plugin touched
   const raws = new WeakMap(); // proxy → raw object
+  let published = null;       // "Interface.member" the host's definitions declare (and do not deprecate)
+  let install = 1;            // the plugin's install: plain plugin data belongs to one
+
+  /** The member list of plugins/testing/HOST-api.txt: its lines whose state is "published". */
+  function publish(text) {
+    published = new Set();
+    for (const line of text.split("\n")) {
+      if (!line.trim() || line.startsWith("#")) continue;
+      const [member, , , state] = line.split("\t");
+      if (state === "published") published.add(member);
+    }
+  }
 
   function fail(message) {
     failures.push(message);
@@ -19,12 +33,14 @@ const StubCore = (() => {
         if (typeof prop === "symbol") return Reflect.get(t, prop, t);
         if (prop === "then" || prop === "toJSON") return undefined;  // promise and JSON probes
         if (prop.startsWith("_") || !(prop in t)) fail(`${label}.${prop} is not implemented`);
+        if (!published || !published.has(`${label}.${prop}`)) fail(`${label}.${prop} is not a published member of the host's API`);
         used.add(`${label}.${prop}`);
         const v = Reflect.get(t, prop, t);
         return typeof v === "function" ? (...args) => v.apply(t, args.map(unwrap)) : v;
       },
       set(t, prop, value) {
         if (typeof prop === "symbol" || prop.startsWith("_") || !(prop in t)) fail(`setting ${label}.${String(prop)} is not implemented`);
+        if (!published || !published.has(`${label}.${prop}`)) fail(`${label}.${prop} is not a published member of the host's API`);
         const desc = findDescriptor(t, prop);
         if (desc && desc.get && !desc.set) fail(`${label}.${prop} is read-only`);
         used.add(`${label}.${prop}=`);
@@ -66,6 +82,19 @@ const StubCore = (() => {
   }
 
   function copy(v) { return v === undefined ? v : JSON.parse(JSON.stringify(v)); }
+
+  // Plugin data: `owner._data` holds one store per install (getPluginData and setPluginData see only the
+  // running install's), `owner._shared` one per namespace (getSharedPluginData, setSharedPluginData).
+  function own(owner) { const k = `install ${install}`; owner._data[k] = owner._data[k] || {}; return owner._data[k]; }
+  function shared(owner, namespace) { owner._shared[namespace] = owner._shared[namespace] || {}; return owner._shared[namespace]; }
+  function entry(store, key) { return Object.prototype.hasOwnProperty.call(store, key) ? store[key] : ""; }
+  function store(store_, key, value) {
+    const old = store_[key];
+    record(() => { if (old === undefined) delete store_[key]; else store_[key] = old; });
+    if (value === "") delete store_[key]; else store_[key] = value;
+  }
+  /** Another install of the plugin (a colleague's, or the same designer's after a reinstall). */
+  function reinstall() { install++; }
 
   // --- the canvas as SVG ---------------------------------------------------------------------------
   function esc(s) {
@@ -113,6 +142,7 @@ const StubCore = (() => {
     return { w: Math.max(1, ...lines.map((l) => l.length)) * size * 0.56, h: lines.length * size * 1.2 };
   }
 
-  return { fail, strict, unwrap, wrap, record, newStep, undo, copy, svg, textBox, failures, used,
+  return { fail, strict, unwrap, wrap, record, newStep, undo, copy, svg, textBox, failures, used, publish,
+    own, shared, entry, store, reinstall, get install() { return install; },
     get openStep() { return stepOpen; }, set openStep(v) { stepOpen = v; } };
 })();

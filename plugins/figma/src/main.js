@@ -1,7 +1,11 @@
 // The Figma adapter: the host calls behind HingeController (plugins/shared/controller.js). Figma's main
 // thread has no DOM and no network grant of its own here: the panel (ui.html, an iframe whose origin is
 // `null`) calls Hinge and posts the answers back. Coordinates of a frame's children are the frame's own,
-// and a group takes no coordinate space, so a window point (x, y) is the node's (x, y) inside the frame.
+// and a group takes no coordinate space, so a window point (x, y) is the node's (x, y) inside the frame. A
+// frame's own x and y are its parent's (a section, another frame): frames created beside it use its page
+// coordinates (absoluteTransform). Everything saved is shared plugin data in the namespace "hinge", so it
+// does not depend on the plugin's id (a published plugin gets a new one) and travels with the file.
+const NAMESPACE = "hinge";
 const FONTS = [{ family: "Inter", style: "Regular" }, { family: "Inter", style: "Bold" }];
 const frames = new Map();  // id → frame node seen in a selection, for the panel's later messages
 
@@ -74,14 +78,17 @@ const host = {
     return f && !f.removed ? f : null;
   },
   frameInfo(f) { return { id: f.id, name: f.name, width: f.width, height: f.height }; },
-  frameBox(f) { return { x: f.x, y: f.y, width: f.width, height: f.height }; },
+  // Where the frame is on the page, whatever holds it (a section, another frame).
+  frameBox(f) { const t = f.absoluteTransform; return { x: t[0][2], y: t[1][2], width: f.width, height: f.height }; },
+  // An auto-layout frame places its children itself (x and y of a child in its flow are ignored).
+  arranges(f) { return f.layoutMode !== "NONE"; },
   children(f) { return f.children.slice(); },
   topLevel() { return figma.currentPage.children.slice(); },
-  getData(node, key) { return node.getPluginData(key); },
-  setData(node, key, value) { node.setPluginData(key, value); },
+  getData(node, key) { return node.getSharedPluginData(NAMESPACE, key); },
+  setData(node, key, value) { node.setSharedPluginData(NAMESPACE, key, value); },
   remove(node) { node.remove(); },
-  loadSettings() { return figma.root.getPluginData("hinge.settings"); },
-  saveSettings(text) { figma.root.setPluginData("hinge.settings", text); },
+  loadSettings() { return figma.root.getSharedPluginData(NAMESPACE, "hinge.settings"); },
+  saveSettings(text) { figma.root.setSharedPluginData(NAMESPACE, "hinge.settings", text); },
   loadFonts() { return Promise.all(FONTS.map((f) => figma.loadFontAsync(f))); },
   // Everything a run changes is one undo step: the step before it is committed first.
   beginUndo() { figma.commitUndo(); return null; },
@@ -102,7 +109,7 @@ const host = {
       target.appendChild(node);
       node.x = x;
       node.y = y;
-      node.setPluginData("hinge", JSON.stringify({ role: item.role, ref: item.ref }));
+      node.setSharedPluginData(NAMESPACE, "hinge", JSON.stringify({ role: item.role, ref: item.ref }));
       nodes.push(node);
     }
     const group = figma.group(nodes, target);

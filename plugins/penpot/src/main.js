@@ -1,7 +1,19 @@
 // The Penpot adapter: the host calls behind HingeController (plugins/shared/controller.js). The plugin code
 // runs in Penpot's sandbox; the panel (ui.html) is served by the plugin's own host, so its origin is that
 // host's and Hinge must allow it with --cors-origin. A shape's x and y are absolute canvas coordinates,
-// so a window point (x, y) lands at (board.x + x, board.y + y).
+// so a window point (x, y) lands at (board.x + x, board.y + y). Everything saved is shared plugin data in
+// the namespace "hinge": plain plugin data belongs to one install of the plugin (a colleague, or the same
+// designer after a reinstall, would not see it).
+const NAMESPACE = "hinge";
+// Penpot's appendChild puts a child at the back unless the plugin turns on `flags.naturalChildOrdering`
+// (then on top, in the order appended). Where the flags exist they are turned on, so the drawing lands on
+// top of the board; without them the shapes are appended front first, which still stacks them right.
+const ON_TOP = (() => {
+  const flags = penpot.flags;
+  if (!flags) return false;
+  flags.naturalChildOrdering = true;
+  return true;
+})();
 const frames = new Map();  // id → board seen in a selection, for the panel's later messages
 
 function fills(colour) {
@@ -14,12 +26,16 @@ function strokes(s) {
     strokeAlignment: "inner" }];
 }
 
+// The page's root is a board too, the only shape without a parent: a shape directly on the canvas has no board.
 function nearestBoard(shape) {
   for (let s = shape; s; s = s.parent) {
-    if (s.type === "board") return s;
+    if (s.type === "board" && s.parent) return s;
   }
   return null;
 }
+
+// Penpot before 2.17 takes only whole corner radii (a fraction is refused, and the corner stays square).
+function radius(v) { return Math.round(v); }
 
 function createShape(item, box) {
   if (item.kind === "rect") {
@@ -28,10 +44,10 @@ function createShape(item, box) {
     r.fills = fills(item.fill);
     r.strokes = strokes(item.stroke);
     if (item.radii) {
-      r.borderRadiusTopLeft = item.radii.topLeft;
-      r.borderRadiusTopRight = item.radii.topRight;
-      r.borderRadiusBottomRight = item.radii.bottomRight;
-      r.borderRadiusBottomLeft = item.radii.bottomLeft;
+      r.borderRadiusTopLeft = radius(item.radii.topLeft);
+      r.borderRadiusTopRight = radius(item.radii.topRight);
+      r.borderRadiusBottomRight = radius(item.radii.bottomRight);
+      r.borderRadiusBottomLeft = radius(item.radii.bottomLeft);
     }
     return [r, item.x, item.y];
   }
@@ -43,6 +59,8 @@ function createShape(item, box) {
     p.strokes = strokes(item.stroke);
     return [p, Math.min(item.x1, item.x2), Math.min(item.y1, item.y2)];
   }
+  // Penpot creates no text for an empty string (createText answers null): an empty label is not drawn.
+  if (item.text === "") return null;
   const t = penpot.createText(item.text);
   if (!t) throw new Error(`Penpot did not create the text "${item.text}"`);
   t.growType = "auto-width";
@@ -63,18 +81,21 @@ const host = {
   findFrame(id) { return frames.get(id) || null; },
   frameInfo(b) { return { id: b.id, name: b.name, width: b.width, height: b.height }; },
   frameBox(b) { return { x: b.x, y: b.y, width: b.width, height: b.height }; },
+  // A flex or grid board places its children itself.
+  arranges(b) { return !!(b.flex || b.grid); },
   children(b) { return b.children.slice(); },
   topLevel() { return penpot.root.children.slice(); },
-  getData(shape, key) { return shape.getPluginData(key); },
-  setData(shape, key, value) { shape.setPluginData(key, value); },
+  getData(shape, key) { return shape.getSharedPluginData(NAMESPACE, key); },
+  setData(shape, key, value) { shape.setSharedPluginData(NAMESPACE, key, value); },
   remove(shape) { shape.remove(); },
   loadSettings() {
-    const file = penpot.getFile();
-    return file ? file.getPluginData("hinge.settings") : "";
+    const file = penpot.currentFile;
+    return file ? file.getSharedPluginData(NAMESPACE, "hinge.settings") : "";
   },
   saveSettings(text) {
-    const file = penpot.getFile();
-    if (file) file.setPluginData("hinge.settings", text);
+    const file = penpot.currentFile;
+    if (!file) throw new Error("Penpot has no open file to keep the settings in");
+    file.setSharedPluginData(NAMESPACE, "hinge.settings", text);
   },
   loadFonts() { return Promise.resolve(); },  // texts keep Penpot's default font
   // Everything a run changes is one undo block.
@@ -89,16 +110,19 @@ const host = {
     return b;
   },
   draw(board, drawing) {
-    const shapes = [];
+    const shapes = [];  // back to front
     for (const item of drawing.items) {
-      const [shape, x, y] = createShape(item, board);
+      const made = createShape(item, board);
+      if (!made) continue;
+      const [shape, x, y] = made;
       shape.name = item.name;
-      board.appendChild(shape);
       shape.x = board.x + x;
       shape.y = board.y + y;
-      shape.setPluginData("hinge", JSON.stringify({ role: item.role, ref: item.ref }));
+      shape.setSharedPluginData(NAMESPACE, "hinge", JSON.stringify({ role: item.role, ref: item.ref }));
       shapes.push(shape);
     }
+    for (const shape of ON_TOP ? shapes : shapes.slice().reverse()) board.appendChild(shape);
+    // The group keeps the shapes' stacking order.
     const group = penpot.group(shapes);
     if (!group) throw new Error("Penpot did not group the drawing");
     group.name = drawing.name;
