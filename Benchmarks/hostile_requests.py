@@ -316,12 +316,226 @@ def escapes(binary):
         s.stop()
 
 
+# --- The surfaces reached by design tools and CI: sandboxed pages, whole-log reports, bodies, downloads ----------
+
+SHEET = b'{"device":"iphone-16","presentations":[{"id":"s","kind":"sheet","detents":["large"]}]}'
+
+
+def sandboxed_pages(binary):
+    token = "hostile-check-pairing-token-0001"
+    s = Server(binary, "--cors-origin", "null", "--pairing-token", token)
+    try:
+        null = {"Origin": "null"}
+        s.request("POST", "/v1/resolve", SHEET)
+        resolve = s.request("POST", "/v1/resolve", SHEET, null)
+        log = s.request("GET", "/v1/requests?limit=1", None, null)
+        profile = json.dumps({"name": "Planted", "kind": "phone", "displays": [
+            {"id": "main", "width": 390, "height": 844, "safeArea": {"top": 47, "bottom": 34}}]})
+        plant = s.request("PUT", "/v1/devices/planted", profile, null)[0]
+        created = s.request("POST", "/v1/constant-sets/planted/versions", b'{"constants":{}}', null)[0]
+        absent = (s.request("GET", "/v1/devices/planted")[0], s.request("GET", "/v1/constant-sets/planted")[0])
+        check("sandboxed pages: Origin null resolves (200) but reads no log and writes nothing without a credential",
+              (resolve[0], log[0], plant, created, absent) == (200, 403, 403, 403, (404, 404))
+              and b"iphone-16" not in log[2],
+              f"resolve {resolve[0]}, log {log[0]}, PUT {plant}, set {created}, after {absent}")
+        paired = {"Origin": "null", "Authorization": f"Bearer {token}"}
+        opened = s.request("GET", "/v1/requests?limit=1", None, paired)[0]
+        pre = s.request("OPTIONS", "/v1/requests", None,
+                        {"Origin": "null", "Access-Control-Request-Method": "GET"})[1]
+        check("sandboxed pages: the pairing token opens the log; a preflight without it gets no grant",
+              opened == 200 and pre.getheader("Access-Control-Allow-Origin") is None,
+              f"with the token {opened}, preflight grant {pre.getheader('Access-Control-Allow-Origin')}")
+    finally:
+        s.stop()
+
+
+class Client(threading.Thread):
+    """Loops `method path body` from source address `source` until stopped; keeps statuses and latencies."""
+
+    def __init__(self, port, method, path, body, source="127.0.0.1"):
+        super().__init__()
+        self.port, self.method, self.path, self.body, self.source = port, method, path, body, source
+        self.statuses, self.latencies, self.done = [], [], threading.Event()
+        self.start()
+
+    def run(self):
+        while not self.done.is_set():
+            c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60, source_address=(self.source, 0))
+            t = time.monotonic()
+            try:
+                c.request(self.method, self.path, body=self.body)
+                r = c.getresponse()
+                r.read()
+                self.statuses.append(r.status)
+            except OSError:
+                self.statuses.append(0)
+            self.latencies.append((time.monotonic() - t) * 1000)
+            c.close()
+            if self.statuses[-1] in (429, 503):
+                time.sleep(0.2)  # a polite client honours Retry-After loosely; the attacker's pace is not the point
+
+    def stop(self):
+        self.done.set()
+        self.join()
+
+
+def impact_lane(binary):
+    s = Server(binary, "--threads", "2")
+    try:
+        s.request("POST", "/v1/constant-sets/acme/versions", b'{"constants":{"sheet.topGap":20}}')
+        c = http.client.HTTPConnection("127.0.0.1", s.port, timeout=30)
+        for _ in range(20000):
+            c.request("POST", "/v1/resolve", SHEET, {"Hinge-Record": "on"})
+            c.getresponse().read()
+        c.close()
+        path = "/v1/constant-sets/acme/versions/1/impact"
+        t = time.monotonic()
+        alone = s.request("POST", path, b"")
+        one = time.monotonic() - t
+        # Two attackers (two addresses) loop the report; a third user asks for pictures meanwhile.
+        attackers = [Client(s.port, "POST", path, b"", "127.0.0.2"), Client(s.port, "POST", path, b"", "127.0.0.3")]
+        time.sleep(0.5)
+        pictures = []
+        for _ in range(30):
+            t = time.monotonic()
+            status = s.request("POST", "/v1/resolve/svg", SHEET)[0]
+            pictures.append(((time.monotonic() - t) * 1000, status))
+            time.sleep(0.1)
+        for a in attackers:
+            a.stop()
+        worst = max(p[0] for p in pictures)
+        check("impact lane: another user's 30 pictures stay <= 250 ms and 200 while two clients loop impact reports",
+              worst <= 250 and all(p[1] == 200 for p in pictures),
+              f"one report {one:.2f} s ({alone[0]}); pictures max {worst:.0f} ms; attackers' statuses "
+              f"{sorted(set(a for x in attackers for a in x.statuses))}")
+        # One client, two reports at once: the second is 429.
+        first = Client(s.port, "POST", path, b"", "127.0.0.4")
+        time.sleep(0.3)
+        k = http.client.HTTPConnection("127.0.0.1", s.port, timeout=10, source_address=("127.0.0.4", 0))
+        k.request("POST", path, b"")
+        second = k.getresponse()
+        second.read()
+        first.stop()
+        check("impact lane: a client's second report while its first runs is 429 with Retry-After",
+              second.status == 429 and second.getheader("Retry-After") is not None,
+              f"{second.status}, Retry-After {second.getheader('Retry-After')}")
+        # Clients that go away: ten reports asked and dropped; the lane is free again within one report's time.
+        stopped = s.metric("hinge_long_work_stopped_total") or 0
+        for i in range(10):
+            k = socket.create_connection(("127.0.0.1", s.port), source_address=(f"127.0.1.{i + 1}", 0))
+            k.sendall(b"POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n" % path.encode())
+            time.sleep(0.05)
+            k.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+            k.close()
+        t = time.monotonic()
+        after = s.request("POST", path, b"", {}, timeout=60)[0]
+        waited = time.monotonic() - t
+        gone = (s.metric("hinge_long_work_stopped_total") or 0) - stopped
+        check("impact lane: reports of clients that went away are dropped (the next one waits <= 1.5 reports)",
+              after == 200 and waited <= 1.5 * one + 1 and gone >= 1,
+              f"next report {after} after {waited:.2f} s (one report {one:.2f} s); {gone} stopped")
+    finally:
+        s.stop()
+
+
+def bodies_off_the_loop(binary):
+    s = Server(binary, "--threads", "1")
+    try:
+        sources = ",".join(f'"k{i}":"x"' for i in range(70000))
+        big = ('{"constants":{"sheet.topGap":12},"sources":{' + sources + '}}').encode()
+        scene = ('{"device":"iphone-16","constants":{' + ",".join(f'"z{i}":1' for i in range(5800)) + '}}').encode()
+        status, r, data = s.request("POST", "/v1/constant-sets/big/versions", big)
+        errors = json.loads(data).get("errors", [])
+        check("bodies: 70,000 unknown sources answer a 422 of at most 101 entries (< 64 KB)",
+              status == 422 and len(errors) == 101 and len(data) < 65536, f"{status}, {len(data)} bytes")
+        probe = HealthProbe(s.port)
+        loopers = [Client(s.port, "POST", "/v1/constant-sets/big/versions", big),
+                   Client(s.port, "POST", "/v1/resolve", scene)]
+        time.sleep(3)
+        for c in loopers:
+            c.stop()
+        worst, n, bad = probe.stop()
+        check("bodies: /healthz max <= 50 ms while two clients loop a 910 KB set body and a 64 KB scene body",
+              worst <= 50 and bad == 0,
+              f"max {worst:.1f} ms over {n} probes; {len(loopers[0].statuses)} set bodies "
+              f"({sorted(set(loopers[0].statuses))}), {len(loopers[1].statuses)} scenes ({len(scene)} bytes)")
+    finally:
+        s.stop()
+
+
+def steady_readers(binary, rates=(500_000, 250_000, 100_000)):
+    s = Server(binary)
+    try:
+        a = {"x": 10, "y": 10, "width": 44, "height": 44}
+        chain = [{"id": "p0", "kind": "popover", "anchor": a}] + [
+            {"id": f"p{i}", "kind": "popover", "presentedFrom": f"p{i - 1}", "anchor": a} for i in range(1, 256)]
+        body = json.dumps({"scene": {"presentations": chain}, "devices": "all", "postures": ["flat"]}).encode()
+        shed = s.metric("hinge_connections_shed_total") or 0
+        results = {}
+
+        def read_at(rate):
+            k = socket.socket()
+            k.connect(("127.0.0.1", s.port))
+            k.sendall(b"POST /v1/resolve/matrix HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                      b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            got, start = 0, time.monotonic()
+            while True:
+                chunk = k.recv(min(16384, max(1, rate // 50)))
+                if not chunk:
+                    break
+                got += len(chunk)
+                ahead = got / rate - (time.monotonic() - start)
+                if ahead > 0:
+                    time.sleep(ahead)  # pacing the reader at `rate`
+            k.close()
+            results[rate] = (got, time.monotonic() - start)
+
+        threads = [threading.Thread(target=read_at, args=(r,)) for r in rates]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        full = max(g for g, _ in results.values())
+        after = s.metric("hinge_connections_shed_total") or 0
+        check(f"steady readers: clients reading at {', '.join(str(r // 1000) for r in rates)} KB/s get the whole "
+              f"{full / 1e6:.2f} MB answer, none shed",
+              full > 4_000_000 and all(g == full for g, _ in results.values()) and after == shed,
+              "; ".join(f"{r // 1000} KB/s: {g} bytes in {t:.1f} s" for r, (g, t) in sorted(results.items()))
+              + f"; shed {after - shed}")
+    finally:
+        s.stop()
+
+
+def smaller(binary):
+    s = Server(binary)
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", s.port, timeout=10)
+        c.putrequest("GET", "http://evil.example/v1/requests", skip_host=True)
+        c.putheader("Host", "127.0.0.1")
+        c.endheaders()
+        absolute = c.getresponse().status
+        c.close()
+        s.request("POST", "/v1/constant-sets/acme/versions", b'{"constants":{"sheet.topGap":12}}')
+        versions = [s.request("GET", f"/v1/constant-sets/acme/versions/{v}")[0] for v in ("1", "+1", "01")]
+        upper = s.request("POST", "/v1/constant-sets/DEFAULT/versions", b'{"constants":{"sheet.topGap":12}}')[0]
+        check("smaller: an absolute-form target's host is checked (421); versions +1 and 01 are 404; DEFAULT is 400",
+              (absolute, versions, upper) == (421, [200, 404, 404], 400), f"{absolute} {versions} {upper}")
+    finally:
+        s.stop()
+    p = subprocess.run([binary, "devices", "--db", "host=db.example password=hunter2"], capture_output=True,
+                       timeout=30)
+    out = (p.stdout + p.stderr).decode(errors="replace")
+    check("smaller: hinge devices --db 'host=… password=…' is refused without printing it",
+          p.returncode == 2 and "hunter2" not in out and "db.example" not in out, f"exit {p.returncode}: {out.strip()}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=".build/release/hinge")
     binary = os.path.abspath(parser.parse_args().binary)
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    for run in (pictures, wide_objects, slow_readers, rebinding, secrets, cli, escapes):
+    for run in (pictures, wide_objects, slow_readers, rebinding, secrets, cli, escapes, sandboxed_pages, impact_lane,
+                bodies_off_the_loop, steady_readers, smaller):
         try:
             run(binary)
         except Exception as error:  # a crash of one group is a failure, the others still run

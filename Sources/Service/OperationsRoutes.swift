@@ -90,6 +90,14 @@ enum MetricsText {
         metric(
             "hinge_work_refused_total", "counter", "Heavy requests answered 503 because the worker pool was full.",
             [("", String(context.metrics.workRefusals.load(ordering: .relaxed)))])
+        let long = context.longWork
+        metric(
+            "hinge_long_work_running", "gauge", "Reports reading the whole request log, running or waiting.",
+            [("", String(long.pool.load.running + long.pool.load.waiting))])
+        metric(
+            "hinge_long_work_stopped_total", "counter",
+            "Reports not made or stopped because their client went away or the server stopped.",
+            [("", String(long.stoppedCount))])
         if let store = context.store {
             let c = store.counters
             metric(
