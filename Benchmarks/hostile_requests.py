@@ -463,7 +463,9 @@ def bodies_off_the_loop(binary):
         s.stop()
 
 
-def steady_readers(binary, rates=(500_000, 250_000, 100_000)):
+def steady_readers(binary, rates=(500_000, 250_000), floor=32_000, floor_seconds=12):
+    """Clients reading the 6.4 MB matrix answer steadily keep their download: two read it all, and one at the
+    documented floor rate (docs/http.md#slow-readers) reads for `floor_seconds` without being shed."""
     s = Server(binary)
     try:
         a = {"x": 10, "y": 10, "width": 44, "height": 44}
@@ -473,35 +475,40 @@ def steady_readers(binary, rates=(500_000, 250_000, 100_000)):
         shed = s.metric("hinge_connections_shed_total") or 0
         results = {}
 
-        def read_at(rate):
+        def read_at(rate, seconds=None):
             k = socket.socket()
             k.connect(("127.0.0.1", s.port))
             k.sendall(b"POST /v1/resolve/matrix HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
                       b"Content-Length: %d\r\n\r\n" % len(body) + body)
-            got, start = 0, time.monotonic()
-            while True:
+            got, start, ended = 0, time.monotonic(), False
+            while seconds is None or time.monotonic() - start < seconds:
                 chunk = k.recv(min(16384, max(1, rate // 50)))
                 if not chunk:
+                    ended = True
                     break
                 got += len(chunk)
                 ahead = got / rate - (time.monotonic() - start)
                 if ahead > 0:
                     time.sleep(ahead)  # pacing the reader at `rate`
             k.close()
-            results[rate] = (got, time.monotonic() - start)
+            results[rate] = (got, time.monotonic() - start, ended)
 
         threads = [threading.Thread(target=read_at, args=(r,)) for r in rates]
+        threads.append(threading.Thread(target=read_at, args=(floor, floor_seconds)))
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-        full = max(g for g, _ in results.values())
+        full = max(results[r][0] for r in rates)
+        floor_got, _, floor_ended = results[floor]
         after = s.metric("hinge_connections_shed_total") or 0
         check(f"steady readers: clients reading at {', '.join(str(r // 1000) for r in rates)} KB/s get the whole "
-              f"{full / 1e6:.2f} MB answer, none shed",
-              full > 4_000_000 and all(g == full for g, _ in results.values()) and after == shed,
-              "; ".join(f"{r // 1000} KB/s: {g} bytes in {t:.1f} s" for r, (g, t) in sorted(results.items()))
-              + f"; shed {after - shed}")
+              f"{full / 1e6:.2f} MB answer, one at {floor // 1000} KB/s keeps reading for {floor_seconds} s; "
+              "none shed",
+              full > 4_000_000 and all(results[r][0] == full and results[r][2] for r in rates)
+              and not floor_ended and floor_got >= floor * floor_seconds * 0.8 and after == shed,
+              "; ".join(f"{r // 1000} KB/s: {g} bytes in {t:.1f} s{' (end)' if e else ''}"
+                        for r, (g, t, e) in sorted(results.items())) + f"; shed {after - shed}")
     finally:
         s.stop()
 

@@ -27,6 +27,26 @@ fetch(arguments[0] + "/v1/resolve", {method: "POST", headers: {"Content-Type": "
 """
 
 
+# Every call the attacking frame tries; each result is {status} or {error} (a blocked call).
+ATTACK_FROM_A_SANDBOX = """
+const done = arguments[arguments.length - 1];
+const base = arguments[0], token = arguments[1];
+const auth = token ? {Authorization: "Bearer " + token} : {};
+const call = (method, path, body) => fetch(base + path, {method, body,
+    headers: Object.assign(body ? {"Content-Type": "application/json"} : {}, auth)})
+  .then(r => r.text().then(text => ({status: r.status, text: text.slice(0, 200)})))
+  .catch(e => ({error: String(e)}));
+Promise.all([
+  call("GET", "/v1/requests?limit=1"),
+  call("PUT", "/v1/devices/planted", JSON.stringify({name: "Planted", kind: "phone",
+       displays: [{id: "main", width: 390, height: 844, safeArea: {top: 47, bottom: 34}}]})),
+  call("POST", "/v1/constant-sets/planted/versions", JSON.stringify({constants: {}})),
+  call("POST", "/v1/resolve", JSON.stringify({device: "iphone-16", presentations: []})),
+]).then(r => done({log: r[0], plant: r[1], set: r[2], resolve: r[3], origin: location.origin}));
+"""
+PAIRING_TOKEN = "browser-check-pairing-token-01"
+
+
 def cross_origin_checks(b, binary, page):
     d = b.driver
     servers = {}
@@ -41,13 +61,13 @@ def cross_origin_checks(b, binary, page):
             raise AssertionError(f"hinge with {args} did not start: {servers[name]}")
         return servers[name]
 
-    def fetch_from(url, hinge):
+    def fetch_from(url, hinge, script=FETCH_RECORD_ID, *args):
         d.switch_to.default_content()
         d.get(url)
-        if url.endswith("data-frame.html"):
+        if url.endswith("-frame.html"):
             d.switch_to.frame(d.find_element(By.ID, "plugin"))
         try:
-            return d.execute_async_script(FETCH_RECORD_ID, hinge.base)
+            return d.execute_async_script(script, hinge.base, *args)
         finally:
             d.switch_to.default_content()
 
@@ -70,6 +90,23 @@ def cross_origin_checks(b, binary, page):
         b.collect()
         return f"record {out['recordId']} from origin null"
 
+    def a_sandboxed_page_reads_no_log_and_plants_nothing():
+        hinge = start("sandbox", ["--cors-origin", "null", "--pairing-token", PAIRING_TOKEN])
+        hinge.request("POST", "/v1/resolve", '{"device":"iphone-16","presentations":[]}')
+        out = fetch_from(page.origin + "/sandbox-frame.html", hinge, ATTACK_FROM_A_SANDBOX, None)
+        expect(out.get("origin") == "null", f"not an opaque origin: {out}")
+        expect(out["resolve"].get("status") == 200, f"the stateless route was refused: {out['resolve']}")
+        expect(out["log"].get("status") == 403 and "iphone-16" not in out["log"].get("text", ""),
+               f"the log was read: {out['log']}")
+        for name in ("plant", "set"):  # refused at the preflight (no grant): the browser never sends them
+            expect("error" in out[name] or out[name].get("status") == 403, f"{name} was not refused: {out[name]}")
+        expect(hinge.request("GET", "/v1/devices/planted")[0] == 404, "a profile was planted")
+        expect(hinge.request("GET", "/v1/constant-sets/planted")[0] == 404, "a constant set was created")
+        paired = fetch_from(page.origin + "/sandbox-frame.html", hinge, ATTACK_FROM_A_SANDBOX, PAIRING_TOKEN)
+        expect(paired["log"].get("status") == 200, f"the pairing token did not open the log: {paired['log']}")
+        b.collect()  # the refusals are logged as console errors
+        return f"log {out['log'].get('status')}, writes blocked; with the pairing token the log answers 200"
+
     def without_cors_origin_both_fail():
         hinge = start("plain", [])
         for url in [page.origin + "/plugin.html", page.origin + "/data-frame.html"]:
@@ -82,6 +119,8 @@ def cross_origin_checks(b, binary, page):
         for name, fn in [
             ("a page on another origin reads a resolution and Hinge-Record-Id (--cors-origin ORIGIN)", allowed_origin_reads_the_record_id),
             ("a data: document (origin null) reads them (--cors-origin null)", null_origin_reads_the_record_id),
+            ("a sandboxed iframe on any page (origin null) resolves but reads no log and plants nothing",
+             a_sandboxed_page_reads_no_log_and_plants_nothing),
             ("without --cors-origin both are blocked", without_cors_origin_both_fail),
         ]:
             check(name, fn)

@@ -258,6 +258,10 @@ class PageServer:
         with open(os.path.join(self.dir, "data-frame.html"), "w") as f:
             f.write("<!doctype html><title>A host page</title>"
                     "<iframe id=plugin src=\"data:text/html,<title>plugin</title><p>data: frame</p>\"></iframe>")
+        # Any site's page can hold a sandboxed iframe (origin null): the attack that `--cors-origin null` opens.
+        with open(os.path.join(self.dir, "sandbox-frame.html"), "w") as f:
+            f.write("<!doctype html><title>Some web page</title>"
+                    "<iframe id=plugin sandbox=allow-scripts srcdoc=\"<p>sandboxed frame</p>\"></iframe>")
         handler = lambda *a, **k: QuietHandler(*a, directory=self.dir, **k)
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}"
