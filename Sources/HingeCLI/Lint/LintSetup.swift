@@ -52,10 +52,21 @@ struct LintSetup {
     var baseline: LintBaseline?
     var excluded: (String, String) -> Bool
     var warnings: [String] = []
+    /// The repository root (docs/lint.md#repository): reporters show paths relative to it.
+    var repository: String?
+    /// Nothing is written, and no scene symlink followed, outside it: the repository root, else the project root.
+    var boundary: String
+    /// Which configuration the run uses, or that it uses none, for standard error.
+    var configNote: String
 
     static func make(_ o: LintOptions, env: LintEnvironment) throws(UsageError) -> LintSetup {
         let cwd = env.currentDirectory
-        let config = try loadConfig(o, cwd: cwd)
+        let repository = LintRepository.root(option: o.root, cwd: cwd, paths: o.paths)
+        if let repository, LintFileSystem.kind(repository) != .directory {
+            throw UsageError("--root \(LintEscaping.terminal(o.root ?? repository)): not a directory")
+        }
+        let (config, configNote) = try loadConfig(o, cwd: cwd, repository: repository)
+        let boundary = repository ?? config.directory
         var warnings: [String] = []
         let (catalog, store) = try openCatalog(o, config: config, cwd: cwd, warnings: &warnings)
         do throws(UsageError) {
@@ -78,6 +89,12 @@ struct LintSetup {
                 throw UsageError(
                     "--update-snapshots needs a directory: --snapshots DIR, or \"snapshots\" in the config")
             }
+            if o.updateBaseline, let baselinePath, !LintRepository.resolvesInside(baselinePath, boundary) {
+                throw UsageError(Self.outside("the baseline", baselinePath, boundary: boundary, cwd: cwd))
+            }
+            if o.updateSnapshots, let snapshotDir, !LintRepository.resolvesInside(snapshotDir, boundary) {
+                throw UsageError(Self.outside("the snapshot directory", snapshotDir, boundary: boundary, cwd: cwd))
+            }
             if let baselinePath {
                 let display = LintPaths.relative(baselinePath, to: cwd)
                 var missing = false
@@ -98,7 +115,7 @@ struct LintSetup {
         let snapshots = snapshotDir.map {
             LintSnapshots(
                 directory: $0, tolerance: o.tolerance ?? config.tolerance ?? LintOptions.defaultTolerance,
-                update: o.updateSnapshots)
+                update: o.updateSnapshots, boundary: boundary)
         }
         var checker = LintFileChecker(
             catalog: catalog, config: config, matrix: o.matrix, rules: o.rules, constants: constants,
@@ -122,27 +139,57 @@ struct LintSetup {
         }
         return LintSetup(
             config: config, catalog: catalog, store: store, checker: checker,
-            failOn: o.failOn ?? config.failOn ?? .warning, baseline: baseline, excluded: excluded, warnings: warnings)
+            failOn: o.failOn ?? config.failOn ?? .warning, baseline: baseline, excluded: excluded, warnings: warnings,
+            repository: repository, boundary: boundary, configNote: configNote)
     }
 
-    private static func loadConfig(_ o: LintOptions, cwd: String) throws(UsageError) -> LintConfig {
-        if o.noConfig { return LintConfig(directory: cwd) }
+    static func outside(_ what: String, _ path: String, boundary: String, cwd: String) -> String {
+        "\(what) \(LintEscaping.terminal(LintPaths.relative(path, to: cwd))) resolves outside the project root "
+            + "\(LintEscaping.terminal(boundary)) (the repository, else the configuration's directory): nothing is "
+            + "written there; name a path inside the project"
+    }
+
+    /// The configuration: `--config`, else `hinge-lint.json` found from the linted paths up to the repository root
+    /// (docs/lint.md#config); several paths must find the same one. Returns it and the line that says which.
+    private static func loadConfig(_ o: LintOptions, cwd: String, repository: String?) throws(UsageError) -> (
+        LintConfig, String
+    ) {
+        if o.noConfig { return (LintConfig(directory: cwd), "no configuration (--no-config)") }
         let path: String
         if let named = o.config {
             path = LintPaths.absolute(named, base: cwd)
-        } else if let found = LintConfig.find(from: cwd) {
-            path = found
         } else {
-            return LintConfig(directory: cwd)
+            var found: [String] = []
+            for p in o.paths {
+                let absolute = LintPaths.absolute(p, base: cwd)
+                let dirs = LintRepository.configSearch(for: absolute, cwd: cwd, repository: repository)
+                if let f = LintConfig.find(in: dirs), !found.contains(f) { found.append(f) }
+            }
+            if found.count > 1 {
+                throw UsageError(
+                    "the paths linted have different configurations ("
+                        + found.map { LintEscaping.terminal(LintPaths.relative($0, to: cwd)) }.joined(separator: ", ")
+                        + "): lint them in separate runs, or name one with --config")
+            }
+            guard let first = found.first else {
+                let top =
+                    repository.map { "the repository root \(LintEscaping.terminal($0))" } ?? "the working directory"
+                return (
+                    LintConfig(directory: cwd),
+                    "no configuration: no \(LintConfig.fileName) from the paths linted up to \(top)"
+                )
+            }
+            path = first
         }
         let display = o.config ?? LintPaths.relative(path, to: cwd)
+        let shown = LintEscaping.terminal(display)
         switch LintFileSystem.read(path, limit: JSONParserLimits.configBytes) {
-        case .failed(let reason): throw UsageError("cannot read the configuration \(display): \(reason)")
-        case .tooLarge(let size): throw UsageError("the configuration \(display) is \(size) bytes: too large")
+        case .failed(let reason): throw UsageError("cannot read the configuration \(shown): \(reason)")
+        case .tooLarge(let size): throw UsageError("the configuration \(shown) is \(size) bytes: too large")
         case .bytes(let bytes):
             var config = try LintConfig.decode(bytes, path: path)
             config.path = path
-            return config
+            return (config, "configuration: \(shown)")
         }
     }
 

@@ -13,6 +13,8 @@ struct LintSnapshots: Sendable {
     let tolerance: Double
     /// `--update-snapshots`: write instead of compare.
     let update: Bool
+    /// No snapshot is written outside it, whatever symbolic link the snapshot directory holds (docs/lint.md#writes).
+    var boundary: String? = nil
 
     static let members = ["detents", "frame", "id", "kind", "placement", "region", "selectedDetent", "status", "style"]
     /// A snapshot file is read whole; the largest one a scene can produce is far below.
@@ -65,6 +67,10 @@ struct LintSnapshots: Sendable {
         if update {
             let bytes = JSONWriter.encode(document, options: .pretty) + [0x0A]
             if case .bytes(let existing)? = old, existing == bytes { return outcome }
+            if let boundary, !LintRepository.resolvesInside(file, boundary) {
+                outcome.error = LintSetup.outside("the snapshot", file, boundary: boundary, cwd: boundary)
+                return outcome
+            }
             do throws(CLIError) {
                 try LintFileSystem.writeAtomically(bytes, to: file)
                 outcome.written = true
