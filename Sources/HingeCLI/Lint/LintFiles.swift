@@ -121,8 +121,15 @@ enum LintFileSystem {
                     display: search.display(absolute, named: path), absolute: absolute, search: search,
                     visited: &visited, into: &out)
                 if out.count == before {
+                    // Said apart: files the configuration skips (its exclude, its own files) are not missing.
+                    var all: [LintSource] = []
+                    var again: Set<[UInt64]> = []
+                    var open = search
+                    open.skip = { _, _ in false }
+                    try walk(display: shown, absolute: absolute, search: open, visited: &again, into: &all)
+                    let why = all.isEmpty ? "" : " (\(plural(all.count, "is", "are")) skipped by the configuration)"
                     throw CLIError(
-                        "no scene files (*.json) in \(shown): name a scene file, or a directory that holds some")
+                        "no scene files (*.json) in \(shown)\(why): name a scene file, or a directory that holds some")
                 }
             }
         }
