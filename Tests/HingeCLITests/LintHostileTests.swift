@@ -69,10 +69,10 @@ import Testing
                 "scenes", "--no-config", "--report", "github", "--report", "text=lint.txt", "--report",
                 "junit=lint.xml", "--report", "sarif=lint.sarif",
             ],
-            environment: ["GITHUB_STEP_SUMMARY": p.file("summary.md")])
+            environment: ["GITHUB_STEP_SUMMARY": p.file("summary.txt")])
         #expect(run.status == 1)
         let text = try #require(p.read("lint.txt"))
-        let summary = try #require(p.read("summary.md"))
+        let summary = try #require(p.read("summary.txt"))
         // More warnings than GitHub annotates: some went out as plain lines, escaped too.
         #expect(run.stdout.contains("more than GitHub annotates"))
         for (name, output) in [("stdout", run.stdout), ("stderr", run.stderr), ("text", text), ("summary", summary)] {

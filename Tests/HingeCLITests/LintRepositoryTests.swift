@@ -55,7 +55,7 @@ import Testing
     @Test("usage: an existing directory with no scene files is an error, not a pass")
     func emptyDirectory() {
         let p = Self.designRepository()
-        p.write("design/empty/README.md", "no scenes here")
+        p.write("design/empty/notes.txt", "no scenes here")
         let run = p.lint(["design/empty"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("hinge lint: no scene files (*.json) in design/empty"))
@@ -67,9 +67,9 @@ import Testing
         let p = Self.designRepository()
         let plain = p.lint(
             ["design/scenes", "--report", "sarif=a.sarif", "--report", "github"],
-            environment: ["GITHUB_STEP_SUMMARY": p.file("summary.md")])
+            environment: ["GITHUB_STEP_SUMMARY": p.file("summary.txt")])
         #expect(plain.status == 1)
-        for file in ["a.sarif", "summary.md"] {
+        for file in ["a.sarif", "summary.txt"] {
             let text = p.read(file) ?? ""
             #expect(!text.contains("file:") && !text.contains("Uri\""), "\(file)")
         }
@@ -78,7 +78,7 @@ import Testing
         #expect(
             p.lint(
                 ["design/scenes", "--report", "sarif=b.sarif", "--report", "github"],
-                environment: ["GITHUB_STEP_SUMMARY": p.file("summary2.md")]
+                environment: ["GITHUB_STEP_SUMMARY": p.file("summary2.txt")]
             ).status == 0)
         let log = try JSONParser.parse(Array((p.read("b.sarif") ?? "").utf8))
         let rules = log["runs"]?[0]?["tool"]?["driver"]?["rules"]?.arrayValue ?? []
@@ -86,7 +86,7 @@ import Testing
             rules.first { $0["id"] == "chained-modal" }?["helpUri"]
                 == "https://docs.example.org/hinge/docs/rules.md#modal-stack")
         #expect(
-            (p.read("summary2.md") ?? "").contains(
+            (p.read("summary2.txt") ?? "").contains(
                 "| [`chained-modal`](https://docs.example.org/hinge/docs/rules.md#modal-stack) | 0 | 1 | 0 |"))
     }
 
