@@ -79,35 +79,10 @@ struct LintSetup {
         constants.merge(o.constants) { _, flag in flag }
         let baselinePath = o.baseline.map { LintPaths.absolute($0, base: cwd) } ?? config.baseline
         let snapshotDir = o.snapshots.map { LintPaths.absolute($0, base: cwd) } ?? config.snapshots
-        var baseline: LintBaseline? = nil
+        let baseline: LintBaseline?
         do throws(UsageError) {
-            if o.updateBaseline && baselinePath == nil {
-                throw UsageError(
-                    "--update-baseline needs a baseline file: --baseline FILE, or \"baseline\" in the config")
-            }
-            if o.updateSnapshots && snapshotDir == nil {
-                throw UsageError(
-                    "--update-snapshots needs a directory: --snapshots DIR, or \"snapshots\" in the config")
-            }
-            if o.updateBaseline, let baselinePath, !LintRepository.resolvesInside(baselinePath, boundary) {
-                throw UsageError(Self.outside("the baseline", baselinePath, boundary: boundary, cwd: cwd))
-            }
-            if o.updateSnapshots, let snapshotDir, !LintRepository.resolvesInside(snapshotDir, boundary) {
-                throw UsageError(Self.outside("the snapshot directory", snapshotDir, boundary: boundary, cwd: cwd))
-            }
-            if let baselinePath {
-                let display = LintPaths.relative(baselinePath, to: cwd)
-                var missing = false
-                do throws(CLIError) {
-                    baseline = try LintBaseline.load(baselinePath, display: display, missing: &missing)
-                } catch {
-                    throw UsageError(error.message)
-                }
-                if missing && !o.updateBaseline {
-                    warnings.append(
-                        "no baseline at \(display) yet: every finding is shown (--update-baseline writes it)")
-                }
-            }
+            baseline = try openBaseline(
+                o, path: baselinePath, snapshots: snapshotDir, boundary: boundary, cwd: cwd, warnings: &warnings)
         } catch {
             store?.close()
             throw error
@@ -141,6 +116,39 @@ struct LintSetup {
             config: config, catalog: catalog, store: store, checker: checker,
             failOn: o.failOn ?? config.failOn ?? .warning, baseline: baseline, excluded: excluded, warnings: warnings,
             repository: repository, boundary: boundary, configNote: configNote)
+    }
+
+    /// The baseline, after checking that what `--update-baseline` and `--update-snapshots` would write is named and
+    /// stays inside `boundary` (docs/lint.md#writes).
+    private static func openBaseline(
+        _ o: LintOptions, path baselinePath: String?, snapshots snapshotDir: String?, boundary: String, cwd: String,
+        warnings: inout [String]
+    ) throws(UsageError) -> LintBaseline? {
+        if o.updateBaseline && baselinePath == nil {
+            throw UsageError("--update-baseline needs a baseline file: --baseline FILE, or \"baseline\" in the config")
+        }
+        if o.updateSnapshots && snapshotDir == nil {
+            throw UsageError("--update-snapshots needs a directory: --snapshots DIR, or \"snapshots\" in the config")
+        }
+        if o.updateBaseline, let baselinePath, !LintRepository.resolvesInside(baselinePath, boundary) {
+            throw UsageError(Self.outside("the baseline", baselinePath, boundary: boundary, cwd: cwd))
+        }
+        if o.updateSnapshots, let snapshotDir, !LintRepository.resolvesInside(snapshotDir, boundary) {
+            throw UsageError(Self.outside("the snapshot directory", snapshotDir, boundary: boundary, cwd: cwd))
+        }
+        guard let baselinePath else { return nil }
+        let display = LintPaths.relative(baselinePath, to: cwd)
+        var missing = false
+        let baseline: LintBaseline
+        do throws(CLIError) {
+            baseline = try LintBaseline.load(baselinePath, display: display, missing: &missing)
+        } catch {
+            throw UsageError(error.message)
+        }
+        if missing && !o.updateBaseline {
+            warnings.append("no baseline at \(display) yet: every finding is shown (--update-baseline writes it)")
+        }
+        return baseline
     }
 
     static func outside(_ what: String, _ path: String, boundary: String, cwd: String) -> String {
