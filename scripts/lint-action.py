@@ -299,8 +299,9 @@ def main():
         bad = run_job(job, repo, venv)
         print("\n".join("  " + line for line in bad.log))
         check("new finding: the job fails on its last step, after the upload",
-              bad.ctx.status == "failure" and bad.log[-1].strip().startswith("failed: Findings")
-              and any("ok: Upload to code scanning" in line for line in bad.log), "; ".join(bad.log))
+              bad.ctx.status == "failure" and [line.strip() for line in bad.log[-4:]] == [
+                  "ok: hinge lint", "ok: Upload to code scanning", "failed: Findings at or above --fail-on fail the step",
+                  "failed: hinge lint"], "; ".join(bad.log))
         check("new finding: an annotation at its line, the path from the repository root",
               "::error file=design/scenes/new-flow.json,line=3," in bad.stdout, bad.stdout[-400:])
         check("new finding: uploaded SARIF names the file from the repository root",
