@@ -178,6 +178,12 @@ import Testing
         #expect(run.status == 2)
         #expect(run.stderr.contains("the snapshot directory snapshots resolves outside the project root"))
         #expect(LintFileSystem.kind(p.file("elsewhere/scenes")) == .missing)
+        // Nor is a snapshot read through it: what lies there is not echoed as an old value.
+        p.write("elsewhere/scenes/s.json", #"{"combinations": {}, "file": "Xsecret"}"#)
+        let read = p.lint(["scenes"], in: "repo")
+        #expect(read.status == 2)
+        #expect(read.stderr.contains("resolves outside the project root"))
+        #expect(!read.stdout.contains("Xsecret") && !read.stderr.contains("Xsecret"))
         // The directory is inside, a link below it leads out: that snapshot is not written.
         unlink(p.file("repo/snapshots"))
         p.symlink("repo/snapshots/scenes", to: "../../elsewhere")

@@ -62,15 +62,16 @@ struct LintSnapshots: Sendable {
         for (k, e) in zip(combinations, entries) { combined[k] = e }
         let document = JSONValue.object(["combinations": .object(combined), "file": .string(key)])
         let file = path(for: key)
-        let old = LintFileSystem.kind(file) == .file ? LintFileSystem.read(file, limit: Self.maxBytes) : nil
         var outcome = Outcome()
+        // Neither read nor written through a symbolic link out of the project (docs/lint.md#writes).
+        if let boundary, !LintRepository.resolvesInside(file, boundary) {
+            outcome.error = LintSetup.outside("the snapshot", file, boundary: boundary, cwd: boundary)
+            return outcome
+        }
+        let old = LintFileSystem.kind(file) == .file ? LintFileSystem.read(file, limit: Self.maxBytes) : nil
         if update {
             let bytes = JSONWriter.encode(document, options: .pretty) + [0x0A]
             if case .bytes(let existing)? = old, existing == bytes { return outcome }
-            if let boundary, !LintRepository.resolvesInside(file, boundary) {
-                outcome.error = LintSetup.outside("the snapshot", file, boundary: boundary, cwd: boundary)
-                return outcome
-            }
             do throws(CLIError) {
                 try LintFileSystem.writeAtomically(bytes, to: file)
                 outcome.written = true
