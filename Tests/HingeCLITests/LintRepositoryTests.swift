@@ -52,6 +52,21 @@ import Testing
         #expect(rooted.stdout.contains("::error file=scenes/s.json,line=3,col=52,"))
     }
 
+    @Test("writes: a project outside the working directory's repository updates inside its own configuration's root")
+    func otherProject() {
+        let p = LintProject()
+        _ = p.gitInit("here")
+        p.write("other/scenes/s.json", LintRunTests.scene)
+        p.write("other/hinge-lint.json", #"{"baseline": "baseline.json", "snapshots": "snapshots"}"#)
+        let run = p.lint(
+            ["--config", "../other/hinge-lint.json", "../other/scenes", "--update-baseline", "--update-snapshots"],
+            in: "here")
+        #expect(run.status == 0)
+        #expect(LintFileSystem.kind(p.file("other/baseline.json")) == .file)
+        #expect(LintFileSystem.kind(p.file("other/snapshots/scenes/s.json")) == .file)
+        #expect(p.lint(["--config", "../other/hinge-lint.json", "../other/scenes"], in: "here").status == 0)
+    }
+
     @Test("usage: an existing directory with no scene files is an error, not a pass")
     func emptyDirectory() {
         let p = Self.designRepository()

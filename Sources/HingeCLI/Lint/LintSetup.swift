@@ -66,7 +66,7 @@ struct LintSetup {
             throw UsageError("--root \(LintEscaping.terminal(o.root ?? repository)): not a directory")
         }
         let (config, configNote) = try loadConfig(o, cwd: cwd, repository: repository)
-        let boundary = repository ?? config.directory
+        let boundary = Self.boundary(config: config, repository: repository)
         var warnings: [String] = []
         let (catalog, store) = try openCatalog(o, config: config, cwd: cwd, warnings: &warnings)
         do throws(UsageError) {
@@ -151,10 +151,19 @@ struct LintSetup {
         return baseline
     }
 
+    /// What nothing is written outside (docs/lint.md#writes): the repository root that holds the configuration (the
+    /// run's, else the configuration's own), else the configuration's directory; without a configuration, the
+    /// run's repository root, else the working directory.
+    static func boundary(config: LintConfig, repository: String?) -> String {
+        guard config.path != nil else { return repository ?? config.directory }
+        if let repository, LintRepository.isUnder(config.directory, repository) { return repository }
+        return LintRepository.root(containing: config.directory) ?? config.directory
+    }
+
     static func outside(_ what: String, _ path: String, boundary: String, cwd: String) -> String {
         "\(what) \(LintEscaping.terminal(LintPaths.relative(path, to: cwd))) resolves outside the project root "
             + "\(LintEscaping.terminal(boundary)) (the repository, else the configuration's directory): nothing is "
-            + "written there; name a path inside the project"
+            + "read or written there; name a path inside the project"
     }
 
     /// The configuration: `--config`, else `hinge-lint.json` found from the linted paths up to the repository root
