@@ -346,12 +346,14 @@ def lint_hostile_repository(binary):
         {"id": "b", "kind": "sheet", "presentedFrom": "\u001b[2J\u001b]0;pwned\u0007<script>|`x`"}]}
     write(os.path.join(scenes, "a.json"), json.dumps(hostile))
     write(os.path.join(scenes, "x\n::error file=README.md::forged.json"), json.dumps(hostile))
+    write(os.path.join(repo, "##[error]old-form.json"), "{ not json")
     summary = os.path.join(top, "summary.txt")
-    p = lint("scenes", "--no-config", "--report", "github", "--report", "text", env={"GITHUB_STEP_SUMMARY": summary})
+    p = lint("scenes", "##[error]old-form.json", "--no-config", "--report", "github", "--report", "text",
+             env={"GITHUB_STEP_SUMMARY": summary})
     log = p.stdout + p.stderr
     own = (b"::error file=", b"::warning file=", b"::notice file=")
-    injected = [line for line in log.split(b"\n") if line.lstrip(b" \t").startswith(b"::")
-                and not line.lstrip(b" \t").startswith(own)]
+    injected = [line for line in log.split(b"\n") if line.strip().startswith((b"::", b"##["))
+                and not line.strip().startswith(own)]
     control = [c for c in log if (c < 0x20 and c != 0x0A) or c == 0x7F]
     table = open(summary, "rb").read() if os.path.exists(summary) else b""
     check("lint: members, ids and file names start no workflow command and send no control byte",

@@ -101,9 +101,12 @@ import Testing
         // A file name that starts with `::`, shown as named: it cannot start a line of the text report.
         let bare = LintProject()
         bare.write("::warning::lead.json", "{ not json")
+        bare.write("##[error]old-form.json", "{ not json")
         let lead = bare.lint([".", "--no-config"])
-        #expect(lead.stdout.hasPrefix("\\u003A:warning::lead.json:1:3: error: "))
+        #expect(lead.stdout.hasPrefix("\\u0023#[error]old-form.json:1:3: error: "))
+        #expect(lead.stdout.contains("\n\\u003A:warning::lead.json:1:3: error: "))
         #expect(Self.injectedCommands(lead.stdout).isEmpty)
+        #expect(!lead.stdout.split(separator: "\n").contains { $0.hasPrefix("##[") })
     }
 
     @Test("escaping: a configuration key with a line break and ESC is reported on its own lines, escaped")

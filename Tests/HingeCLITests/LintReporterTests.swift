@@ -52,6 +52,8 @@ import Testing
         #expect(LintEscaping.terminal("x\u{1B}]0;t\u{7}\r\n\u{9B}") == "x\\u001B]0;t\\u0007\\u000D\\u000A\\u009B")
         #expect(LintEscaping.terminalLine("  ::stop-commands::x") == "  \\u003A:stop-commands::x")
         #expect(LintEscaping.terminalLine("a ::b") == "a ::b")
+        #expect(LintEscaping.terminalLine("##[error]x") == "\\u0023#[error]x")
+        #expect(LintEscaping.terminalLine("\u{3000}::x") == "\u{3000}\\u003A:x")
         #expect(LintEscaping.bytes([0x61, 0xFF, 0xC3, 0xA9, 0x0A]) == "a\\xFFé\\u000A")
     }
 

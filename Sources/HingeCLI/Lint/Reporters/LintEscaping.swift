@@ -15,13 +15,21 @@ enum LintEscaping {
         return out
     }
 
-    /// A line of a terminal or a log, `terminal`-escaped, that GitHub cannot read as a workflow command: a line whose
-    /// text starts with `::` (after blanks, which the runner trims) gets its first `:` as `\u003A`.
+    /// A line of a terminal or a log, `terminal`-escaped, that the GitHub runner cannot read as a workflow command: a
+    /// line whose text starts with `::` (or `##[`, the runner's older form), after the blanks the runner trims, gets
+    /// that first character as `\u003A` (`\u0023`).
     static func terminalLine(_ s: String) -> String {
         let escaped = terminal(s)
-        let trimmed = escaped.drop { $0 == " " || $0 == "\t" }
-        guard trimmed.hasPrefix("::") else { return escaped }
-        return String(escaped[..<trimmed.startIndex]) + "\\u003A" + String(trimmed.dropFirst())
+        let trimmed = escaped.drop { $0.isWhitespace || $0 == "\u{FEFF}" || $0 == "\u{200B}" }
+        let first: String
+        if trimmed.hasPrefix("::") {
+            first = "\\u003A"
+        } else if trimmed.hasPrefix("##[") {
+            first = "\\u0023"
+        } else {
+            return escaped
+        }
+        return String(escaped[..<trimmed.startIndex]) + first + String(trimmed.dropFirst())
     }
 
     /// Lines for standard error: each line of `message` as `terminalLine`. Values inside a message of several lines
