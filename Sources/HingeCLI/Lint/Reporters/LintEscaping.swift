@@ -6,7 +6,7 @@ enum LintEscaping {
     /// A terminal or a log: every control character (C0, DEL, C1: LF, CR, ESC, BEL, …) as `\u00XX`, so a value is
     /// one line and sends no sequence. Everything else is kept.
     static func terminal(_ s: String) -> String {
-        guard s.unicodeScalars.contains(where: isControl) else { return s }
+        guard mayHoldControls(s) else { return s }
         var out = ""
         out.reserveCapacity(s.utf8.count + 8)
         for c in s.unicodeScalars {
@@ -20,6 +20,10 @@ enum LintEscaping {
     /// that first character as `\u003A` (`\u0023`).
     static func terminalLine(_ s: String) -> String {
         let escaped = terminal(s)
+        // Most lines start with a letter or a digit: nothing to look at.
+        guard let lead = escaped.utf8.first,
+            lead == UInt8(ascii: ":") || lead == UInt8(ascii: "#") || lead == 0x20 || lead == 0x09 || lead >= 0x80
+        else { return escaped }
         let trimmed = escaped.drop { $0.isWhitespace || $0 == "\u{FEFF}" || $0 == "\u{200B}" }
         let first: String
         if trimmed.hasPrefix("::") {
@@ -102,6 +106,13 @@ enum LintEscaping {
 
     /// Whether `bytes` are valid UTF-8.
     static func isUTF8(_ bytes: [UInt8]) -> Bool { String(validating: bytes, as: UTF8.self) != nil }
+
+    /// Whether `s` may hold a control character, judged on its UTF-8 bytes (a C1 control starts with 0xC2): the
+    /// common case, none, costs one pass over the bytes.
+    private static func mayHoldControls(_ s: String) -> Bool {
+        let test: (UInt8) -> Bool = { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
+        return s.utf8.withContiguousStorageIfAvailable { $0.contains(where: test) } ?? s.utf8.contains(where: test)
+    }
 
     static func isControl(_ c: Unicode.Scalar) -> Bool {
         c.value < 0x20 || (c.value >= 0x7F && c.value <= 0x9F)
