@@ -19,6 +19,23 @@ Benchmarks/hostile.sh.
      with no writer it ends within 1 s of SIGTERM (and of SIGINT).
   6. terminal escapes: a profile named with ESC and BEL sequences is listed by `hinge devices` without a
      control character.
+  7. lint in a pull request (lint_hostile_repository, docs/lint.md#escaping, docs/lint.md#writes): in a throw-away
+     git repository, scene members, ids and file names with line breaks, `::` workflow commands, ESC and BEL reach
+     the log, the text report and the step summary escaped (no injected command line, no control byte, no HTML);
+     a file name that is not UTF-8 is reported, also when named; a baseline or a symlinked snapshot directory out
+     of the repository is refused with nothing written; a configuration above the repository is not read; a scene
+     symlink out of the repository is neither followed nor echoed.
+  8. sandboxed pages (docs/http.md#sandboxed-pages): with `--cors-origin null`, `Origin: null` resolves but reads
+     no log and writes nothing without the pairing token; the token opens the log; a preflight gets no grant.
+  9. the impact lane (docs/http.md#long-work): over 20,000 records, two clients looping impact reports leave
+     another user's 30 pictures <= 250 ms; a client's second report at once is 429; the reports of ten clients
+     that went away are dropped (the next report waits <= 1.5 reports).
+  10. bodies: a 910 KB constant-set body of 70,000 unknown sources answers a 422 of 101 entries; /healthz max
+     <= 50 ms while it and a 64 KB scene of unknown constants are looped.
+  11. steady readers (docs/http.md#slow-readers): clients reading the 6.4 MB matrix answer at 500 and 250 KB/s
+     get all of it, one at the floor rate (32 KB/s) reads for 12 s; none is shed.
+  12. smaller: an absolute-form target's host is checked (421); versions `+1` and `01` are 404; a set named
+     `DEFAULT` is 400; `--db 'host=… password=…'` is refused without being printed.
 
 Prints one line per check and `N passed, M failed`; exits 1 on any failure.
 
@@ -29,6 +46,7 @@ import http.client
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -535,14 +553,97 @@ def smaller(binary):
     check("smaller: hinge devices --db 'host=… password=…' is refused without printing it",
           p.returncode == 2 and "hunter2" not in out and "db.example" not in out, f"exit {p.returncode}: {out.strip()}")
 
+def lint_hostile_repository(binary):
+    """Item 7: what a pull request's scene files can make `hinge lint` print or write (docs/lint.md#escaping)."""
+    top = tempfile.mkdtemp(prefix="hinge-lint-hostile-")
+    repo = os.path.join(top, "repo")
+    scenes = os.path.join(repo, "scenes")
+    os.makedirs(scenes)
+    subprocess.run(["git", "init", "--quiet", repo], check=True)
+
+    def lint(*args, env=None):
+        return subprocess.run([binary, "lint", *args], cwd=repo, capture_output=True, timeout=60,
+                              env=dict(os.environ, **(env or {})))
+
+    def write(path, text):
+        with open(path, "wb") as f:
+            f.write(text if isinstance(text, bytes) else text.encode())
+
+    injection = "zz\n::stop-commands::x\n::error file=README.md,line=1::X"
+    members = {f"{injection}{i}": i for i in range(12)}
+    hostile = {"device": "iphone-16", **members, "presentations": [
+        {"id": "\u001b[2J\u001b]0;pwned\u0007<script>|`x`", "kind": "sheet"},
+        {"id": "b", "kind": "sheet", "presentedFrom": "\u001b[2J\u001b]0;pwned\u0007<script>|`x`"}]}
+    write(os.path.join(scenes, "a.json"), json.dumps(hostile))
+    write(os.path.join(scenes, "x\n::error file=README.md::forged.json"), json.dumps(hostile))
+    write(os.path.join(repo, "##[error]old-form.json"), "{ not json")
+    summary = os.path.join(top, "summary.txt")
+    p = lint("scenes", "##[error]old-form.json", "--no-config", "--report", "github", "--report", "text",
+             env={"GITHUB_STEP_SUMMARY": summary})
+    log = p.stdout + p.stderr
+    own = (b"::error file=", b"::warning file=", b"::notice file=")
+    injected = [line for line in log.split(b"\n") if line.strip().startswith((b"::", b"##["))
+                and not line.strip().startswith(own)]
+    control = [c for c in log if (c < 0x20 and c != 0x0A) or c == 0x7F]
+    table = open(summary, "rb").read() if os.path.exists(summary) else b""
+    check("lint: members, ids and file names start no workflow command and send no control byte",
+          p.returncode == 1 and not injected and not control and b"more than GitHub annotates" in p.stdout,
+          f"exit {p.returncode}, injected {injected[:2]}, control {control[:5]}")
+    check("lint: the step summary takes no HTML or control byte from the data",
+          b"<script>" not in table and b"&lt;script&gt;" in table and not [c for c in table if c < 0x20 and c != 0x0A],
+          f"{len(table)} bytes")
+
+    for name in os.listdir(scenes):
+        os.unlink(os.path.join(scenes, name))
+    write(os.path.join(scenes, "ok.json"), '{"device": "iphone-16", "presentations": []}')
+    write(os.path.join(scenes.encode(), b"bad-\xff.json"), b'{"device": "iphone-16", "presentations": []}')
+    p = lint("scenes", "--no-config")
+    named = lint(os.path.join(b"scenes", b"bad-\xff.json"), "--no-config")
+    check("lint: a scene file whose name is not UTF-8 is reported, not skipped; named, it is no 'No such file'",
+          p.returncode == 2 and b"bad-\\xFF.json: its name is not UTF-8" in p.stderr and named.returncode == 2
+          and b"not UTF-8" in named.stderr and b"No such file" not in named.stderr,
+          f"{p.returncode} {p.stderr[-160:]!r} / {named.returncode} {named.stderr[-160:]!r}")
+    os.unlink(os.path.join(scenes.encode(), b"bad-\xff.json"))
+
+    elsewhere = os.path.join(top, "elsewhere")
+    write(os.path.join(repo, "hinge-lint.json"), json.dumps({"baseline": "../elsewhere/b.json"}))
+    p = lint("scenes", "--update-baseline")
+    check("lint: a baseline out of the repository is refused, nothing written",
+          p.returncode == 2 and b"resolves outside the project root" in p.stderr and not os.path.exists(elsewhere),
+          f"exit {p.returncode}, {p.stderr[-160:]!r}")
+    os.makedirs(elsewhere)
+    os.symlink("../elsewhere", os.path.join(repo, "snapshots"))
+    write(os.path.join(repo, "hinge-lint.json"), json.dumps({"snapshots": "snapshots"}))
+    p = lint("scenes", "--update-snapshots")
+    check("lint: a snapshot directory symlinked out of the repository is refused, nothing written",
+          p.returncode == 2 and not os.listdir(elsewhere), f"exit {p.returncode}, {os.listdir(elsewhere)}")
+    os.unlink(os.path.join(repo, "snapshots"))
+    os.unlink(os.path.join(repo, "hinge-lint.json"))
+
+    write(os.path.join(top, "hinge-lint.json"), json.dumps({"failOn": "never"}))
+    write(os.path.join(scenes, "ok.json"), json.dumps(
+        {"device": "iphone-16", "presentations": [{"id": "a", "kind": "sheet"},
+                                                  {"id": "b", "kind": "sheet", "presentedFrom": "a"}]}))
+    p = lint("scenes")
+    check("lint: a hinge-lint.json above the repository is not read",
+          p.returncode == 1 and b"no configuration" in p.stderr, f"exit {p.returncode}, {p.stderr[:160]!r}")
+
+    write(os.path.join(top, "secret.txt"), "Xsecret-token")
+    os.symlink("../../secret.txt", os.path.join(scenes, "leak.json"))
+    p = lint("scenes", "--no-config")
+    check("lint: a scene symlink out of the repository is not followed, its content not echoed",
+          p.returncode == 2 and b"Xsecret" not in p.stdout + p.stderr and b"symbolic link out of" in p.stderr,
+          f"exit {p.returncode}, {p.stderr[-160:]!r}")
+    shutil.rmtree(top, ignore_errors=True)
+
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=".build/release/hinge")
     binary = os.path.abspath(parser.parse_args().binary)
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    for run in (pictures, wide_objects, slow_readers, rebinding, secrets, cli, escapes, sandboxed_pages, impact_lane,
-                bodies_off_the_loop, steady_readers, smaller):
+    for run in (pictures, wide_objects, slow_readers, rebinding, secrets, cli, escapes, lint_hostile_repository,
+                sandboxed_pages, impact_lane, bodies_off_the_loop, steady_readers, smaller):
         try:
             run(binary)
         except Exception as error:  # a crash of one group is a failure, the others still run

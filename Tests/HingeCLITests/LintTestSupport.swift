@@ -62,7 +62,7 @@ final class LintProject {
     /// exit 2 with one line).
     func lint(
         _ arguments: [String], environment: [String: String] = [:], terminal: Bool = false,
-        clock: @escaping () -> UInt64 = { 0 }
+        clock: @escaping () -> UInt64 = { 0 }, in directory: String = ""
     ) -> Run {
         let out = LintOutput.memory(name: "stdout")
         let err = LintOutput.memory(name: "stderr")
@@ -70,7 +70,8 @@ final class LintProject {
         do throws(UsageError) {
             let options = try LintOptions.parse(arguments, environment: { environment[$0] })
             let env = LintEnvironment(
-                currentDirectory: path, variable: { environment[$0] }, stdout: out, stderr: err,
+                currentDirectory: directory.isEmpty ? path : file(directory), variable: { environment[$0] },
+                stdout: out, stderr: err,
                 stderrIsTerminal: terminal, clock: clock)
             status = LintRunner.run(options, environment: env)
         } catch {
@@ -78,6 +79,42 @@ final class LintProject {
             status = 2
         }
         return Run(status: status, stdout: out.text, stderr: err.text)
+    }
+}
+
+extension LintProject {
+    /// Runs `git ARGS` in `directory` (relative to the project), as a user's shell would; true when it exits 0.
+    @discardableResult
+    func git(_ arguments: [String], in directory: String = "") -> Bool {
+        run(["git", "-C", directory.isEmpty ? path : file(directory)] + arguments)
+    }
+
+    /// Makes `directory` a git repository with `git init`, as a user does.
+    func gitInit(_ directory: String = "") -> Bool {
+        try? LintFileSystem.makeDirectories(directory.isEmpty ? path : file(directory))
+        return git(["init", "--quiet"], in: directory)
+    }
+
+    /// A symbolic link `name` (relative to the project) to `target` (as written in the link).
+    func symlink(_ name: String, to target: String) {
+        try? LintFileSystem.makeDirectories(LintPaths.parent(file(name)))
+        _ = Glibc.symlink(target, file(name))
+    }
+
+    /// Runs a program found on the PATH, its output discarded; true when it exits 0.
+    private func run(_ arguments: [String]) -> Bool {
+        var pid = pid_t()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        guard posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else { return false }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status == 0
     }
 }
 

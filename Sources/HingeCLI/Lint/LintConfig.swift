@@ -48,7 +48,7 @@ public struct LintConfig: Sendable {
         do throws(JSONParseError) {
             value = try JSONParser.parse(bytes)
         } catch {
-            throw UsageError("\(name) is not JSON: \(error.message)")
+            throw UsageError(LintEscaping.terminal("\(name) is not JSON: \(error.message)"))
         }
         let directory = LintPaths.parent(path)
         var reader = ConfigReader()
@@ -80,15 +80,13 @@ public struct LintConfig: Sendable {
         return config
     }
 
-    /// `hinge-lint.json` in `directory` or the nearest of its parents that has one.
-    static func find(from directory: String) -> String? {
-        var dir = directory
-        while true {
+    /// The first of `directories` (nearest first) that holds `hinge-lint.json`.
+    static func find(in directories: [String]) -> String? {
+        for dir in directories {
             let candidate = (dir == "/" ? "" : dir) + "/" + fileName
             if LintFileSystem.kind(candidate) == .file { return candidate }
-            if dir == "/" { return nil }
-            dir = LintPaths.parent(dir)
         }
+        return nil
     }
 
     /// The matrix and the rule settings for the scene at `key` (relative to the project root).
@@ -107,12 +105,14 @@ public struct LintConfig: Sendable {
 private struct ConfigReader {
     var problems: [String] = []
 
+    /// A problem, escaped for a terminal here (docs/lint.md#escaping): its pointer and message quote the file's keys.
     mutating func problem(_ pointer: String, _ message: String) {
-        problems.append("\(pointer.isEmpty ? "/" : pointer): \(message)")
+        problems.append(LintEscaping.terminal("\(pointer.isEmpty ? "/" : pointer): \(message)"))
     }
 
     func failure(_ name: String) -> UsageError {
-        UsageError("\(name) is invalid:\n" + problems.map { "  \(name): \($0)" }.joined(separator: "\n"))
+        let name = LintEscaping.terminal(name)
+        return UsageError("\(name) is invalid:\n" + problems.map { "  \(name): \($0)" }.joined(separator: "\n"))
     }
 
     mutating func object(_ v: JSONValue?, at pointer: String) -> JSONObject? {

@@ -29,10 +29,14 @@ struct LintFileChecker: Sendable {
         var report = LintFileReport(displayPath: source.displayPath, key: source.key)
         let settings = config.settings(for: source.key)
         var findings = LintFindingBuilder(rules: settings.rules.merging(rules) { _, flag in flag })
+        if let problem = source.problem {
+            report.unreadable = problem
+            return report
+        }
         let bytes: [UInt8]
         switch LintFileSystem.read(source.absolutePath, limit: Self.maxFileBytes) {
         case .failed(let reason):
-            report.unreadable = "cannot read \(source.displayPath): \(reason)"
+            report.unreadable = "cannot read \(LintEscaping.terminal(source.displayPath)): \(reason)"
             return report
         case .tooLarge(let size):
             findings.add(

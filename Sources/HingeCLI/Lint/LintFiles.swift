@@ -49,11 +49,38 @@ enum LintPaths {
     }
 }
 
-/// A scene file to lint: the path shown, the absolute one, and the key the baseline and snapshots use.
+/// A scene file to lint: the path shown, the absolute one, and the key the baseline and snapshots use; or, with a
+/// `problem`, an entry that is not read (a name that is not UTF-8, a symbolic link out of the project), reported as
+/// a file that cannot be read.
 struct LintSource: Sendable, Equatable {
     var displayPath: String
     var absolutePath: String
     var key: String
+    var problem: String? = nil
+}
+
+/// How the scene files of a run are found: the project root keys are relative to, the repository root paths are
+/// shown relative to, the directory no symbolic link may lead out of, and what to skip.
+struct LintSearch {
+    var root: String
+    var repository: String?
+    var boundary: String
+    var skip: (_ absolute: String, _ key: String) -> Bool
+
+    /// How a path is shown: relative to the repository root when it is inside it (what code scanning and
+    /// annotations expect), else as named.
+    func display(_ absolute: String, named: String) -> String {
+        if let repository, LintRepository.isUnder(absolute, repository), absolute != repository {
+            return LintPaths.relative(absolute, to: repository)
+        }
+        return LintPaths.display(named)
+    }
+
+    func source(_ absolute: String, named: String) -> LintSource {
+        LintSource(
+            displayPath: display(absolute, named: named), absolutePath: absolute,
+            key: LintPaths.relative(absolute, to: root))
+    }
 }
 
 /// File access of the lint: finding scene files, reading them with a size limit, writing reports atomically.
@@ -67,65 +94,130 @@ enum LintFileSystem {
     }
 
     /// The scene files of `paths`: a file as named, a directory searched recursively for `*.json` (entries sorted by
-    /// name, hidden ones skipped, and `skip` consulted for each path). Throws for a path that does not exist or a
-    /// directory that cannot be read.
-    static func sources(
-        _ paths: [String], cwd: String, root: String, skip: (_ absolute: String, _ key: String) -> Bool
-    ) throws(CLIError) -> [LintSource] {
+    /// name, hidden ones skipped, and `skip` consulted for each path). Throws for a path that does not exist, a
+    /// directory that cannot be read or that holds no scene file.
+    static func sources(_ paths: [String], cwd: String, search: LintSearch) throws(CLIError) -> [LintSource] {
         var out: [LintSource] = []
         var visited: Set<[UInt64]> = []
         for path in paths {
             let absolute = LintPaths.absolute(path, base: cwd)
+            let shown = LintEscaping.terminal(path)
             switch kind(absolute) {
             case .missing:
-                throw CLIError("cannot read \(path): \(CLIFiles.errnoText())")
+                let reason = CLIFiles.errnoText()
+                var st = stat()
+                if lstat(absolute, &st) == 0 {
+                    out.append(linkProblem(search.source(absolute, named: path), "a symbolic link to nothing"))
+                    continue
+                }
+                throw CLIError("cannot read \(shown): \(reason)")
             case .file:
-                out.append(
-                    LintSource(
-                        displayPath: LintPaths.display(path), absolutePath: absolute,
-                        key: LintPaths.relative(absolute, to: root)))
+                var source = search.source(absolute, named: path)
+                if let problem = linkCheck(absolute, search: search) { source = linkProblem(source, problem) }
+                out.append(source)
             case .directory:
+                let before = out.count
                 try walk(
-                    display: LintPaths.display(path), absolute: absolute, root: root, skip: skip, visited: &visited,
-                    into: &out)
+                    display: search.display(absolute, named: path), absolute: absolute, search: search,
+                    visited: &visited, into: &out)
+                if out.count == before {
+                    // Said apart: files the configuration skips (its exclude, its own files) are not missing.
+                    var all: [LintSource] = []
+                    var again: Set<[UInt64]> = []
+                    var open = search
+                    open.skip = { _, _ in false }
+                    try walk(display: shown, absolute: absolute, search: open, visited: &again, into: &all)
+                    let why = all.isEmpty ? "" : " (\(plural(all.count, "is", "are")) skipped by the configuration)"
+                    throw CLIError(
+                        "no scene files (*.json) in \(shown)\(why): name a scene file, or a directory that holds some")
+                }
             }
         }
         return out
     }
 
+    /// Why a symbolic link at `absolute` is not followed, nil when it is none or may be: a link must resolve inside
+    /// the project (`search.boundary`) to a `*.json` file or a directory.
+    static func linkCheck(_ absolute: String, search: LintSearch) -> String? {
+        var st = stat()
+        guard lstat(absolute, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { return nil }
+        guard let target = LintRepository.realPath(absolute) else { return "a symbolic link to nothing" }
+        guard LintRepository.resolvesInside(target, search.boundary) else {
+            return "a symbolic link out of the project root (not followed)"
+        }
+        if kind(target) == .file && !target.hasSuffix(".json") {
+            return "a symbolic link to a file that is not a scene file (*.json), not followed"
+        }
+        return nil
+    }
+
+    private static func linkProblem(_ source: LintSource, _ problem: String) -> LintSource {
+        var s = source
+        s.problem = "cannot read \(LintEscaping.terminal(source.displayPath)): \(problem)"
+        return s
+    }
+
     private static func walk(
-        display: String, absolute: String, root: String, skip: (String, String) -> Bool, visited: inout Set<[UInt64]>,
+        display: String, absolute: String, search: LintSearch, visited: inout Set<[UInt64]>,
         into out: inout [LintSource]
     ) throws(CLIError) {
+        let shown = LintEscaping.terminal(display)
         var st = stat()
-        guard stat(absolute, &st) == 0 else { throw CLIError("cannot read \(display): \(CLIFiles.errnoText())") }
+        guard stat(absolute, &st) == 0 else { throw CLIError("cannot read \(shown): \(CLIFiles.errnoText())") }
         // A directory reached twice (a symbolic link back up the tree) is searched once.
         guard visited.insert([UInt64(st.st_dev), UInt64(st.st_ino)]).inserted else { return }
-        guard let dir = opendir(absolute) else { throw CLIError("cannot read \(display): \(CLIFiles.errnoText())") }
-        var names: [String] = []
+        guard let dir = opendir(absolute) else { throw CLIError("cannot read \(shown): \(CLIFiles.errnoText())") }
+        var names: [[UInt8]] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if !name.hasPrefix(".") { names.append(name) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name.first != UInt8(ascii: ".") { names.append(name) }
         }
         closedir(dir)
-        names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        for name in names {
+        names.sort { $0.lexicographicallyPrecedes($1) }
+        for bytes in names {
+            let childDisplay = (display == "." ? "" : display + "/")
+            guard LintEscaping.isUTF8(bytes) else {
+                // Not UTF-8: never skipped in silence. A scene file or a directory is reported as unreadable.
+                if bytes.reversed().starts(with: Array(".json".utf8).reversed()) || isDirectory(absolute, bytes) {
+                    out.append(
+                        LintSource(
+                            displayPath: childDisplay + LintEscaping.bytes(bytes), absolutePath: "", key: "",
+                            problem: "cannot read \(LintEscaping.terminal(childDisplay))\(LintEscaping.bytes(bytes)): "
+                                + "its name is not UTF-8; rename it"))
+                }
+                continue
+            }
+            let name = String(decoding: bytes, as: UTF8.self)
             let childAbsolute = absolute + "/" + name
-            let childDisplay = display == "." ? name : display + "/" + name
-            let key = LintPaths.relative(childAbsolute, to: root)
-            if skip(childAbsolute, key) { continue }
+            let key = LintPaths.relative(childAbsolute, to: search.root)
+            if search.skip(childAbsolute, key) { continue }
+            let source = LintSource(displayPath: childDisplay + name, absolutePath: childAbsolute, key: key)
+            if let problem = linkCheck(childAbsolute, search: search) {
+                if name.hasSuffix(".json") || kind(childAbsolute) == .directory {
+                    out.append(linkProblem(source, problem))
+                }
+                continue
+            }
             switch kind(childAbsolute) {
             case .directory:
                 try walk(
-                    display: childDisplay, absolute: childAbsolute, root: root, skip: skip, visited: &visited,
-                    into: &out)
+                    display: source.displayPath, absolute: childAbsolute, search: search, visited: &visited, into: &out
+                )
             case .file where name.hasSuffix(".json"):
-                out.append(LintSource(displayPath: childDisplay, absolutePath: childAbsolute, key: key))
+                out.append(source)
             default: break
             }
         }
+    }
+
+    /// Whether the entry `name` (raw bytes) of the directory `parent` is a directory.
+    private static func isDirectory(_ parent: String, _ name: [UInt8]) -> Bool {
+        var path = Array(parent.utf8) + [UInt8(ascii: "/")] + name + [0]
+        var st = stat()
+        let ok = path.withUnsafeMutableBufferPointer { p in
+            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { stat($0, &st) == 0 }
+        }
+        return ok && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// What reading a scene file gave.
@@ -171,7 +263,8 @@ enum LintFileSystem {
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CLIError) {
         try makeDirectories(LintPaths.parent(path))
         let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        unlink(temporary)  // a leftover, or a link planted there: never written through
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw CLIError("cannot write \(path): \(CLIFiles.errnoText())") }
         let written = CLIFiles.write(bytes, to: fd)
         close(fd)

@@ -42,6 +42,9 @@ public struct LintOptions: Sendable {
     public var tolerance: Double?
     public var reports: [Report] = []
     public var docsURL: String?
+    /// `--root DIR`: the repository root paths are shown relative to and the configuration is looked for up to
+    /// (default: the nearest directory holding `.git`).
+    public var root: String?
     /// `--jobs N`: worker threads (default: the online processors, at most 8).
     public var jobs: Int?
     public var listRules = false
@@ -57,8 +60,8 @@ public struct LintOptions: Sendable {
 
         Checks scene files (the body of POST /v1/resolve) with the engine, in-process: every diagnostic of every
         combination is a finding with its rule id, severity, file, line and column. A PATH is a scene file or a
-        directory searched recursively for *.json files. Configuration: --config FILE, else hinge-lint.json in
-        the current directory or above (docs/lint.md#config).
+        directory searched recursively for *.json files. Configuration: --config FILE, else hinge-lint.json
+        found from the paths linted up to the repository root (docs/lint.md#config).
 
         MATRIX (comma lists, the vocabulary of POST /v1/resolve/matrix; a dimension not given keeps the scene's own):
           --devices IDS|all          device ids, or every profile of the catalog
@@ -87,10 +90,12 @@ public struct LintOptions: Sendable {
           --report junit=PATH        JUnit XML: a testsuite per scene file, a testcase per combination
           --report sarif=PATH        SARIF 2.1.0
           --report github            GitHub Actions annotations, and a summary in $GITHUB_STEP_SUMMARY
-          --docs-url URL             where docs/ is published, for SARIF helpUri links
+          --docs-url URL             where docs/ is published, for SARIF helpUri and summary links (none without)
 
         OTHER:
           --config FILE              the configuration file; --no-config reads none
+          --root DIR                 the repository root: paths are shown relative to it, the configuration is
+                                     looked for up to it, nothing is written outside it (default: git's top level)
           --jobs N                   worker threads (default: the processors, at most 8)
           --list-rules               print every rule id, its default severity and its documentation
           -h, --help                 show this help
@@ -166,6 +171,7 @@ public struct LintOptions: Sendable {
         case "--baseline": baseline = try Self.nonEmpty(value, name)
         case "--snapshots": snapshots = try Self.nonEmpty(value, name)
         case "--docs-url": docsURL = try Self.nonEmpty(value, name)
+        case "--root": root = try Self.nonEmpty(value, name)
         case "--tolerance":
             guard let t = Double(value), t >= 0, t <= Self.maxTolerance else {
                 throw UsageError("--tolerance must be a number of points from 0 to \(Int(Self.maxTolerance))")
@@ -178,6 +184,16 @@ public struct LintOptions: Sendable {
             jobs = n
         case "--report": reports.append(try Self.report(value))
         default: throw scanner.unknownOption(name)
+        }
+    }
+
+    /// Refuses an argument that is not UTF-8 (the process's raw `argv`), which the decoded arguments could only
+    /// show as another name: such a file is linted, or reported, through the directory that holds it.
+    public static func checkRawArguments(_ raw: [[UInt8]]) throws(UsageError) {
+        for bytes in raw where !LintEscaping.isUTF8(bytes) {
+            throw UsageError(
+                "the argument \(LintEscaping.bytes(bytes)) is not UTF-8, and a file can be named only by a UTF-8 "
+                    + "path: lint the directory that holds it, which reports a scene file whose name is not UTF-8")
         }
     }
 

@@ -173,15 +173,3 @@ public enum LintRules {
         }
     }
 }
-
-/// Where the documentation the rules link to lives (SARIF `helpUri`, the GitHub step summary).
-enum LintDocumentation {
-    /// The `file://` URL of the `docs/` folder of the checkout this binary was built from: the documents of exactly
-    /// this version. `--docs-url` (or `docsUrl` in the configuration) names a published copy instead.
-    static let defaultURL: String = {
-        // This file is <root>/Sources/HingeCLI/Lint/LintRule.swift.
-        let parts = "\(#filePath)".split(separator: "/")
-        let root = parts.dropLast(4).joined(separator: "/")
-        return LintSARIFReporter.uri("/" + root + "/docs")
-    }()
-}

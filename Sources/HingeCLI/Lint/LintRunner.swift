@@ -18,19 +18,22 @@ public enum LintRunner {
         do throws(UsageError) {
             setup = try LintSetup.make(options, env: env)
         } catch {
-            env.stderr.write("hinge lint: \(error.message)\n")
+            env.error(error.message)
             return 2
         }
         defer { setup.store?.close() }
-        for w in setup.warnings { env.stderr.write("hinge lint: warning: \(w)\n") }
+        env.error(setup.configNote)
+        for w in setup.warnings { env.error("warning: \(w)") }
         let sources: [LintSource]
         let reporters: Reporters
         do throws(CLIError) {
-            sources = try LintFileSystem.sources(
-                options.paths, cwd: env.currentDirectory, root: setup.config.directory, skip: setup.excluded)
+            let search = LintSearch(
+                root: setup.config.directory, repository: setup.repository, boundary: setup.boundary,
+                skip: setup.excluded)
+            sources = try LintFileSystem.sources(options.paths, cwd: env.currentDirectory, search: search)
             reporters = try Reporters.open(options, setup: setup, env: env)
         } catch {
-            env.stderr.write("hinge lint: \(error.message)\n")
+            env.error(error.message)
             return 2
         }
         var run = Run(setup: setup, options: options, env: env, reporters: reporters.all, total: sources.count)
@@ -60,7 +63,8 @@ private struct Reporters {
 
     static func open(_ o: LintOptions, setup: LintSetup, env: LintEnvironment) throws(CLIError) -> Reporters {
         var r = Reporters()
-        let docsURL = (o.docsURL ?? setup.config.docsURL ?? LintDocumentation.defaultURL).trimmingSlashes()
+        // Links only to a stable address given once (docs/lint.md#docs-url), never to this machine's files.
+        let docsURL = (o.docsURL ?? setup.config.docsURL)?.trimmingSlashes()
         for report in o.reports.isEmpty ? [.text(path: nil)] : o.reports {
             switch report {
             case .text(let path):
@@ -114,7 +118,7 @@ private struct Run {
         var report = report
         if let message = report.unreadable ?? report.snapshotError {
             progress.clear()
-            env.stderr.write("hinge lint: \(message)\n")
+            env.error(message)
             failed = true
         }
         if let baseline = setup.baseline {
@@ -138,7 +142,7 @@ private struct Run {
                 // What the new baseline holds is not hidden by it: it is the whole of this run's findings.
                 summary.hidden = 0
             } catch {
-                env.stderr.write("hinge lint: \(error.message)\n")
+                env.error(error.message)
                 failed = true
             }
         }
@@ -147,12 +151,19 @@ private struct Run {
         env.stdout.flush()
         for out in r.outputs + [env.stdout] {
             if let failure = out.failure {
-                env.stderr.write("hinge lint: \(failure)\n")
+                env.error(failure)
                 failed = true
             }
         }
         if failed { return 2 }
         return summary.failing > 0 ? 1 : 0
+    }
+}
+
+extension LintEnvironment {
+    /// `hinge lint: MESSAGE` on standard error, each line escaped for a terminal (docs/lint.md#escaping).
+    func error(_ message: String) {
+        stderr.write("hinge lint: " + LintEscaping.terminalLines(message) + "\n")
     }
 }
 

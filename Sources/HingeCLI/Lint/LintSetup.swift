@@ -52,10 +52,21 @@ struct LintSetup {
     var baseline: LintBaseline?
     var excluded: (String, String) -> Bool
     var warnings: [String] = []
+    /// The repository root (docs/lint.md#repository): reporters show paths relative to it.
+    var repository: String?
+    /// Nothing is written, and no scene symlink followed, outside it: the repository root, else the project root.
+    var boundary: String
+    /// Which configuration the run uses, or that it uses none, for standard error.
+    var configNote: String
 
     static func make(_ o: LintOptions, env: LintEnvironment) throws(UsageError) -> LintSetup {
         let cwd = env.currentDirectory
-        let config = try loadConfig(o, cwd: cwd)
+        let repository = LintRepository.root(option: o.root, cwd: cwd, paths: o.paths)
+        if let repository, LintFileSystem.kind(repository) != .directory {
+            throw UsageError("--root \(LintEscaping.terminal(o.root ?? repository)): not a directory")
+        }
+        let (config, configNote) = try loadConfig(o, cwd: cwd, repository: repository)
+        let boundary = Self.boundary(config: config, repository: repository)
         var warnings: [String] = []
         let (catalog, store) = try openCatalog(o, config: config, cwd: cwd, warnings: &warnings)
         do throws(UsageError) {
@@ -68,29 +79,10 @@ struct LintSetup {
         constants.merge(o.constants) { _, flag in flag }
         let baselinePath = o.baseline.map { LintPaths.absolute($0, base: cwd) } ?? config.baseline
         let snapshotDir = o.snapshots.map { LintPaths.absolute($0, base: cwd) } ?? config.snapshots
-        var baseline: LintBaseline? = nil
+        let baseline: LintBaseline?
         do throws(UsageError) {
-            if o.updateBaseline && baselinePath == nil {
-                throw UsageError(
-                    "--update-baseline needs a baseline file: --baseline FILE, or \"baseline\" in the config")
-            }
-            if o.updateSnapshots && snapshotDir == nil {
-                throw UsageError(
-                    "--update-snapshots needs a directory: --snapshots DIR, or \"snapshots\" in the config")
-            }
-            if let baselinePath {
-                let display = LintPaths.relative(baselinePath, to: cwd)
-                var missing = false
-                do throws(CLIError) {
-                    baseline = try LintBaseline.load(baselinePath, display: display, missing: &missing)
-                } catch {
-                    throw UsageError(error.message)
-                }
-                if missing && !o.updateBaseline {
-                    warnings.append(
-                        "no baseline at \(display) yet: every finding is shown (--update-baseline writes it)")
-                }
-            }
+            baseline = try openBaseline(
+                o, path: baselinePath, snapshots: snapshotDir, boundary: boundary, cwd: cwd, warnings: &warnings)
         } catch {
             store?.close()
             throw error
@@ -98,7 +90,7 @@ struct LintSetup {
         let snapshots = snapshotDir.map {
             LintSnapshots(
                 directory: $0, tolerance: o.tolerance ?? config.tolerance ?? LintOptions.defaultTolerance,
-                update: o.updateSnapshots)
+                update: o.updateSnapshots, boundary: boundary)
         }
         var checker = LintFileChecker(
             catalog: catalog, config: config, matrix: o.matrix, rules: o.rules, constants: constants,
@@ -122,27 +114,99 @@ struct LintSetup {
         }
         return LintSetup(
             config: config, catalog: catalog, store: store, checker: checker,
-            failOn: o.failOn ?? config.failOn ?? .warning, baseline: baseline, excluded: excluded, warnings: warnings)
+            failOn: o.failOn ?? config.failOn ?? .warning, baseline: baseline, excluded: excluded, warnings: warnings,
+            repository: repository, boundary: boundary, configNote: configNote)
     }
 
-    private static func loadConfig(_ o: LintOptions, cwd: String) throws(UsageError) -> LintConfig {
-        if o.noConfig { return LintConfig(directory: cwd) }
+    /// The baseline, after checking that what `--update-baseline` and `--update-snapshots` would write is named and
+    /// stays inside `boundary` (docs/lint.md#writes).
+    private static func openBaseline(
+        _ o: LintOptions, path baselinePath: String?, snapshots snapshotDir: String?, boundary: String, cwd: String,
+        warnings: inout [String]
+    ) throws(UsageError) -> LintBaseline? {
+        if o.updateBaseline && baselinePath == nil {
+            throw UsageError("--update-baseline needs a baseline file: --baseline FILE, or \"baseline\" in the config")
+        }
+        if o.updateSnapshots && snapshotDir == nil {
+            throw UsageError("--update-snapshots needs a directory: --snapshots DIR, or \"snapshots\" in the config")
+        }
+        if o.updateBaseline, let baselinePath, !LintRepository.resolvesInside(baselinePath, boundary) {
+            throw UsageError(Self.outside("the baseline", baselinePath, boundary: boundary, cwd: cwd))
+        }
+        if o.updateSnapshots, let snapshotDir, !LintRepository.resolvesInside(snapshotDir, boundary) {
+            throw UsageError(Self.outside("the snapshot directory", snapshotDir, boundary: boundary, cwd: cwd))
+        }
+        guard let baselinePath else { return nil }
+        let display = LintPaths.relative(baselinePath, to: cwd)
+        var missing = false
+        let baseline: LintBaseline
+        do throws(CLIError) {
+            baseline = try LintBaseline.load(baselinePath, display: display, missing: &missing)
+        } catch {
+            throw UsageError(error.message)
+        }
+        if missing && !o.updateBaseline {
+            warnings.append("no baseline at \(display) yet: every finding is shown (--update-baseline writes it)")
+        }
+        return baseline
+    }
+
+    /// What nothing is written outside (docs/lint.md#writes): the repository root that holds the configuration (the
+    /// run's, else the configuration's own), else the configuration's directory; without a configuration, the
+    /// run's repository root, else the working directory.
+    static func boundary(config: LintConfig, repository: String?) -> String {
+        guard config.path != nil else { return repository ?? config.directory }
+        if let repository, LintRepository.isUnder(config.directory, repository) { return repository }
+        return LintRepository.root(containing: config.directory) ?? config.directory
+    }
+
+    static func outside(_ what: String, _ path: String, boundary: String, cwd: String) -> String {
+        "\(what) \(LintEscaping.terminal(LintPaths.relative(path, to: cwd))) resolves outside the project root "
+            + "\(LintEscaping.terminal(boundary)) (the repository, else the configuration's directory): nothing is "
+            + "read or written there; name a path inside the project"
+    }
+
+    /// The configuration: `--config`, else `hinge-lint.json` found from the linted paths up to the repository root
+    /// (docs/lint.md#config); several paths must find the same one. Returns it and the line that says which.
+    private static func loadConfig(_ o: LintOptions, cwd: String, repository: String?) throws(UsageError) -> (
+        LintConfig, String
+    ) {
+        if o.noConfig { return (LintConfig(directory: cwd), "no configuration (--no-config)") }
         let path: String
         if let named = o.config {
             path = LintPaths.absolute(named, base: cwd)
-        } else if let found = LintConfig.find(from: cwd) {
-            path = found
         } else {
-            return LintConfig(directory: cwd)
+            var found: [String] = []
+            for p in o.paths {
+                let absolute = LintPaths.absolute(p, base: cwd)
+                let dirs = LintRepository.configSearch(for: absolute, cwd: cwd, repository: repository)
+                if let f = LintConfig.find(in: dirs), !found.contains(f) { found.append(f) }
+            }
+            if found.count > 1 {
+                throw UsageError(
+                    "the paths linted have different configurations ("
+                        + found.map { LintEscaping.terminal(LintPaths.relative($0, to: cwd)) }.joined(separator: ", ")
+                        + "): lint them in separate runs, or name one with --config")
+            }
+            guard let first = found.first else {
+                let top =
+                    repository.map { "the repository root \(LintEscaping.terminal($0))" } ?? "the working directory"
+                return (
+                    LintConfig(directory: cwd),
+                    "no configuration: no \(LintConfig.fileName) from the paths linted up to \(top)"
+                )
+            }
+            path = first
         }
         let display = o.config ?? LintPaths.relative(path, to: cwd)
+        let shown = LintEscaping.terminal(display)
         switch LintFileSystem.read(path, limit: JSONParserLimits.configBytes) {
-        case .failed(let reason): throw UsageError("cannot read the configuration \(display): \(reason)")
-        case .tooLarge(let size): throw UsageError("the configuration \(display) is \(size) bytes: too large")
+        case .failed(let reason): throw UsageError("cannot read the configuration \(shown): \(reason)")
+        case .tooLarge(let size): throw UsageError("the configuration \(shown) is \(size) bytes: too large")
         case .bytes(let bytes):
             var config = try LintConfig.decode(bytes, path: path)
             config.path = path
-            return config
+            return (config, "configuration: \(shown)")
         }
     }
 

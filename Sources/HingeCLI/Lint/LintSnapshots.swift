@@ -13,6 +13,8 @@ struct LintSnapshots: Sendable {
     let tolerance: Double
     /// `--update-snapshots`: write instead of compare.
     let update: Bool
+    /// No snapshot is written outside it, whatever symbolic link the snapshot directory holds (docs/lint.md#writes).
+    var boundary: String? = nil
 
     static let members = ["detents", "frame", "id", "kind", "placement", "region", "selectedDetent", "status", "style"]
     /// A snapshot file is read whole; the largest one a scene can produce is far below.
@@ -60,8 +62,13 @@ struct LintSnapshots: Sendable {
         for (k, e) in zip(combinations, entries) { combined[k] = e }
         let document = JSONValue.object(["combinations": .object(combined), "file": .string(key)])
         let file = path(for: key)
-        let old = LintFileSystem.kind(file) == .file ? LintFileSystem.read(file, limit: Self.maxBytes) : nil
         var outcome = Outcome()
+        // Neither read nor written through a symbolic link out of the project (docs/lint.md#writes).
+        if let boundary, !LintRepository.resolvesInside(file, boundary) {
+            outcome.error = LintSetup.outside("the snapshot", file, boundary: boundary, cwd: boundary)
+            return outcome
+        }
+        let old = LintFileSystem.kind(file) == .file ? LintFileSystem.read(file, limit: Self.maxBytes) : nil
         if update {
             let bytes = JSONWriter.encode(document, options: .pretty) + [0x0A]
             if case .bytes(let existing)? = old, existing == bytes { return outcome }

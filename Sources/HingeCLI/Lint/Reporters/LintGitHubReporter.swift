@@ -10,12 +10,12 @@ final class LintGitHubReporter: LintReporter {
 
     let out: LintOutput
     let stepSummary: LintOutput?
-    /// Where `docs/` is published: the summary links each rule to its section.
-    let docsURL: String
+    /// Where `docs/` is published (docs/lint.md#docs-url): the summary links each rule to its section; nil, no links.
+    let docsURL: String?
     private var annotated: [LintSeverity: Int] = [:]
     private var notAnnotated: [LintSeverity: Int] = [:]
 
-    init(_ out: LintOutput, stepSummary: LintOutput?, docsURL: String) {
+    init(_ out: LintOutput, stepSummary: LintOutput?, docsURL: String?) {
         self.out = out
         self.stepSummary = stepSummary
         self.docsURL = docsURL
@@ -39,9 +39,10 @@ final class LintGitHubReporter: LintReporter {
             annotated[f.severity, default: 0] += 1
             let title = f.ruleID + (report.combinationText(f).map { " (\($0))" } ?? "")
             out.write(
-                "::\(Self.command(f.severity)) file=\(Self.property(report.displayPath)),line=\(f.position.line),"
+                "::\(Self.command(f.severity)) file=\(LintEscaping.workflowProperty(report.displayPath)),"
+                    + "line=\(f.position.line),"
                     + "col=\(f.position.column),endLine=\(f.position.endLine),endColumn=\(f.position.endColumn),"
-                    + "title=\(Self.property(title))::\(Self.data(f.message))\n")
+                    + "title=\(LintEscaping.workflowProperty(title))::\(LintEscaping.workflowData(f.message))\n")
         }
     }
 
@@ -60,7 +61,7 @@ final class LintGitHubReporter: LintReporter {
     }
 
     /// The step summary: totals, findings per rule, the first findings.
-    static func markdown(_ summary: LintSummary, docsURL: String) -> String {
+    static func markdown(_ summary: LintSummary, docsURL: String?) -> String {
         var s = "### hinge lint\n\n\(summary.sentence.prefix(1).uppercased() + summary.sentence.dropFirst()).\n"
         if summary.failing > 0 {
             s +=
@@ -71,7 +72,7 @@ final class LintGitHubReporter: LintReporter {
             s += "\n| rule | errors | warnings | infos |\n|---|---:|---:|---:|\n"
             for (index, counts) in summary.byRule.sorted(by: { $0.key < $1.key }) {
                 let rule = LintRules.all[index]
-                s += "| [`\(rule.id)`](\(rule.link(docsURL: docsURL))) | "
+                s += docsURL.map { "| [`\(rule.id)`](\(rule.link(docsURL: $0))) | " } ?? "| `\(rule.id)` | "
                 s += "\(counts[.error] ?? 0) | \(counts[.warning] ?? 0) | \(counts[.info] ?? 0) |\n"
             }
         }
@@ -79,7 +80,8 @@ final class LintGitHubReporter: LintReporter {
         if !rows.isEmpty {
             s += "\n| file | severity | rule | combination | message |\n|---|---|---|---|---|\n"
             for f in rows {
-                s += "| `\(cell(f.file)):\(f.position.line):\(f.position.column)` | \(f.severity.rawValue) | "
+                let cell = LintEscaping.markdownCell
+                s += "| \(cell("\(f.file):\(f.position.line):\(f.position.column)")) | \(f.severity.rawValue) | "
                 s += "`\(f.rule)` | \(cell(f.combination ?? "")) | \(cell(f.message)) |\n"
             }
             if summary.total > rows.count { s += "\n\(summary.total - rows.count) more in the log.\n" }
@@ -89,38 +91,5 @@ final class LintGitHubReporter: LintReporter {
             s += "`hinge lint --update-baseline` drops them.\n"
         }
         return s + "\n"
-    }
-
-    /// A Markdown table cell: no line breaks, `|` and backquotes escaped.
-    static func cell(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "|": out += "\\|"
-            case "`": out += "'"
-            case "\n", "\r", "\r\n": out += " "
-            default: out.append(c)
-            }
-        }
-        return out
-    }
-
-    /// A workflow command's message: `%`, CR and LF encoded.
-    static func data(_ s: String) -> String {
-        var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "%": out += "%25"
-            case "\r": out += "%0D"
-            case "\n": out += "%0A"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
-
-    /// A workflow command's property value: as `data`, and `:` and `,` encoded too.
-    static func property(_ s: String) -> String {
-        data(s).replacing(":", with: "%3A").replacing(",", with: "%2C")
     }
 }

@@ -1,6 +1,6 @@
 /// JUnit XML (docs/lint.md#reporters): a `testsuite` per scene file, a `testcase` per combination (and one named
-/// `scene` for what concerns the file as a whole), a `failure` per finding at or above `--fail-on`; the findings below
-/// it go to the testcase's `system-out`. Written as files are linted.
+/// `scene` for what concerns the file as a whole), a `failure` per testcase with findings at or above `--fail-on`; the findings below
+/// it go to the testcase's `system-out`; a testcase has one `failure`, listing all its failing findings. Written as files are linted.
 final class LintJUnitReporter: LintReporter {
     let out: LintOutput
     let failOn: LintFailOn
@@ -19,7 +19,8 @@ final class LintJUnitReporter: LintReporter {
             if let c = f.combination { cases[c].findings.append(f) } else { scene.append(f) }
         }
         if !scene.isEmpty || cases.isEmpty { cases.insert(("scene", scene), at: 0) }
-        let failures = report.findings.reduce(0) { $0 + (failOn.fails($1.severity) ? 1 : 0) }
+        // One `failure` per failing testcase, so `failures` counts the failure elements and never exceeds `tests`.
+        let failures = cases.filter { $0.findings.contains { failOn.fails($0.severity) } }.count
         buffer.removeAll(keepingCapacity: true)
         put("  <testsuite name=\"")
         Self.escape(report.displayPath, into: &buffer)
@@ -34,16 +35,16 @@ final class LintJUnitReporter: LintReporter {
                 continue
             }
             put("\">\n")
-            var quiet: [LintFinding] = []
-            for f in c.findings {
-                guard failOn.fails(f.severity) else {
-                    quiet.append(f)
-                    continue
-                }
-                put("      <failure type=\"\(f.ruleID)\" message=\"")
-                Self.escape(f.message, into: &buffer)
+            let failing = c.findings.filter { failOn.fails($0.severity) }
+            let quiet = c.findings.filter { !failOn.fails($0.severity) }
+            if let first = failing.first {
+                put("      <failure type=\"\(first.ruleID)\" message=\"")
+                let more = failing.count > 1 ? " (and \(failing.count - 1) more)" : ""
+                Self.escape(LintEscaping.terminal(first.message) + more, into: &buffer)
                 put("\">")
-                Self.escape(f.line, into: &buffer, dropLast: 1)
+                for (i, f) in failing.enumerated() {
+                    Self.escape(f.line, into: &buffer, dropLast: i == failing.count - 1 ? 1 : 0)
+                }
                 put("</failure>\n")
             }
             if !quiet.isEmpty {

@@ -121,11 +121,13 @@ final class LintTextReporter: LintReporter {
 
     init(_ out: LintOutput) { self.out = out }
 
+    /// The finding's line, escaped for a terminal (docs/lint.md#escaping): its file name, message and combination come
+    /// from the scene file and its name.
     static func line(_ f: LintFinding, in report: LintFileReport) -> String {
         var s = "\(report.displayPath):\(f.position.line):\(f.position.column): \(f.severity.rawValue): "
         s += "\(f.message) [\(f.ruleID)]"
         if let c = report.combinationText(f) { s += " (\(c))" }
-        return s + "\n"
+        return LintEscaping.terminalLine(s) + "\n"
     }
 
     func file(_ report: LintFileReport) {
@@ -139,7 +141,7 @@ final class LintTextReporter: LintReporter {
         if !summary.fixed.isEmpty {
             if wroteFile { out.write("\n") }
             out.write("fixed since the baseline (hinge lint --update-baseline drops them):\n")
-            for e in summary.fixed { out.write("  \(e.text)\n") }
+            for e in summary.fixed { out.write("  \(LintEscaping.terminal(e.text))\n") }
             if summary.fixedCount > summary.fixed.count {
                 out.write("  ... and \(summary.fixedCount - summary.fixed.count) more\n")
             }

@@ -13,38 +13,42 @@ final class LintSARIFReporter: LintReporter {
     private var first = true
     private var buffer: [UInt8] = []
 
-    /// `docsURL`: where the repository's `docs/` folder is published (an absolute URI, without a trailing `/`).
-    init(_ out: LintOutput, docsURL: String) {
+    /// `docsURL`: where the repository's `docs/` folder is published (an absolute URI, without a trailing `/`); nil,
+    /// and the log carries no `informationUri` or `helpUri` (docs/lint.md#docs-url).
+    init(_ out: LintOutput, docsURL: String?) {
         self.out = out
-        let driver = JSONValue.object([
+        var driver: JSONObject = [
             "name": "hinge lint",
             "version": .string(hingeVersion),
-            "informationUri": .string(docsURL + "/lint.md"),
             "rules": .array(LintRules.all.map { Self.descriptor($0, docsURL: docsURL) }),
-        ])
+        ]
+        if let docsURL { driver["informationUri"] = .string(docsURL + "/lint.md") }
         var head: [UInt8] = Array("{\"$schema\":".utf8)
         JSONWriter.appendString(Self.schema, to: &head)
         head += Array(",\"version\":\"2.1.0\",\"runs\":[{\"columnKind\":\"utf16CodeUnits\",\"tool\":".utf8)
-        JSONWriter.write(.object(["driver": driver]), into: &head)
+        JSONWriter.write(.object(["driver": .object(driver)]), into: &head)
         head += Array(",\"results\":[".utf8)
         out.write(head)
     }
 
-    static func descriptor(_ rule: LintRule, docsURL: String) -> JSONValue {
-        let link = rule.link(docsURL: docsURL)
+    static func descriptor(_ rule: LintRule, docsURL: String?) -> JSONValue {
+        let link = docsURL.map { rule.link(docsURL: $0) }
         let more = "The rule is described in \(rule.documentation)."
-        return .object([
+        var d: JSONObject = [
             "id": .string(rule.id),
             "name": .string(rule.id),
             "shortDescription": ["text": .string(rule.summary)],
             "fullDescription": ["text": .string(rule.summary + " " + more)],
             "help": [
                 "text": .string(rule.summary + " " + more),
-                "markdown": .string("\(rule.summary) See [\(rule.documentation)](\(link))."),
+                "markdown": .string(
+                    link.map { "\(rule.summary) See [\(rule.documentation)](\($0))." }
+                        ?? "\(rule.summary) See `\(rule.documentation)`."),
             ],
-            "helpUri": .string(link),
             "defaultConfiguration": ["level": .string(rule.defaultSeverity.sarifLevel)],
-        ])
+        ]
+        if let link { d["helpUri"] = .string(link) }
+        return .object(d)
     }
 
     func file(_ report: LintFileReport) {
