@@ -2,6 +2,8 @@
 #include "CLinux.h"
 #include <fcntl.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <linux/sockios.h>
 
 int hinge_block_termination_signals(void) {
     sigset_t set;
@@ -27,6 +29,11 @@ int hinge_wait_termination_signal(void) {
 int hinge_ignore_sigpipe(void) { return signal(SIGPIPE, SIG_IGN) == SIG_ERR ? -1 : 0; }
 
 int hinge_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
+
+int hinge_socket_unacknowledged(int fd) {
+    int n = 0;
+    return ioctl(fd, SIOCOUTQ, &n) == 0 ? n : -1;
+}
 
 uint64_t hinge_peer_key(int fd) {
     struct sockaddr_storage ss;

@@ -168,7 +168,10 @@ extension EventLoop {
             close(c)  // EPIPE, ECONNRESET: this connection only
             return
         }
-        if progressed { c.machine.outputProgressed(now: now) }
+        if progressed {
+            c.machine.outputProgressed(now: now)
+            c.kernelQueued = -1
+        }
         countBuffered(c, c.pendingOutputBytes)
         if !c.hasPendingOutput {
             if c.out.capacity > 256 * 1024 {

@@ -238,6 +238,17 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: - Tick
 
+    /// A connection holding more than its share of unsent bytes writes nothing until the kernel's send queue
+    /// has room, which on loopback comes a whole segment (64 KiB) at a time. Bytes the peer acknowledged
+    /// since the last look are progress too, so a client that reads steadily keeps its download
+    /// (docs/http.md#slow-readers).
+    private func notePeerAcknowledgements(_ c: HTTPConnection) {
+        let queued = Int(hinge_socket_unacknowledged(c.fd))
+        guard queued >= 0 else { return }
+        if c.kernelQueued >= 0 && queued < c.kernelQueued { c.machine.outputProgressed(now: now) }
+        c.kernelQueued = queued
+    }
+
     private func tick() {
         trimHeapAfterFlood()
         trimHeapAfterLargeResponse()
@@ -247,6 +258,7 @@ final class EventLoop: @unchecked Sendable {
         }
         for c in connections {
             guard let c else { continue }
+            if c.pendingOutputBytes > configuration.slowReaderBytes { notePeerAcknowledgements(c) }
             let action = c.machine.timerFired(
                 now: now, parserPhase: c.parser.phase, hasPendingOutput: c.hasPendingOutput,
                 pendingOutputBytes: c.pendingOutputBytes)

@@ -33,6 +33,10 @@ final class HTTPConnection {
     /// the responders of this connection's requests (`HTTPResponder.clientGone`), so that long work can stop.
     let liveness = ConnectionLiveness()
 
+    /// The socket's unacknowledged bytes (`SIOCOUTQ`) when the loop last looked, while a slow reader holds
+    /// output; -1 after a write, until the next look. A smaller figure later means the peer took bytes.
+    var kernelQueued = -1
+
     /// epoll interest currently registered.
     var interest: UInt32
     /// The end-of-batch steps this connection is queued for (`ConnectionBatch.step` bits).

@@ -100,6 +100,8 @@ int hinge_accept(int fd);
 /// Who a connection's peer is, for limits per client: an IPv4 address (with bit 32 set), or the /64 prefix
 /// of an IPv6 address (the part a host cannot vary), from `getpeername(2)`; 0 when it cannot be read.
 uint64_t hinge_peer_key(int fd);
+/// The bytes of a socket's send queue the peer has not acknowledged yet (sent or not: `SIOCOUTQ`), or -1.
+int hinge_socket_unacknowledged(int fd);
 /// Limits a socket's unsent bytes in the kernel (`TCP_NOTSENT_LOWAT`), so that `EPOLLOUT` comes as soon as
 /// the peer has taken some of them, not after a large drain (docs/http.md#slow-readers).
 static inline int hinge_set_notsent_lowat(int fd, int bytes) {
