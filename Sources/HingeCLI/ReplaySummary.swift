@@ -34,7 +34,8 @@ public struct ReplayCommandOptions: Sendable, Equatable {
           --limit N      replay at most the newest N records
           --constant-set NAME[@N]
                          report what this version of the database would move instead: each resolution
-                         resolved again with it instead of the version it used (POST
+                         that would use it (its scene names the set without a version, or this version)
+                         resolved again with it, the others counted apart by the version they used (POST
                          /v1/constant-sets/{name}/versions/{n}/impact); exit 1 if anything moves
           -h, --help     show this help
 
