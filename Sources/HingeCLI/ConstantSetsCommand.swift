@@ -98,27 +98,7 @@ public struct ConstantSetsCommandOptions: Sendable, Equatable {
                 }
             }
         }
-        func reference(_ text: String) throws(UsageError) -> ConstantSetReference {
-            guard let r = ConstantSetReference(text), !r.isDefault else {
-                throw UsageError("expected a set's name or name@version, got '\(TerminalText.escaped(text))'")
-            }
-            return r
-        }
-        switch (words.first, words.count) {
-        case (nil, _), ("list", 1): o.action = .list
-        case ("show", 2): o.action = .show((try reference(words[1])).description)
-        case ("export", 3): o.action = .export(try reference(words[1]), file: words[2], tokens: tokens)
-        case ("import", 3):
-            if let problem = ConstantSetDrafts.nameProblem(words[1]) { throw UsageError(problem) }
-            o.action = .import(words[1], file: words[2], tokens: tokens)
-        case ("create", 2):
-            if let problem = ConstantSetDrafts.nameProblem(words[1]) { throw UsageError(problem) }
-            guard !creation.constants.isEmpty else { throw UsageError("create needs at least one --set KEY=VALUE") }
-            o.action = .create(words[1], creation)
-        default:
-            throw UsageError(
-                "expected list, show NAME[@N], export NAME[@N] FILE, import NAME FILE or create NAME --set KEY=VALUE")
-        }
+        o.action = try action(words, tokens: tokens, creation: creation)
         var creating = false
         if case .create = o.action { creating = true }
         if !creating && o.server != nil { throw UsageError("--server applies to create only") }
@@ -126,6 +106,31 @@ public struct ConstantSetsCommandOptions: Sendable, Equatable {
             throw UsageError("--based-on, --set and --note apply to create only")
         }
         return o
+    }
+
+    /// The action the words name (`list`, `show NAME[@N]`, …).
+    static func action(_ words: [String], tokens: Bool, creation: ConstantSetCreation) throws(UsageError) -> Action {
+        func reference(_ text: String) throws(UsageError) -> ConstantSetReference {
+            guard let r = ConstantSetReference(text), !r.isDefault else {
+                throw UsageError("expected a set's name or name@version, got '\(TerminalText.escaped(text))'")
+            }
+            return r
+        }
+        switch (words.first, words.count) {
+        case (nil, _), ("list", 1): return .list
+        case ("show", 2): return .show((try reference(words[1])).description)
+        case ("export", 3): return .export(try reference(words[1]), file: words[2], tokens: tokens)
+        case ("import", 3):
+            if let problem = ConstantSetDrafts.nameProblem(words[1]) { throw UsageError(problem) }
+            return .import(words[1], file: words[2], tokens: tokens)
+        case ("create", 2):
+            if let problem = ConstantSetDrafts.nameProblem(words[1]) { throw UsageError(problem) }
+            guard !creation.constants.isEmpty else { throw UsageError("create needs at least one --set KEY=VALUE") }
+            return .create(words[1], creation)
+        default:
+            throw UsageError(
+                "expected list, show NAME[@N], export NAME[@N] FILE, import NAME FILE or create NAME --set KEY=VALUE")
+        }
     }
 }
 
