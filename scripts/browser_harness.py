@@ -10,6 +10,7 @@ import threading
 import re
 import struct
 import time
+import traceback
 import urllib.error
 import urllib.request
 import zlib
@@ -34,6 +35,10 @@ def check(name, fn):
         print(f"ok    {name}" + (f" — {detail}" if detail else ""), flush=True)
     except Exception as error:  # report and go on: every check runs
         reason = f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error).strip() else ''}"
+        # Where in the checks it happened: the last frame in scripts/.
+        frames = [f for f in traceback.extract_tb(error.__traceback__) if "/scripts/" in f.filename]
+        if frames:
+            reason += f" ({os.path.basename(frames[-1].filename)}:{frames[-1].lineno})"
         results.append((name, False, reason))
         print(f"FAIL  {name} — {reason}", flush=True)
 

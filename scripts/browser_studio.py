@@ -10,6 +10,7 @@ from selenium.webdriver.support.ui import Select
 from browser_harness import API_KEY, check, expect, mean_luminance, svg_text_px
 from browser_studio_constants import constant_checks
 from browser_studio_views import view_checks
+from browser_studio_work import work_checks
 
 XSS_ID = "<img src=x onerror=window.hingeXSS=1>"
 XSS_SCRIPT = "</script><script>window.hingeXSS=2</script>"
@@ -293,6 +294,12 @@ def studio_checks(b, hinge, shots, shots_dir):
         expect(overflow <= 0, f"the matrix scrolls the page sideways by {overflow} px at 390 px")
         narrowest = b.js("return Math.min(...[...document.querySelectorAll('#matrix-grid img')].map(i => i.clientWidth))")
         expect(narrowest >= 320, f"a matrix picture is {narrowest} px wide at 390 px")
+        # Each picture fits its card, and is shown at most a quarter wider than it was drawn for (text size).
+        cards = b.js("return [...document.querySelectorAll('#matrix-grid .cell')].map(c => { const i = c.querySelector('img');"
+                     " return i && [c.clientWidth, i.getBoundingClientRect().width, Number(i.getAttribute('width')), c.textContent.slice(0, 60)]; })"
+                     ".filter(Boolean)")
+        unfit = [c for c in cards if c[1] > c[0] or c[1] / c[2] > 1.25]
+        expect(cards and not unfit, f"matrix pictures wider than their card or than drawn (card, shown, asked): {unfit}")
         shots.append(b.shot(shots_dir, "matrix-390.png", scroll_to="#matrix-status"))
         d.set_window_size(1400, 1000)
         d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
@@ -327,6 +334,7 @@ def studio_checks(b, hinge, shots, shots_dir):
         ("errors show under the editor, on screen, point into the text; the rest is marked stale", errors_are_beside_the_editor),
         ("ids and names holding markup show as text (no script, no element, no alert)", xss_shows_as_text),
     ])
+    work_checks(b, hinge, shots, shots_dir, run, DEFAULT_SCENE)
     view_checks(b, hinge, shots, shots_dir, run)
     constant_checks(b, hinge, shots, shots_dir, run)
     run([

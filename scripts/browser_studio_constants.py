@@ -1,7 +1,8 @@
 """The Hinge Studio checks of scripts/browser-tests.py for constant sets: the Scene view's picker, its compare
 mode, and the Devices view's Constants tab with an impact report. Run by browser_studio.studio_checks.
 
-The set has two versions that differ only in `sheet.topGap` (40, then 80), which moves every sheet's large
+The set has two versions that differ only in `sheet.topGap` (40, then 80; the Constants tab's form makes a third,
+120), which moves every sheet's large
 detent (docs/rules.md#detent-heights: large = H − safeTop − sheet.topGap, medium = sheet.mediumFraction ×
 large). On the iPhone 16 (852 pt tall, safe top 59) the default scene's `editor` (a bottom sheet at its medium
 detent) and `help` (a popover shown as a sheet at its large detent) move; `tools` (a bottom panel) does not."""
@@ -13,7 +14,7 @@ from selenium.webdriver.support.ui import Select
 from browser_harness import API_KEY, expect
 
 SET = "studio-acme"
-GAPS = {1: 40, 2: 80}
+GAPS = {1: 40, 2: 80, 3: 120}
 HEIGHT, SAFE_TOP = 852, 59
 AUTH = {"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"}
 MOVED = (0xD6, 0x33, 0x6C)  # the compare mode's mark (picture.js)
@@ -70,6 +71,7 @@ def constant_checks(b, hinge, shots, shots_dir, run):
     def picker_sets_the_version():
         create_versions()
         d.get(hinge.base + "/#scene")
+        b.js("localStorage.clear()")  # a first visit: the example scene, not the text kept by the checks before
         d.refresh()  # a new page, which lists the sets just created
         b.wait(lambda _: b.pictures_shown() >= 1, "the first wireframe")
         b.wait(lambda _: b.all(f'#scene-constant-set option[value="{SET}@2"]'), "the set's versions in the picker")
@@ -128,6 +130,8 @@ def constant_checks(b, hinge, shots, shots_dir, run):
             ["help", "/placements/2/detents", f"medium {m1:g}, large {large(1)}", f"medium {m2:g}, large {large(2)}"],
         ]
         expect(rows == wanted, f"listed moves: {rows}")
+        heads = [h.text for h in b.all("#compare-moves thead th")]
+        expect(heads == ["id", "pointer", f"{SET}@1", f"{SET}@2"], f"the columns are not headed with the sets: {heads}")
         pink = [b.js(MARK_PIXELS_JS, f"compare-picture-{k}", MOVED) for k in (0, 1)]
         expect(min(pink) > 200, f"the marks are not drawn: {pink} pixels of the mark's colour")
         shots.append(b.shot(shots_dir, "compare.png"))
@@ -167,16 +171,19 @@ def constant_checks(b, hinge, shots, shots_dir, run):
         b.collect()
         return f"pictures {boxes[0]['width']:.0f} px wide, one under the other"
 
-    def record(scene):
-        status, headers, body = hinge.request("POST", "/v1/resolve", {**scene, "constantSet": f"{SET}@1"},
-                                              {"Content-Type": "application/json"})
+    def record(scene, named=SET):
+        body = {**scene, "constantSet": named} if named else scene
+        status, headers, body = hinge.request("POST", "/v1/resolve", body, {"Content-Type": "application/json"})
         return headers.get("Hinge-Record-Id")
 
     def constants_tab_and_impact():
+        # Scenes that name the set (its latest, @2, now): the next version moves them. Two pin @1 and one names
+        # no set: the next version does not touch them, and the report counts them apart.
         ids = [record(SHEET_SCENE) for _ in range(3)]
         ids.append(record(PANEL_SCENE))
         ids.append(record(BROKEN_SCENE))
-        expect(all(ids), f"records: {ids}")
+        apart = [record(SHEET_SCENE, f"{SET}@1"), record(SHEET_SCENE, f"{SET}@1"), record(SHEET_SCENE, None)]
+        expect(all(ids + apart), f"records: {ids + apart}")
         status, _, body = hinge.request("GET", f"/v1/requests/{ids[0]}")
         since = json.loads(body)["receivedAt"]
         b.by("#tab-devices").click()
@@ -199,8 +206,24 @@ def constant_checks(b, hinge, shots, shots_dir, run):
         unlabelled = b.js("return [...document.querySelectorAll('#devices-panel-constants input, #devices-panel-constants select')]"
                           ".filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label')).map(e => e.id || e.name)")
         expect(not unlabelled, f"controls without a label: {unlabelled}")
-        # A refused filter shows the problem's pointer; then the report of version 2 over the records above.
-        Select(b.by("#impact-version")).select_by_value("2")
+        # The next version, made in the tab: based on the latest, one constant changed, a note.
+        expect(Select(b.by("#version-based-on")).first_selected_option.get_attribute("value") == f"{SET}@2",
+               "the form does not start from the latest version")
+        b.by("#version-constants").send_keys(f"sheet.topGap = {GAPS[3]}")
+        b.by("#version-note").send_keys("made in the studio")
+        b.click("#version-create")
+        b.wait(lambda _: b.by("#api-key-dialog").get_attribute("open") is not None or b.all("#version-created"),
+               "the key dialog or the new version")
+        if b.by("#api-key-dialog").get_attribute("open") is not None:
+            b.by("#api-key-input").send_keys(API_KEY)
+            b.by("#api-key-save").click()
+        b.wait(lambda _: b.by("#constants-version").get_attribute("data-version") == f"{SET}@3", "the new version's constants")
+        expect(b.by("#version-created").text == f"Created {SET}@3.", f"status: {b.by('#constants-status').text!r}")
+        expect(value("sheet.topGap") == [["sheet.topGap", str(GAPS[3]), "10", "made in the studio"]], f"@3: {value('sheet.topGap')}")
+        status, _, body = hinge.request("GET", f"/v1/constant-sets/{SET}/versions/3")
+        expect(status == 200 and json.loads(body)["basedOn"] == f"{SET}@2", f"@3 as stored: {status} {body[:200]!r}")
+        # A refused filter shows the problem's pointer; then the report of version 3 over the records above.
+        Select(b.by("#impact-version")).select_by_value("3")
         b.by("#impact-since").send_keys("yesterday")
         b.click("#impact-run")
         b.wait(lambda _: b.by("#impact-result").get_attribute("data-state") == "error", "the refused report")
@@ -212,10 +235,14 @@ def constant_checks(b, hinge, shots, shots_dir, run):
         counts = {k: b.by(f"#impact-{k}").get_attribute("data-count") for k in ["replayed", "unchanged", "changed", "skipped"]}
         expect(counts == {"replayed": "4", "unchanged": "1", "changed": "3", "skipped": "1"}, f"counts: {counts}")
         expect(b.by("#impact-run").is_enabled() and b.by("#impact-result").get_attribute("aria-busy") is None, "still busy")
-        groups = {r.find_elements("css selector", "td")[0].text: [c.text for c in r.find_elements("css selector", "td")[1:]]
+        elsewhere = [[c.text for c in r.find_elements("css selector", "td")] for r in b.all("table.impact-elsewhere tbody tr")]
+        expect(elsewhere == [[f"{SET}@1", "the scene pins another version of this set", "2"],
+                             ["default", "the scene names no set: built-in values", "1"]], f"counted apart: {elsewhere}")
+        groups = {tuple(c.text for c in r.find_elements("css selector", "td")[:3]): [c.text for c in r.find_elements("css selector", "td")[3:]]
                   for r in b.all("table.impact-groups tbody tr")}
-        shift = (GAPS[2] - GAPS[1]) / 2
-        expect(groups.get("/placements/*/frame/y") == ["3", f"{shift:g}"], f"groups: {groups}")
+        shift = (GAPS[3] - GAPS[2]) / 2
+        expect(groups.get(("/placements/*/frame/y", "—", "increase")) == ["3", f"+{shift:g}"], f"groups: {groups}")
+        expect(groups.get(("/placements/*/detents/*/height", "large", "decrease")) == ["3", f"-{2 * shift:g}"], f"groups: {groups}")
         changed = [r.find_elements("css selector", "td")[0].text for r in b.all("table.impact-changes tbody tr")]
         expect(sorted(changed) == sorted(f"#{i}" for i in ids[:3]), f"changed records {changed}, recorded {ids}")
         shots.append(b.shot(shots_dir, "constants.png"))
@@ -229,6 +256,7 @@ def constant_checks(b, hinge, shots, shots_dir, run):
         expect(not bad, f"console errors or failed requests: {bad}")
         # The next checks start from a new page's Scene view, as after loading the studio.
         d.get(hinge.base + "/#scene")
+        b.js("localStorage.clear()")
         d.refresh()
         b.wait(lambda _: b.pictures_shown() >= 1, "the first wireframe")
         b.collect()
@@ -238,5 +266,6 @@ def constant_checks(b, hinge, shots, shots_dir, run):
         ("the constant-set picker lists the versions, sets constantSet, and shows the version the answer used", picker_sets_the_version),
         ("compare mode draws two versions side by side, marks and lists exactly the moved placements, records nothing", compare_marks_what_moved),
         ("compare mode stacks its pictures at 390 px", compare_stacks_at_390),
-        ("the Constants tab lists sets, versions and constants, and runs an impact report with its counts", constants_tab_and_impact),
+        ("the Constants tab lists sets, versions and constants, makes the next version, and reports what it moves among "
+         "the records that would use it, the others apart", constants_tab_and_impact),
     ])

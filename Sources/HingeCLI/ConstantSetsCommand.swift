@@ -14,15 +14,23 @@ public struct ConstantSetsCommandOptions: Sendable, Equatable {
         case export(ConstantSetReference, file: String, tokens: Bool)
         /// The set's name, the file, and whether it is a design tokens document.
         case `import`(String, file: String, tokens: Bool)
+        /// The set's name and the version's body (`--based-on`, `--set`, `--note`).
+        case create(String, ConstantSetCreation)
     }
 
     public var action = Action.list
     public var db = CLIDefaults.db
+    /// `--server URL`: `create` posts to this server instead of writing the database.
+    public var server: String?
+    /// `--api-key KEY` (`HINGE_API_KEY`): the server's key for writes.
+    public var apiKey: String?
 
     public init() {}
 
     public static let usage = """
         USAGE: hinge constant-sets [list | show NAME[@N] | export NAME[@N] FILE | import NAME FILE] [options]
+               hinge constant-sets create NAME [--based-on default|NAME@N] --set KEY=VALUE... [--note TEXT]
+                                  [--db PATH | --server URL [--api-key KEY]]
 
         The constant sets of the database (docs/api.md#constant-sets), as GET /v1/constant-sets answers them.
           list                   the sets: name, latest version, creation time, note (the default)
@@ -33,10 +41,19 @@ public struct ConstantSetsCommandOptions: Sendable, Equatable {
                                  Hinge's JSON with --format json), checked as POST …/versions checks it.
                                  A SQLite database must not be in use by a server (POST the file to it
                                  instead); with PostgreSQL every server sees the new version at once.
+          create NAME            create the next version of NAME: the constants of --based-on (default: the
+                                 built-in values) with each --set KEY=VALUE on top (GET /v1/constants lists
+                                 the keys), each set value's source the note; checked as POST …/versions
+                                 checks it. Into the database, or through a server with --server.
 
         OPTIONS:
           --db PATH      the database: a SQLite file or a postgres:// URL (HINGE_DB, default ./hinge.sqlite)
           --format F     dtcg (default) | json, for export and import
+          --based-on R   create: the version the new one starts from, default or NAME@N (default: default)
+          --set K=V      create: a constant's value, repeatable
+          --note TEXT    create: what the version is for; the source of every value it sets
+          --server URL   create: post to this server (http://host:port) instead of writing --db
+          --api-key KEY  create: the server's API key for writes (HINGE_API_KEY)
           -h, --help     show this help
 
         EXIT STATUS:
@@ -53,6 +70,8 @@ public struct ConstantSetsCommandOptions: Sendable, Equatable {
         o.db = try CLIDefaults.db(environment: environment)
         var words: [String] = []
         var tokens = true
+        var creation = ConstantSetCreation()
+        o.apiKey = environment("HINGE_API_KEY")
         var scanner = CommandArguments(arguments, command: "constant-sets")
         while let token = scanner.next() {
             switch token {
@@ -66,10 +85,31 @@ public struct ConstantSetsCommandOptions: Sendable, Equatable {
                         throw UsageError("--format must be dtcg or json, got '\(v)'")
                     }
                     tokens = v == "dtcg"
+                case "--based-on", "--set", "--note":
+                    try creation.read(name, try scanner.value(of: name, inline: inline))
+                case "--server":
+                    let url = try scanner.value(of: name, inline: inline)
+                    guard ServerPost(url: url) != nil else {
+                        throw UsageError("--server must be http://host[:port], got '\(TerminalText.escaped(url))'")
+                    }
+                    o.server = url
+                case "--api-key": o.apiKey = try scanner.value(of: name, inline: inline)
                 default: throw scanner.unknownOption(name)
                 }
             }
         }
+        o.action = try action(words, tokens: tokens, creation: creation)
+        var creating = false
+        if case .create = o.action { creating = true }
+        if !creating && o.server != nil { throw UsageError("--server applies to create only") }
+        if !creating && creation != ConstantSetCreation() {
+            throw UsageError("--based-on, --set and --note apply to create only")
+        }
+        return o
+    }
+
+    /// The action the words name (`list`, `show NAME[@N]`, …).
+    static func action(_ words: [String], tokens: Bool, creation: ConstantSetCreation) throws(UsageError) -> Action {
         func reference(_ text: String) throws(UsageError) -> ConstantSetReference {
             guard let r = ConstantSetReference(text), !r.isDefault else {
                 throw UsageError("expected a set's name or name@version, got '\(TerminalText.escaped(text))'")
@@ -77,16 +117,20 @@ public struct ConstantSetsCommandOptions: Sendable, Equatable {
             return r
         }
         switch (words.first, words.count) {
-        case (nil, _), ("list", 1): o.action = .list
-        case ("show", 2): o.action = .show((try reference(words[1])).description)
-        case ("export", 3): o.action = .export(try reference(words[1]), file: words[2], tokens: tokens)
+        case (nil, _), ("list", 1): return .list
+        case ("show", 2): return .show((try reference(words[1])).description)
+        case ("export", 3): return .export(try reference(words[1]), file: words[2], tokens: tokens)
         case ("import", 3):
             if let problem = ConstantSetDrafts.nameProblem(words[1]) { throw UsageError(problem) }
-            o.action = .import(words[1], file: words[2], tokens: tokens)
+            return .import(words[1], file: words[2], tokens: tokens)
+        case ("create", 2):
+            if let problem = ConstantSetDrafts.nameProblem(words[1]) { throw UsageError(problem) }
+            guard !creation.constants.isEmpty else { throw UsageError("create needs at least one --set KEY=VALUE") }
+            return .create(words[1], creation)
         default:
-            throw UsageError("expected list, show NAME[@N], export NAME[@N] FILE or import NAME FILE")
+            throw UsageError(
+                "expected list, show NAME[@N], export NAME[@N] FILE, import NAME FILE or create NAME --set KEY=VALUE")
         }
-        return o
     }
 }
 
@@ -128,21 +172,34 @@ public enum ConstantSetsCommandRunner {
             }
             let parsed =
                 tokens
-                ? ConstantSetTokens.draft(tokens: body, catalog: sets)
+                ? ConstantSetTokens.draft(tokens: body, name: name, catalog: sets)
                 : ConstantSetDrafts.draft(json: body, catalog: sets)
-            switch parsed {
-            case .failure(let problem):
-                let doc = (try? JSONParser.parse(problem.document)).map { JSONWriter.encode($0, options: .pretty) }
-                return CommandOutput(exitCode: 1, stderr: (doc ?? problem.document) + [0x0A])
-            case .success(let draft):
-                do throws(StoreError) {
-                    let v = try sets.create(name: name, draft: draft)
-                    return CommandOutput(exitCode: 0, stdout: Array("created \(v.reference) \(v.digest.quoted)\n".utf8))
-                } catch {
-                    return .failure("hinge constant-sets: cannot store the version: \(error)")
-                }
+            return store(parsed, name: name, sets: sets)
+        case .create(let name, let creation):
+            return store(ConstantSetDrafts.draft(json: creation.body, catalog: sets), name: name, sets: sets)
+        }
+    }
+
+    /// Stores a checked draft as the next version of `name`, or prints its problem document.
+    static func store(_ parsed: Result<ConstantSetDraft, ResolveProblem>, name: String, sets: ConstantSetStore)
+        -> CommandOutput
+    {
+        switch parsed {
+        case .failure(let problem): return problemOutput(problem.document)
+        case .success(let draft):
+            do throws(StoreError) {
+                let v = try sets.create(name: name, draft: draft)
+                return CommandOutput(exitCode: 0, stdout: Array("created \(v.reference) \(v.digest.quoted)\n".utf8))
+            } catch {
+                return .failure("hinge constant-sets: cannot store the version: \(error)")
             }
         }
+    }
+
+    /// A problem document, pretty, on standard error (exit 1).
+    static func problemOutput(_ document: [UInt8]) -> CommandOutput {
+        let doc = (try? JSONParser.parse(document)).map { JSONWriter.encode($0, options: .pretty) }
+        return CommandOutput(exitCode: 1, stderr: (doc ?? document) + [0x0A])
     }
 
     static func pretty(_ value: JSONValue) -> CommandOutput {
@@ -152,20 +209,25 @@ public enum ConstantSetsCommandRunner {
     /// Opens the database (which must exist; exclusively for an import into SQLite, so that no server's
     /// snapshot misses the new version) and runs.
     public static func run(options: ConstantSetsCommandOptions) -> CommandOutput {
+        if let server = options.server, case .create(let name, let creation) = options.action {
+            return create(name, creation, server: server, apiKey: options.apiKey)
+        }
         guard CLIFiles.databaseExists(options.db) else {
             return .failure("hinge constant-sets: no database at \(options.db)")
         }
         var configuration = Store.Configuration(path: options.db, maxReaders: 1, requireWritable: false)
-        if case .import = options.action {
+        switch options.action {
+        case .import, .create:
             configuration.requireWritable = true
             configuration.exclusive = !CLIFiles.isPostgresURL(options.db)
+        default: break
         }
         let store: Store
         do throws(StoreError) { store = try Store.open(configuration) } catch {
             if case .locked = error {
                 return .failure(
-                    "hinge constant-sets: a server uses \(options.db): POST the file to its "
-                        + "/v1/constant-sets/{name}/versions instead")
+                    "hinge constant-sets: a server uses \(options.db): POST to its /v1/constant-sets/{name}/versions "
+                        + "instead (for create: --server URL)")
             }
             return .failure("hinge constant-sets: cannot open the database: \(error)")
         }

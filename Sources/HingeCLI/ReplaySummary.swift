@@ -34,7 +34,8 @@ public struct ReplayCommandOptions: Sendable, Equatable {
           --limit N      replay at most the newest N records
           --constant-set NAME[@N]
                          report what this version of the database would move instead: each resolution
-                         resolved again with it instead of the version it used (POST
+                         that would use it (its scene names the set without a version, or this version)
+                         resolved again with it, the others counted apart by the version they used (POST
                          /v1/constant-sets/{name}/versions/{n}/impact); exit 1 if anything moves
           -h, --help     show this help
 
@@ -227,10 +228,16 @@ extension ReplayCommandRunner {
                 version, options: o, log: store.requestLog, devices: store, sets: store.constantSets)
             var s = "\(r.version): replayed \(r.replayed), unchanged \(r.unchanged), changed \(r.changed), "
             s += "skipped \(r.skipped)\n"
+            for e in r.elsewhere {
+                s += "apart \(TerminalText.escaped(e.constantSet)) (\(e.reason.rawValue)): \(e.records) record"
+                s += e.records == 1 ? "\n" : "s\n"
+            }
             for g in r.groups {
                 let typical = g.typical.map { " typical \($0 > 0 ? "+" : "")\(ConstantSetDrafts.fmt($0))" } ?? ""
+                let detent = g.detent.map { " [\(TerminalText.escaped($0))]" } ?? ""
                 s +=
-                    "moved \(TerminalText.escaped(g.pattern)): \(g.records) record\(g.records == 1 ? "" : "s")\(typical)\n"
+                    "moved \(TerminalText.escaped(g.pattern))\(detent) \(g.direction.rawValue): \(g.records) record"
+                    + "\(g.records == 1 ? "" : "s")\(typical)\n"
             }
             for c in r.changes {
                 let shown = c.differences.prefix(ReplaySummary.pathsShown).map {

@@ -25,6 +25,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case splitFollowsFold = "split-follows-fold"  // split
     case secondaryHidden = "secondary-hidden"  // split
     case unknownField = "unknown-field"  // unknown-fields
+    case presentationCovered = "presentation-covered"  // covered-presentation
 }
 
 public enum Severity: String, Sendable, CaseIterable { case info, warning }

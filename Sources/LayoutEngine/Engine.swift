@@ -55,6 +55,8 @@ public enum LayoutEngine {
                 presentation, swipeToDismiss: placements[index].swipeToDismiss, diagnostics: &d)
             swap(&d.items, &diagnostics)
         }
+        // docs/rules.md#covered-presentation, once every placement is known.
+        CoverageRules.warnCovered(scene.presentations, placements, diagnostics: &diagnostics)
         var arrangement: ResolvedArrangement?
         if let a = scene.arrangementBox?.request {
             arrangement = ArrangementRules.resolve(a, env: env, constants: c, diagnostics: &diagnostics)

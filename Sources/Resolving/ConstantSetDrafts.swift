@@ -53,7 +53,28 @@ public enum ConstantSetDrafts {
             }
         }
         if let s = root["sources"] { draft.sources = sources(s, overrides: draft.overrides, issues: &issues) }
+        if !issues.isEmpty && isTokensDocument(root) {
+            // Its groups are not unknown members of this body: the body has the wrong type.
+            issues = [
+                JSONIssue(
+                    path: .root,
+                    message: "this is a design tokens document: send it with Content-Type: "
+                        + "\(ConstantSetTokens.mediaType) (hinge constant-sets import: --format dtcg)")
+            ]
+        }
         return issues.isEmpty ? .success(draft) : .failure(.invalid(issues, what: "version"))
+    }
+
+    /// Whether `root` reads as a design tokens document: none of this body's members, and `$`-members at the
+    /// root or a group holding a token (`{"sheet": {"topGap": {"$value": …}}}`).
+    static func isTokensDocument(_ root: JSONObject) -> Bool {
+        let own: Set<String> = ["basedOn", "constants", "note", "sources"]
+        if root.members.contains(where: { own.contains($0.key) }) { return false }
+        return root.members.contains { m in
+            if m.key.hasPrefix("$") { return true }
+            guard case .object(let group) = m.value else { return false }
+            return group.members.contains { $0.value["$value"] != nil }
+        }
     }
 
     /// `basedOn`: `default` or `name@n` of a stored version (a retired set's too: its versions stay).

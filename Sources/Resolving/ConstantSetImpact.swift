@@ -4,108 +4,21 @@ import Store
 import Synchronization
 
 /// What a constant set version would move (docs/api.md#constant-set-impact): the matching records of the
-/// request log resolved again with that version instead of the one each used, compared with what each answered.
+/// request log that would use it (their scenes name its set without a version, or this version) resolved again
+/// with it, compared with what each answered; the others counted apart by the version they used.
 public enum ConstantSetImpact {
-    public struct Options: Sendable, Equatable {
-        public static let maxRecords = 100_000
-        public static let maxPage = 500
-        public var since: Timestamp?
-        public var until: Timestamp?
-        public var device: String?
-        /// Records replayed at most (newest first). Default 10 000.
-        public var limit = 10_000
-        /// Numbers that differ by at most this much count as unchanged (points). Default 0.
-        public var tolerance = 0.0
-        /// Changed records listed on this page, and the `next` of the previous page.
-        public var pageLimit = 50
-        public var after: Int64?
-
-        public init() {}
-
-        /// The body of `POST …/impact` (empty: every default).
-        public static func decode(_ body: [UInt8]) -> Result<Options, ResolveProblem> {
-            var o = Options()
-            if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .success(o) }
-            let value: JSONValue
-            switch ResolveProblem.parse(body) {
-            case .failure(let problem): return .failure(problem)
-            case .success(let v): value = v
-            }
-            guard case .object(let root) = value else {
-                return .failure(.invalid([JSONIssue(path: .root, message: "expected an object")], what: "request"))
-            }
-            var issues: [JSONIssue] = []
-            for m in root.members {
-                let at = JSONPointer([m.key])
-                func int(_ range: ClosedRange<Int>) -> Int? {
-                    guard let d = m.value.doubleValue, d == d.rounded(), d >= Double(range.lowerBound),
-                        d <= Double(range.upperBound)
-                    else {
-                        issues.append(
-                            JSONIssue(
-                                path: at, message: "expected an integer from \(range.lowerBound) to \(range.upperBound)"
-                            ))
-                        return nil
-                    }
-                    return Int(d)
-                }
-                switch m.key {
-                case "since", "until":
-                    guard let t = m.value.stringValue.flatMap({ Timestamp(iso8601: $0) }) else {
-                        issues.append(
-                            JSONIssue(path: at, message: "expected an ISO 8601 time, e.g. 2026-01-31T12:00:00Z"))
-                        continue
-                    }
-                    if m.key == "since" { o.since = t } else { o.until = t }
-                case "device":
-                    guard let d = m.value.stringValue, DeviceProfile.isValidID(d) else {
-                        issues.append(JSONIssue(path: at, message: "expected a device id"))
-                        continue
-                    }
-                    o.device = d
-                case "limit": o.limit = int(1...maxRecords) ?? o.limit
-                case "pageLimit": o.pageLimit = int(1...maxPage) ?? o.pageLimit
-                case "after":
-                    guard let text = m.value.stringValue, let id = RecordID(text) else {
-                        issues.append(JSONIssue(path: at, message: "expected the next of the previous page"))
-                        continue
-                    }
-                    o.after = id.rawValue
-                case "tolerance":
-                    guard let t = m.value.doubleValue, t >= 0, t <= 1000 else {
-                        issues.append(JSONIssue(path: at, message: "expected a number from 0 to 1000"))
-                        continue
-                    }
-                    o.tolerance = t
-                default:
-                    issues.append(
-                        JSONIssue(
-                            path: at,
-                            message: "unknown member (since, until, device, limit, tolerance, pageLimit, after)"))
-                }
-            }
-            return issues.isEmpty ? .success(o) : .failure(.invalid(issues, what: "request"))
-        }
-    }
-
     /// One changed record: its summary and what moved.
     public struct Change: Sendable {
         public var record: RecordSummary
         public var differences: [Replay.Difference]
     }
 
-    /// Changes of one pointer pattern (array indices as `*`).
-    public struct Group: Sendable, Equatable {
-        public var pattern: String
-        public var records: Int
-        /// The median of the numeric changes (after − before), when there are any.
-        public var typical: Double?
-        var deltas: [Double]
-    }
-
     public struct Report: Sendable {
         public var version: String
+        /// Counts of the records that would use the version (docs/api.md#constant-set-impact).
         public var replayed = 0, unchanged = 0, changed = 0, skipped = 0
+        /// The records that would not use it, by the version they used.
+        public var elsewhere: [Elsewhere] = []
         public var groups: [Group] = []
         public var changes: [Change] = []
         public var next: String?
@@ -163,7 +76,8 @@ public enum ConstantSetImpact {
     /// The ids of the matching records, newest first, at most `options.limit`.
     static func selection(_ options: Options, log: RequestLog) throws(StoreError) -> [RecordID] {
         var query = RecordQuery(
-            device: options.device, since: options.since, until: options.until, limit: RecordQuery.maxLimit)
+            device: options.device, since: options.since, until: options.until, limit: RecordQuery.maxLimit,
+            constantSet: options.constantSet)
         var ids: [RecordID] = []
         while ids.count < options.limit {
             query.limit = min(RecordQuery.maxLimit, options.limit - ids.count)
@@ -178,6 +92,7 @@ public enum ConstantSetImpact {
     /// What one job found over its records.
     struct Partial: Sendable {
         var replayed = 0, unchanged = 0, changed = 0, skipped = 0
+        var elsewhere: [String: Elsewhere] = [:]
         var groups: [String: Group] = [:]
         /// The changed records after `options.after`, newest first, at most one more than a page.
         var changes: [Change] = []
@@ -189,29 +104,32 @@ public enum ConstantSetImpact {
     ) throws(StoreError) -> Partial {
         var p = Partial()
         for id in ids {
-            guard let detail = try log.record(id: id),
-                let diff = compare(detail, with: version, options: options, devices: devices, sets: sets)
-            else {
+            guard let detail = try log.record(id: id), isReplayable(detail.summary) else {
+                p.skipped += 1
+                continue
+            }
+            switch scope(of: detail, version) {
+            case .uses: break
+            case .unreadable:
+                p.skipped += 1
+                continue
+            case .apart(let used, let reason):
+                p.elsewhere[used, default: Elsewhere(constantSet: used, reason: reason, records: 0)].records += 1
+                continue
+            }
+            guard let diff = compare(detail, with: version, options: options, devices: devices, sets: sets) else {
                 p.skipped += 1
                 continue
             }
             p.replayed += 1
-            let differences = diff.differences
-            if differences.isEmpty {
+            if diff.differences.isEmpty {
                 p.unchanged += 1
                 continue
             }
             p.changed += 1
-            var counted = Set<String>()
-            for (d, pattern) in zip(differences, diff.patterns) {
-                // In place: a copy of the group out of the dictionary would copy its deltas on every append.
-                let first = counted.insert(pattern).inserted
-                p.groups[pattern, default: Group(pattern: pattern, records: 0, typical: nil, deltas: [])].records +=
-                    first ? 1 : 0
-                if let a = d.before.doubleValue, let b = d.after.doubleValue { p.groups[pattern]?.deltas.append(b - a) }
-            }
+            count(diff, into: &p.groups)
             if options.after.map({ id.rawValue < $0 }) ?? true, p.changes.count <= options.pageLimit {
-                p.changes.append(Change(record: detail.summary, differences: differences))
+                p.changes.append(Change(record: detail.summary, differences: diff.differences))
             }
         }
         return p
@@ -221,6 +139,7 @@ public enum ConstantSetImpact {
     static func finish(_ version: ConstantSetVersion, _ parts: [Partial], options: Options) -> Report {
         var report = Report(version: version.reference)
         var groups: [String: Group] = [:]
+        var elsewhere: [String: Elsewhere] = [:]
         var changes: [Change] = []
         for p in parts {
             report.replayed += p.replayed
@@ -228,10 +147,16 @@ public enum ConstantSetImpact {
             report.changed += p.changed
             report.skipped += p.skipped
             changes += p.changes
-            for (pattern, g) in p.groups {
-                groups[pattern, default: Group(pattern: pattern, records: 0, typical: nil, deltas: [])].records +=
-                    g.records
-                groups[pattern]?.deltas += g.deltas
+            for (key, g) in p.groups {
+                if groups[key] == nil {
+                    groups[key] = Group(pattern: g.pattern, detent: g.detent, direction: g.direction)
+                }
+                groups[key]?.records += g.records
+                groups[key]?.deltas += g.deltas
+            }
+            for (used, e) in p.elsewhere {
+                elsewhere[used, default: Elsewhere(constantSet: used, reason: e.reason, records: 0)].records +=
+                    e.records
             }
         }
         changes.sort { $0.record.id > $1.record.id }
@@ -239,14 +164,16 @@ public enum ConstantSetImpact {
         if changes.count > options.pageLimit, let last = report.changes.last {
             report.next = last.record.id.description
         }
-        report.groups = groups.values.map { g in
-            var g = g
-            let sorted = g.deltas.sorted()
-            g.typical = sorted.isEmpty ? nil : sorted[sorted.count / 2]
-            g.deltas = []
-            return g
-        }.sorted { ($0.records, $1.pattern) > ($1.records, $0.pattern) }
+        report.groups = ordered(groups)
+        report.elsewhere = elsewhere.values.sorted {
+            ($0.records, $1.constantSet) > ($1.records, $0.constantSet)
+        }
         return report
+    }
+
+    /// A problem has no placements to move; a matrix is not one scene; a truncated body is not the scene.
+    static func isReplayable(_ s: RecordSummary) -> Bool {
+        !s.requestTruncated && !s.responseTruncated && s.path == Replay.Operation.resolvePath && s.status == 200
     }
 
     /// What resolving `record` with `version` moves against its stored answer; nil when it cannot be replayed
@@ -255,11 +182,7 @@ public enum ConstantSetImpact {
         _ record: RecordDetail, with version: ConstantSetVersion, options: Options, devices: any DeviceCatalog,
         sets: any ConstantSetCatalog
     ) -> ImpactDiff? {
-        let s = record.summary
-        // A problem has no placements to move; a matrix is not one scene.
-        if s.requestTruncated || s.responseTruncated || s.path != Replay.Operation.resolvePath || s.status != 200 {
-            return nil
-        }
+        guard isReplayable(record.summary) else { return nil }
         let context = ConstantSetContext(
             catalog: sets, pin: ConstantSetReference(name: version.name, version: version.version), includeRetired: true
         )
@@ -280,35 +203,5 @@ public enum ConstantSetImpact {
         guard case .object(var o) = v else { return v }
         o.members.removeAll { $0.key == key }
         return .object(o)
-    }
-
-    /// The report as `POST …/impact` answers it.
-    public static func json(_ r: Report) -> JSONValue {
-        .object([
-            "constantSet": .string(r.version),
-            "counts": .object([
-                "replayed": .number(Double(r.replayed)), "unchanged": .number(Double(r.unchanged)),
-                "changed": .number(Double(r.changed)), "skipped": .number(Double(r.skipped)),
-            ]),
-            "groups": .array(
-                r.groups.map { g in
-                    .object([
-                        "pattern": .string(g.pattern), "records": .number(Double(g.records)),
-                        "typical": g.typical.map { .number($0) } ?? .null,
-                    ])
-                }),
-            "changes": .array(
-                r.changes.map { c in
-                    .object([
-                        "id": .string(c.record.id.description), "device": c.record.device.map { .string($0) } ?? .null,
-                        "constantSet": .string(c.record.constantSet ?? "default"),
-                        "differences": .array(
-                            c.differences.map { d in
-                                .object(["path": .string(d.path.description), "before": d.before, "after": d.after])
-                            }),
-                    ])
-                }),
-            "next": r.next.map { .string($0) } ?? .null,
-        ])
     }
 }

@@ -8,6 +8,10 @@ struct ImpactDiff {
     let tolerance: Double
     var differences: [Replay.Difference] = []
     var patterns: [String] = []
+    /// For each difference, the `detent` of the `detents` element it is in (a medium and a large detent move
+    /// apart), else nil.
+    var detents: [String?] = []
+    private var detent: String?
 
     init(tolerance: Double) { self.tolerance = tolerance }
 
@@ -23,11 +27,18 @@ struct ImpactDiff {
         switch (a, b) {
         case (.object(let x), .object(let y)): objects(x, y, path: &path)
         case (.array(let x), .array(let y)):
+            let outer = detent
             for i in 0..<max(x.count, y.count) {
+                let left = i < x.count ? x[i] : .null
+                let right = i < y.count ? y[i] : .null
+                if case .some(.key("detents")) = path.last {
+                    detent = left["detent"]?.stringValue ?? right["detent"]?.stringValue
+                }
                 path.append(.index(i))
-                walk(i < x.count ? x[i] : .null, i < y.count ? y[i] : .null, path: &path)
+                walk(left, right, path: &path)
                 path.removeLast()
             }
+            detent = outer
         case (.number(let x), .number(let y)):
             if abs(x - y) > tolerance { add(a, b, path: path) }
         default:
@@ -50,6 +61,7 @@ struct ImpactDiff {
         }
         differences.append(Replay.Difference(path: JSONPointer(tokens), before: a, after: b))
         patterns.append(pattern)
+        detents.append(detent)
     }
 
     private mutating func objects(_ x: JSONObject, _ y: JSONObject, path: inout [Step]) {

@@ -53,11 +53,16 @@ public enum ConstantSetTokens {
         return .object(root)
     }
 
-    /// A design tokens document as a new version: every token one of Hinge's constants (did-you-mean for the
-    /// others), its `$type` (given or inherited from its group) the constant's, a `dimension` in `px`, a value
-    /// in the constant's range; `$extensions["dev.hinge"].source` its source, and the root's
-    /// `$extensions["dev.hinge"]` `note` and `basedOn`. References (`{group.token}`) are refused.
-    public static func draft(tokens body: [UInt8], catalog: any ConstantSetCatalog) -> Result<
+    /// A design tokens document as the next version of set `name`: every token one of Hinge's constants
+    /// (did-you-mean for the others), its `$type` (given or inherited from its group) the constant's, a
+    /// `dimension` in `px`, a value in the constant's range; `$extensions["dev.hinge"].source` its source, and the
+    /// root's `$extensions["dev.hinge"]` `note`. References (`{group.token}`) are refused.
+    ///
+    /// An export edited and imported again is a change of the set as it stands: the version is based on the
+    /// set's latest version (for a new set: the exported version, else the document's `basedOn`, else the
+    /// defaults), it sets only the values that differ from its base, and a changed value whose source is the
+    /// one exported takes the new note as its source.
+    public static func draft(tokens body: [UInt8], name: String, catalog: any ConstantSetCatalog) -> Result<
         ConstantSetDraft, ResolveProblem
     > {
         let value: JSONValue
@@ -73,23 +78,52 @@ public enum ConstantSetTokens {
         }
         var issues: [JSONIssue] = []
         var draft = ConstantSetDraft(basedOn: nil, overrides: [], note: nil, sources: [:])
+        var base: ConstantSetVersion?
+        if case .found(let latest) = catalog.lookup(ConstantSetReference(name: name), includeRetired: true) {
+            base = latest
+        }
         if case .object(let ext)? = root["$extensions"]?[extensionKey] {
             let at = JSONPointer(["$extensions", extensionKey])
             if let note = ext["note"] {
                 draft.note = ConstantSetDrafts.text(note, at: at.appending("note"), issues: &issues)
             }
-            if let b = ext["basedOn"] {
-                draft.basedOn = ConstantSetDrafts.basedOn(
-                    b, at: at.appending("basedOn"), catalog: catalog, issues: &issues)
+            if base == nil, let exported = ext["name"]?.stringValue, let n = ext["version"]?.doubleValue,
+                n >= 1, n <= 999_999_999, n == n.rounded(),
+                case .found(let v) = catalog.lookup(
+                    ConstantSetReference(name: exported, version: Int(n)), includeRetired: true)
+            {
+                base = v
+            }
+            if let b = ext["basedOn"],
+                let ref = ConstantSetDrafts.basedOn(b, at: at.appending("basedOn"), catalog: catalog, issues: &issues),
+                base == nil, case .found(let v) = catalog.lookup(ref, includeRetired: true)
+            {
+                base = v
             }
         }
+        draft.basedOn = base.map { ConstantSetReference(name: $0.name, version: $0.version) }
         var tokens = Walk(draft: draft, issues: issues)
         tokens.group(root, path: [], at: .root, inheritedType: nil)
         if tokens.draft.overrides.isEmpty && tokens.issues.isEmpty {
             tokens.issues.append(JSONIssue(path: .root, message: "the document holds no token"))
         }
-        return tokens.issues.isEmpty
-            ? .success(tokens.draft) : .failure(.invalid(tokens.issues, what: "design tokens document"))
+        guard tokens.issues.isEmpty else { return .failure(.invalid(tokens.issues, what: "design tokens document")) }
+        return .success(changes(tokens.draft, over: base))
+    }
+
+    /// The draft's values that differ from `base` (nil: the defaults); a source only where it is not the one
+    /// the base gives the constant (an unedited export carries the old sources).
+    static func changes(_ draft: ConstantSetDraft, over base: ConstantSetVersion?) -> ConstantSetDraft {
+        let values = base?.constants ?? Constants()
+        var out = draft
+        out.overrides = draft.overrides.filter { values[keyPath: Constants.definitions[$0.index].keyPath] != $0.value }
+        out.sources = [:]
+        for o in out.overrides {
+            guard let source = draft.sources[o.index] else { continue }
+            let old = base.map { o.index < $0.sources.count ? $0.sources[o.index] : "default" } ?? "default"
+            if source != old { out.sources[o.index] = source }
+        }
+        return out
     }
 
     /// The walk over groups and tokens.

@@ -139,7 +139,7 @@ enum ConstantSetRoutes {
         let tokens = request.headers["Content-Type"]?.contains(ConstantSetTokens.mediaType) ?? false
         let parsed =
             tokens
-            ? ConstantSetTokens.draft(tokens: request.body, catalog: sets)
+            ? ConstantSetTokens.draft(tokens: request.body, name: name, catalog: sets)
             : ConstantSetDrafts.draft(json: request.body, catalog: sets)
         let draft: ConstantSetDraft
         switch parsed {

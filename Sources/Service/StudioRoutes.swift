@@ -108,6 +108,7 @@ struct StudioAssets: Sendable {
         ("locate.js", PackageResources.locate_js),
         ("compare.js", PackageResources.compare_js),
         ("constants.js", PackageResources.constants_js),
+        ("keep.js", PackageResources.keep_js),
     ]
 
     static let embedded: Result<StudioAssets, StudioAssetError> = Result { () throws(StudioAssetError) in

@@ -46,14 +46,15 @@ import Testing
         do {
             let store = try Store.open(.init(path: path))
             defer { store.close() }
-            for gap in [12.0, 32.0] {
+            func create(_ gap: Double) throws {
                 _ = try store.constantSets.create(
                     name: "acme",
                     draft: ConstantSetDraft(basedOn: nil, overrides: [(index, gap)], note: "n", sources: [:]))
             }
-            // One record resolved with acme@1.
+            try create(12)
+            // One record resolved with acme@1, the latest when it was made; then acme@2.
             let body = Array(
-                #"{"device":"iphone-16","constantSet":"acme@1","presentations":[{"id":"s","kind":"sheet"}]}"#.utf8)
+                #"{"device":"iphone-16","constantSet":"acme","presentations":[{"id":"s","kind":"sheet"}]}"#.utf8)
             let out = Resolver.resolve(
                 body: body, catalog: store, constantSets: ConstantSetContext(catalog: store.constantSets))
             #expect(out.constantSet == "acme@1")
@@ -63,6 +64,7 @@ import Testing
                     requestBody: body, responseBody: out.json, engineVersion: "1", constantSet: out.constantSet)
             ) { _ in }
             store.requestLog.flush()
+            try create(32)
         }
         func run(_ args: [String]) throws -> CommandOutput {
             ConstantSetsCommandRunner.run(
@@ -109,5 +111,64 @@ import Testing
         #expect(pinned.status == 0 && !pinned.stdout.contains("invalid-scene"))
         let missing = p.lint(["s.json", "--no-config", "--db", db, "--constant-set", "acme@2"])
         #expect(missing.status == 2 && missing.stderr.contains("no constant set acme@2"))
+    }
+}
+
+/// `hinge constant-sets create` (docs/api.md#constant-sets): a version from the command line, into the database
+/// or through a server, checked as `POST …/versions` checks it.
+@Suite struct ConstantSetCreateCLITests {
+    static let env: @Sendable (String) -> String? = { _ in nil }
+
+    @Test func createIntoTheDatabaseBasedOnAVersionWithTheNoteAsTheSource() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("hinge.sqlite")
+        do {
+            let store = try Store.open(.init(path: path))
+            store.close()
+        }
+        func run(_ args: [String]) throws -> CommandOutput {
+            ConstantSetsCommandRunner.run(
+                options: try ConstantSetsCommandOptions.parse(args + ["--db", path], environment: Self.env))
+        }
+        let first = try run(["create", "ds", "--set", "sheet.topGap=12", "--note", "measured on a Duo"])
+        #expect(first.exitCode == 0 && String(decoding: first.stdout, as: UTF8.self).hasPrefix("created ds@1 \""))
+        let second = try run(["create", "ds", "--based-on", "ds@1", "--set", "popover.margin=14", "--note", "wider"])
+        #expect(second.exitCode == 0 && String(decoding: second.stdout, as: UTF8.self).hasPrefix("created ds@2 "))
+        let v2 = try JSONParser.parse(try run(["show", "ds@2"]).stdout)
+        #expect(v2["basedOn"] == "ds@1" && v2["note"] == "wider")
+        #expect(v2["constants"]?["sheet.topGap"] == .object(["value": 12, "source": "measured on a Duo"]))
+        #expect(v2["constants"]?["popover.margin"] == .object(["value": 14, "source": "wider"]))
+        // Checked as the route checks it: the problem document with its pointers, exit 1.
+        let bad = try run(["create", "ds", "--set", "sheet.topGapp=1", "--set", "sheet.margin=-1"])
+        #expect(bad.exitCode == 1)
+        let problem = try JSONParser.parse(bad.stderr)
+        // The body's members in key order, as the writer writes them.
+        #expect(
+            problem["errors"]?.arrayValue?.compactMap { $0["path"]?.stringValue } == [
+                "/constants/sheet.margin", "/constants/sheet.topGapp",
+            ])
+        #expect(try run(["show", "ds@3"]).exitCode == 1)
+    }
+
+    @Test(arguments: [
+        ["create", "ds"], ["create", "ds", "--set", "topGap"], ["create", "ds", "--set", "a=b"],
+        ["create", "default", "--set", "sheet.topGap=1"],
+        ["create", "ds", "--set", "sheet.topGap=1", "--based-on", "ds"],
+        ["list", "--set", "sheet.topGap=1"], ["list", "--server", "http://127.0.0.1:1"],
+        ["create", "ds", "--set", "sheet.topGap=1", "--server", "https://example.com"],
+    ])
+    func createRefusesWhatItCannotSend(_ args: [String]) {
+        #expect(throws: UsageError.self) { try ConstantSetsCommandOptions.parse(args, environment: Self.env) }
+    }
+
+    @Test func serverURLs() {
+        #expect(ServerPost(url: "http://127.0.0.1:8080").map { [$0.host, $0.port] } == ["127.0.0.1", "8080"])
+        #expect(ServerPost(url: "http://hinge.internal/").map { [$0.host, $0.port] } == ["hinge.internal", "80"])
+        #expect(ServerPost(url: "http://[::1]:9000").map { [$0.host, $0.port] } == ["::1", "9000"])
+        for bad in ["https://a", "http://", "http://a:0", "http://a/v1", "http://u@a", "ftp://a"] {
+            #expect(ServerPost(url: bad) == nil, "\(bad)")
+        }
+        let answer = ServerPost.parse(Array("HTTP/1.1 201 Created\r\nETag: \"x\"\r\nContent-Length: 2\r\n\r\n{}!".utf8))
+        #expect(answer?.status == 201 && answer?.header("etag") == "\"x\"" && answer?.body == Array("{}".utf8))
     }
 }

@@ -86,12 +86,16 @@ struct DiagnosticCoverageTests {
             #"{"device":"test-foldable","posture":"halfOpened","arrangement":{"style":"split","axes":["vertical"]}}"#
         ),
         (.unknownField, #"{"device":"test-phone","colour":"blue"}"#),
+        (
+            .presentationCovered,
+            #"{"device":"test-tablet","presentations":[{"id":"a","kind":"sheet"},{"id":"p","kind":"popover","presentedFrom":"a","anchor":{"x":500,"y":600},"contentSize":{"width":5000,"height":5000}}]}"#
+        ),
     ]
 
     @Test("Every diagnostic code of the spec is in the table")
     func tableIsComplete() {
         #expect(Set(Self.table.map(\.0)) == Set(DiagnosticCode.allCases))
-        #expect(DiagnosticCode.allCases.count == 23)
+        #expect(DiagnosticCode.allCases.count == 24)
     }
 
     @Test("Each diagnostic code is produced, with a message and a pointer", arguments: table)

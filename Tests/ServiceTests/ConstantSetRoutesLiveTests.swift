@@ -116,13 +116,15 @@ import Testing
         #expect(unknown.json?["results"]?[0]?["errors"]?[0]?["path"] == "/constantSet")
     }
 
-    /// Hand-computed: acme@2 sets `sheet.topGap` 32. The record pinned to acme@1 (topGap 12: height 781, y 71)
-    /// moves by 20; the default record (10: 783, y 69) by 22; the full-screen cover does not move. The medians of
-    /// two values are the larger: y +22, heights −20.
+    /// Hand-computed: acme@2 sets `sheet.topGap` 32. The two records naming acme (its latest then, acme@1:
+    /// topGap 12, height 781, y 71) would use it: their sheets come down by 20. The record pinned to acme@1, the
+    /// default sheet and the full-screen cover would not: they are counted apart, by the version they used.
     @Test func theImpactReportMatchesAHandComputedExample() throws {
         let s = try LiveServer()
         #expect(try s.post("/v1/constant-sets/acme/versions", #"{"constants":{"sheet.topGap":12}}"#).status == 201)
+        #expect(try s.post("/v1/resolve", Self.pinned("acme")).status == 200)
         #expect(try s.post("/v1/resolve", Self.pinned("acme@1")).status == 200)
+        #expect(try s.post("/v1/resolve", Self.pinned("acme")).status == 200)
         #expect(try s.post("/v1/resolve", Self.sheet).status == 200)
         #expect(
             try s.post("/v1/resolve", #"{"device":"iphone-16","presentations":[{"id":"c","kind":"fullScreenCover"}]}"#)
@@ -136,16 +138,32 @@ import Testing
         let r = try s.post("/v1/constant-sets/acme/versions/2/impact", "")
         #expect(r.status == 200)
         let report = try #require(r.json)
-        #expect(report["counts"] == .object(["changed": 2, "replayed": 3, "skipped": 1, "unchanged": 1]))
+        #expect(
+            report["counts"] == .object(["changed": 2, "replayed": 2, "skipped": 1, "unchanged": 0, "elsewhere": 3]))
+        #expect(
+            report["elsewhere"]
+                == .array([
+                    .object(["constantSet": "default", "reason": "noSet", "records": 2]),
+                    .object(["constantSet": "acme@1", "reason": "otherVersion", "records": 1]),
+                ]))
         let groups = try #require(report["groups"]?.arrayValue)
         #expect(
             groups == [
-                .object(["pattern": "/placements/*/detents/*/height", "records": 2, "typical": -20]),
-                .object(["pattern": "/placements/*/frame/height", "records": 2, "typical": -20]),
-                .object(["pattern": "/placements/*/frame/y", "records": 2, "typical": 22]),
+                .object([
+                    "pattern": "/placements/*/detents/*/height", "detent": "large", "direction": "decrease",
+                    "records": 2, "typical": -20,
+                ]),
+                .object([
+                    "pattern": "/placements/*/frame/height", "detent": .null, "direction": "decrease", "records": 2,
+                    "typical": -20,
+                ]),
+                .object([
+                    "pattern": "/placements/*/frame/y", "detent": .null, "direction": "increase", "records": 2,
+                    "typical": 20,
+                ]),
             ])
         let changes = try #require(report["changes"]?.arrayValue)
-        #expect(changes.map { $0["constantSet"] } == ["default", "acme@1"])
+        #expect(changes.map { $0["constantSet"] } == ["acme@1", "acme@1"])
         #expect(changes[1]["differences"]?[2] == .object(["path": "/placements/0/frame/y", "before": 71, "after": 91]))
         // Paged: one changed record per page.
         let first = try #require(try s.post("/v1/constant-sets/acme/versions/2/impact", #"{"pageLimit":1}"#).json)
@@ -157,6 +175,15 @@ import Testing
         // A tolerance above the moves: nothing changed.
         let tolerant = try s.post("/v1/constant-sets/acme/versions/2/impact", #"{"tolerance":25}"#)
         #expect(tolerant.json?["counts"]?["changed"] == 0)
+        // Filtered by the version the records used.
+        let filtered = try s.post("/v1/constant-sets/acme/versions/2/impact", #"{"constantSet":"acme@1"}"#)
+        #expect(filtered.status == 200 && filtered.json?["counts"]?["replayed"] == 2)
+        #expect(filtered.json?["counts"]?["elsewhere"] == 1)
+        let defaults = try s.post("/v1/constant-sets/acme/versions/2/impact", #"{"constantSet":"default"}"#)
+        #expect(defaults.json?["counts"]?["replayed"] == 0 && defaults.json?["counts"]?["elsewhere"] == 2)
+        let unknown = try s.post("/v1/constant-sets/acme/versions/2/impact", #"{"constantSets":"acme@1"}"#)
+        #expect(unknown.status == 422)
+        #expect(unknown.json?["errors"]?[0]?["message"]?.stringValue?.contains("did you mean \"constantSet\"") == true)
         #expect(try s.post("/v1/constant-sets/acme/versions/2/impact", #"{"limit":0,"colour":1}"#).status == 422)
         #expect(try s.post("/v1/constant-sets/acme/versions/9/impact", "").status == 404)
     }

@@ -97,7 +97,7 @@ import Testing
         // The page reaches the entry module and the style sheet; the modules reach each other.
         for source in [
             "app.js", "studio.css", "icon.svg", "api.js", "dom.js", "scene.js", "matrix.js", "requests.js",
-            "devices.js", "picture.js", "locate.js", "compare.js", "constants.js",
+            "devices.js", "picture.js", "locate.js", "compare.js", "constants.js", "keep.js",
         ] {
             let hashed = try #require(assets.hashedNames[source])
             #expect(referenced.contains(hashed), "\(source) is never referenced")

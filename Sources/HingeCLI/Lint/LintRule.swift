@@ -169,6 +169,11 @@ public enum LintRules {
             return (.warning, "arrangement", "An ArrangementView sits inside a List or ScrollView.")
         case .splitFollowsFold: return (.info, "split", "The split follows the fold and ignores its size preferences.")
         case .secondaryHidden: return (.warning, "split", "The split's axes hide the secondary view here.")
+        case .presentationCovered:
+            return (
+                .warning, "covered-presentation",
+                "A popover (warning), or a non-modal panel over a modal (info), wholly covers a presentation."
+            )
         case .unknownField: return (.warning, "unknown-fields", "A member no rule reads: often a typo.")
         }
     }

@@ -1,7 +1,7 @@
 // Calls to the Hinge API on this origin. Every call says it comes from the studio (`Hinge-Client: studio`,
 // kept with each record of the request log); `record: false` asks the server not to record it
-// (`Hinge-Record: off`). Writes carry the API key when one was given (kept in sessionStorage: this tab
-// only, forgotten when it closes).
+// (`Hinge-Record: off`). Writes (`PUT`, `DELETE`, and a `POST` called with `write: true`) carry the API key
+// when one was given (kept in sessionStorage: this tab only, forgotten when it closes).
 
 const KEY = "hinge.apiKey";
 export const CLIENT = "studio";
@@ -32,7 +32,7 @@ export async function call(method, path, options = {}) {
   let body = options.body;
   if (options.json !== undefined) body = JSON.stringify(options.json);
   if (body !== undefined && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
-  const sentKey = (method === "PUT" || method === "DELETE") && Boolean(apiKey());
+  const sentKey = (method === "PUT" || method === "DELETE" || options.write === true) && Boolean(apiKey());
   if (sentKey) headers.set("Authorization", `Bearer ${apiKey()}`);
   let response;
   try {

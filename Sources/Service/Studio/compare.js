@@ -1,6 +1,7 @@
 // The Scene view's compare mode: the scene in the editor resolved under two constant sets (the one the scene
 // names, and a second one chosen here), drawn side by side. A placement whose frame, detent heights or
-// visibility differ between the two is marked in both pictures and listed with its pointer, before → after.
+// visibility differ between the two is marked in both pictures and listed with its pointer and its value under
+// each set (the columns are headed with the sets' names).
 // The comparison's requests are not recorded (`Hinge-Record: off`); the latest scene wins.
 import { call, pictureText, showPicture, svgURL, widthOf } from "./api.js";
 import { el, fill, frameText, problemList, setOptions, table } from "./dom.js";
@@ -130,12 +131,15 @@ export function mountCompare({ options, current, onToggle }) {
     });
     view.dataset.moved = ids.join(" ");
     view.dataset.state = "resolved";
-    const between = `between ${before.constantSet ?? "built-in values"} and ${after.constantSet ?? "built-in values"}`;
+    // The columns are headed with the sets, not "before"/"after": either side may be the newer one.
+    const names = [before.constantSet ?? "built-in values", after.constantSet ?? "built-in values"];
+    const heads = names[0] === names[1] ? [`${names[0]} (this scene)`, `${names[1]} (compared)`] : names;
+    const between = `between ${names[0]} and ${names[1]}`;
     status.textContent = ids.length
       ? `${ids.length} placement${ids.length === 1 ? "" : "s"} moved ${between}: marked in both pictures.`
       : `Nothing moved ${between}.`;
     fill(list, changed.length
-      ? table(null, ["id", "pointer", "before", "after"],
+      ? table(null, ["id", "pointer", ...heads],
         changed.map((m) => [el("strong", {}, m.id), el("code", {}, m.pointer), m.before, m.after]), "moves")
       : null);
   }

@@ -1,6 +1,7 @@
 // The Devices view's Constants tab: the constant sets (GET /v1/constant-sets), a set's versions, a version's
-// constants with where each value comes from, and the impact report of a version (POST …/versions/{n}/impact:
-// the request log re-resolved with it), with its counts, its changes grouped by pointer pattern and the changed
+// constants with where each value comes from, a form that makes the next version (POST …/versions), and the
+// impact report of a version (POST …/versions/{n}/impact: the records that would use it re-resolved with it),
+// with its counts, the records counted apart, its changes grouped by member and direction and the changed
 // records, each a link to the record in the Request log view.
 import { call, constantSets } from "./api.js";
 import { el, fill, problemList, table } from "./dom.js";
@@ -10,9 +11,15 @@ const FILTERS = [
   ["since", "Since (RFC 3339)", "text", "2026-01-31T00:00:00Z"],
   ["until", "Until (RFC 3339)", "text", ""],
   ["device", "Device", "text", "iphone-16"],
+  ["constantSet", "Resolved with", "text", "acme@1 or default"],
   ["limit", "Records at most", "number", "10000"],
 ];
 const PAGE = 20;
+const APART = {
+  noSet: "the scene names no set: built-in values",
+  otherSet: "the scene names another set",
+  otherVersion: "the scene pins another version of this set",
+};
 const CHANGE_HEADINGS = ["record", "device", "resolved with", "differences"];
 
 export function mountConstants(panel, studio) {
@@ -22,13 +29,13 @@ export function mountConstants(panel, studio) {
   fill(panel, el("p", { class: "hint" },
     "A constant set is a team's measured constants, named and versioned; a scene pins one with \"constantSet\". ",
     "Pick one in the Scene view to resolve with it, or compare two there side by side."),
-  status, list, detail);
+  status, list, el("details", { class: "new-set", id: "new-set" }, el("summary", {}, "New constant set…"), versionForm(null, [])), detail);
   const defaults = call("GET", "/v1/constants").then((r) => (r.ok ? r.data?.constants ?? {} : {}));
 
   async function refresh() {
     const sets = await constantSets(true);
     if (!sets.length) {
-      fill(list, el("p", {}, "No constant sets yet: create a version with POST /v1/constant-sets/{name}/versions."));
+      fill(list, el("p", {}, "No constant sets yet: make the first version of one under “New constant set…” below."));
       return;
     }
     fill(list, table(null, ["set", "latest version", "created", "note"], sets.map((s) => [
@@ -52,7 +59,7 @@ export function mountConstants(panel, studio) {
             "aria-label": `Show the constants of ${v.reference}` }, "Show"),
         ]), "constant-versions"),
         constants),
-      impactForm(set.name, versions)));
+      el("div", {}, versionForm(set.name, versions), impactForm(set.name, versions))));
     heading.focus();
     const latest = versions[versions.length - 1];
     if (latest) showVersion(set.name, version ?? latest.version, constants);
@@ -141,15 +148,74 @@ export function mountConstants(panel, studio) {
       return;
     }
     const counts = report.counts ?? {};
+    const elsewhere = report.elsewhere ?? [];
     fill(out,
-      el("p", { id: "impact-summary" }, `${report.constantSet}: `, ["replayed", "unchanged", "changed", "skipped"].map((k, i) => [
-        i ? ", " : "", el("strong", { id: `impact-${k}`, "data-count": String(counts[k] ?? 0) }, String(counts[k] ?? 0)), ` ${k}`])),
+      el("p", { id: "impact-summary" }, `${report.constantSet}, among the records that would use it: `,
+        ["replayed", "unchanged", "changed", "skipped"].map((k, i) => [
+          i ? ", " : "", el("strong", { id: `impact-${k}`, "data-count": String(counts[k] ?? 0) }, String(counts[k] ?? 0)), ` ${k}`])),
+      elsewhere.length
+        ? table(`Not moved: ${counts.elsewhere ?? 0} records that use other constants`, ["resolved with", "why", "records"],
+          elsewhere.map((e) => [e.constantSet, APART[e.reason] ?? e.reason, String(e.records)]), "impact-elsewhere")
+        : null,
       (report.groups ?? []).length
-        ? table("Changes by pointer pattern", ["pattern", "records", "typical move"], report.groups.map((g) => [
-          el("code", {}, g.pattern), String(g.records), String(g.typical)]), "impact-groups")
+        ? table("Changes by member and direction", ["member", "detent", "direction", "records", "typical move"],
+          report.groups.map((g) => [el("code", {}, g.pattern), g.detent ?? "—", g.direction, String(g.records),
+            g.typical === null || g.typical === undefined ? "—" : `${g.typical > 0 ? "+" : ""}${g.typical}`]), "impact-groups")
         : el("p", {}, "Nothing moves."),
       changes.length ? table("Changed records", CHANGE_HEADINGS, rows, "impact-changes") : null,
       next);
+  }
+
+  /** The form that makes the next version of `name` (a new set's name is typed when `name` is null). */
+  function versionForm(name, versions) {
+    const id = name ? "version" : "new-set";
+    const latest = versions[versions.length - 1];
+    const base = el("select", { id: `${id}-based-on`, name: "basedOn" },
+      el("option", { value: "default" }, "default (built-in values)"),
+      [...versions].reverse().map((v) => el("option", { value: v.reference, selected: v === latest }, v.reference)));
+    const setName = name ? null : el("input", { id: `${id}-name`, name: "name", autocomplete: "off", required: true, placeholder: "acme" });
+    const constants = el("textarea", { id: `${id}-constants`, name: "constants", rows: 4, spellcheck: "false",
+      placeholder: "sheet.topGap = 12\npopover.margin = 14" });
+    const note = el("input", { id: `${id}-note`, name: "note", autocomplete: "off", placeholder: "measured on iPhone Duo, iOS 27.1" });
+    const out = el("div", { id: `${id}-result`, "aria-live": "polite" });
+    const form = el("form", { id: `${id}-form`, class: "impact-form version-form", "aria-labelledby": `${id}-title` },
+      el("h3", { id: `${id}-title` }, name ? `New version of ${name}` : "New constant set"),
+      el("p", { class: "hint" }, "One constant per line as key = value (GET /v1/constants lists the keys); the note is the source of each value set."),
+      el("div", { class: "impact-fields" },
+        setName ? el("div", { class: "field" }, el("label", { for: `${id}-name` }, "Name"), setName) : null,
+        el("div", { class: "field" }, el("label", { for: `${id}-based-on` }, "Based on"), base),
+        el("div", { class: "field" }, el("label", { for: `${id}-note` }, "Note"), note)),
+      el("div", { class: "field" }, el("label", { for: `${id}-constants` }, "Constants"), constants),
+      el("div", { class: "actions" }, el("button", { type: "submit", id: `${id}-create` }, "Create the version")), out);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const target = name ?? setName.value.trim();
+      const body = { basedOn: base.value, constants: {} };
+      const bad = [];
+      for (const line of constants.value.split("\n").map((l) => l.trim()).filter(Boolean)) {
+        const m = /^([^=:\s]+)\s*[=:]\s*(-?[0-9.]+(?:e-?[0-9]+)?)$/i.exec(line);
+        if (m) body.constants[m[1]] = Number(m[2]);
+        else bad.push(line);
+      }
+      if (note.value.trim()) body.note = note.value.trim();
+      if (bad.length) return fill(out, el("p", { class: "problem" }, `Not key = number: ${bad.join("; ")}`));
+      const created = await createVersion(target, body);
+      if (!created.ok) return fill(out, problemList(created.data));
+      fill(status, el("span", { class: "ok", id: "version-created" }, `Created ${created.data.reference}.`));
+      await refresh();
+      await showSet(created.data.name, created.data.version);
+    });
+    return form;
+  }
+
+  async function createVersion(name, body) {
+    const path = `/v1/constant-sets/${encodeURIComponent(name)}/versions`;
+    const result = await call("POST", path, { json: body, write: true });
+    if (result.status !== 401) return result;
+    const reason = result.sentKey
+      ? "401 — the server refused this key. Check it and enter it again; it is kept for this tab only."
+      : "This server needs its API key to create a constant set version.";
+    return (await studio.askForKey(reason, result.sentKey)) ? call("POST", path, { json: body, write: true }) : result;
   }
 
   refresh();

@@ -94,12 +94,26 @@ export function mountMatrix(panel, studio) {
     status.textContent = `${results.length} combinations, pictures loaded.`;
   });
 
-  /** One scale for every picture: the largest pixels-per-point among them (so none is shown smaller than asked). */
+  /**
+   * One scale for every picture: the largest pixels-per-point among them (so none is shown smaller than asked),
+   * as far as the cards' room allows: a picture wider than its card at that scale is shown as wide as the card.
+   */
   function rescale(cards) {
     const drawn = cards.filter((c) => c.box);
     const scale = Math.max(...drawn.map((c) => PICTURE_WIDTH / c.box.width));
-    for (const c of drawn) c.img.style.width = `${Math.round(c.box.width * scale)}px`;
+    for (const c of drawn) {
+      const width = Math.max(PICTURE_WIDTH, Math.min(Math.round(c.box.width * scale), roomIn(c)));
+      c.img.style.width = `${width}px`;
+    }
     grid.dataset.scale = drawn.length ? String(scale) : "";
+  }
+
+  /** The width a card's picture may take: the grid's, less the card's padding and border. */
+  function roomIn(c) {
+    const card = c.img.closest(".cell");
+    const style = getComputedStyle(card);
+    const chrome = ["paddingLeft", "paddingRight", "borderLeftWidth", "borderRightWidth"].reduce((sum, k) => sum + (parseFloat(style[k]) || 0), 0);
+    return Math.floor(grid.clientWidth - chrome);
   }
 
   function card(result, scene) {

@@ -2,8 +2,12 @@
 // turned off are hidden, and those that later ones cover (and a covered fold) are outlined on top. The
 // picture's structure is docs/svg.md's: one `<g class="P-presentation">` per drawn placement in the order of
 // the resolution's placements, a scrim `<rect class="P-scrim">` just before the group it dims, and the window
-// group translated to its place. Only fixed attributes and numbers are added to the text — nothing from the
-// scene or the API becomes markup — and the result is shown through `<img>`, where no script runs.
+// group translated to its place. Only fixed attributes, numbers and (escaped, as text) a covered layer's id
+// are added — nothing from the scene or the API becomes markup — and the result is shown through `<img>`,
+// where no script runs. A covered layer's outline is dotted over a white halo and carries a tag with its id,
+// so that it does not read as one of the picture's dashed detent lines (the view's key says so).
+
+import { el, svg } from "./dom.js";
 
 const OUTLINE_FOLD = "#c03a2b";
 const MOVED = "#d6336c";
@@ -42,6 +46,28 @@ function crossesFold(f, band) {
 
 const n = (v) => String(Math.round(v * 100) / 100);
 
+/** Text for SVG markup: `&`, `<`, `>`, `"` and `'` as entities. */
+function escaped(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+/** The outline of a covered layer: a white halo, the dotted line in the layer's colour, and a tag with its id. */
+function coveredOutline(p, stroke, u) {
+  const f = p.frame;
+  const box = `x="${n(f.x + u)}" y="${n(f.y + u)}" width="${n(Math.max(0, f.width - 2 * u))}" height="${n(Math.max(0, f.height - 2 * u))}"`;
+  let out = `<g class="covered-layer" data-id="${escaped(p.id)}">`;
+  out += `<rect ${box} stroke="#ffffff" stroke-width="${n(4 * u)}"/>`;
+  out += `<rect ${box} stroke="${stroke}" stroke-width="${n(2 * u)}" stroke-linecap="round" stroke-dasharray="${n(0.5 * u)} ${n(4 * u)}"/>`;
+  const label = `${p.id} (covered)`;
+  const size = 11 * u;
+  const width = Math.min(Math.max(0, f.width - 4 * u), label.length * size * 0.62 + 6 * u);
+  if (width > 0) {
+    out += `<rect x="${n(f.x + 2 * u)}" y="${n(f.y + 2 * u)}" width="${n(width)}" height="${n(size + 4 * u)}" fill="#ffffff" fill-opacity="0.9" stroke="${stroke}" stroke-width="${n(u)}"/>`;
+    out += `<text x="${n(f.x + 5 * u)}" y="${n(f.y + 2 * u + size)}" font-family="system-ui, sans-serif" font-size="${n(size)}" fill="${stroke}" stroke="none">${escaped(label)}</text>`;
+  }
+  return `${out}</g>`;
+}
+
 /** The picture's class prefix, the window group's translation (a match: [, x, y]) and its pixels per point. */
 function layout(svg) {
   const prefix = /class="(h[0-9a-f]{8})"/.exec(svg)?.[1];
@@ -76,8 +102,8 @@ function colour(text) {
 
 /**
  * `{svg, covered, foldOutlined, matched}`: `svg` with the presentations of `hidden` (ids) not drawn and, when
- * `outline` is on, a dashed outline over every drawn placement that a later one overlaps and over a fold that
- * a placement covers. `matched` is false when the picture's groups do not match the resolution (then nothing
+ * `outline` is on, a dotted, tagged outline over every drawn placement that a later one overlaps and a dashed
+ * line over a fold that a placement covers. `matched` is false when the picture's groups do not match the resolution (then nothing
  * is hidden; the outlines still are drawn from the resolution's numbers).
  */
 export function compose(svg, resolution, { hidden = new Set(), outline = true } = {}) {
@@ -112,11 +138,7 @@ export function compose(svg, resolution, { hidden = new Set(), outline = true } 
   const u = 1 / scale;  // points per pixel of the layout box: strokes keep their pixel width
   let marks = `<g transform="translate(${origin[1]} ${origin[2]})" fill="none" stroke-linejoin="round">`;
   drawn.forEach((p, i) => {
-    if (!covers[i].length) return;
-    const f = p.frame;
-    const box = `x="${n(f.x + u)}" y="${n(f.y + u)}" width="${n(Math.max(0, f.width - 2 * u))}" height="${n(Math.max(0, f.height - 2 * u))}"`;
-    // A dashed line alone, in the layer's own colour: thin enough to leave the labels it crosses readable.
-    marks += `<rect ${box} stroke="${colour(strokes[i])}" stroke-width="${n(2 * u)}" stroke-dasharray="${n(7 * u)} ${n(4 * u)}"/>`;
+    if (covers[i].length) marks += coveredOutline(p, colour(strokes[i]), u);
   });
   if (foldCovered) {
     const vertical = band.height >= band.width;
@@ -131,4 +153,14 @@ export function compose(svg, resolution, { hidden = new Set(), outline = true } 
   marks += "</g>";
   const end = out.lastIndexOf("</svg>");
   return { svg: out.slice(0, end) + marks + out.slice(end), covered, foldOutlined: foldCovered, matched };
+}
+
+/** The view's key entry for the covered layers' outlines (shown while the picture has one). */
+export function outlineKeyEntry() {
+  return el("p", { id: "scene-outline-key", class: "outline-key", hidden: true },
+    svg("svg", { width: 34, height: 16, viewBox: "0 0 34 16", "aria-hidden": "true" },
+      svg("rect", { x: 2, y: 2, width: 30, height: 12, fill: "none", stroke: "#ffffff", "stroke-width": 4 }),
+      svg("rect", { x: 2, y: 2, width: 30, height: 12, fill: "none", stroke: "currentColor", "stroke-width": 2,
+        "stroke-linecap": "round", "stroke-dasharray": "0.5 4" })),
+    "Key: a dotted outline tagged “(covered)” is a layer under a later one — not a detent line (those are dashed).");
 }

@@ -5,12 +5,14 @@
 // "Record" resolves the current scene once more with recording on. Changes the studio makes to the text
 // (pickers, a matrix combination, a device) can be undone until the designer types. The constant-set picker
 // writes the scene's "constantSet" like the other pickers; compare mode (compare.js) draws the scene under a
-// second set beside it.
+// second set beside it. The text is kept in this browser across reloads (keep.js). While the text is not
+// JSON the pickers keep the values of the last text that was, marked stale.
 import { call, constantSets, devices, pictureText, showPicture, svgURL, widthOf } from "./api.js";
 import { el, fill, frameText, problemList, select, setOptions, table } from "./dom.js";
-import { compose, coverage, drawnPlacements } from "./picture.js";
+import { compose, coverage, drawnPlacements, outlineKeyEntry } from "./picture.js";
 import { indexOfByte, locate } from "./locate.js";
 import { mountCompare } from "./compare.js";
+import { keepText, keptText, warnOnLeave } from "./keep.js";
 
 const DEFAULT_SCENE = {
   device: "iphone-16",
@@ -83,18 +85,27 @@ export function mountScene(panel, studio) {
     "Stale: the picture, layers and tables below are those of the last scene that resolved, not of the text in the editor.");
   const outline = el("input", { type: "checkbox", id: "scene-outline", checked: true, onchange: () => recompose() });
   const layerList = el("ul", { id: "scene-layer-list", class: "layer-list" });
+  const outlineKey = outlineKeyEntry();
   const layers = el("fieldset", { id: "scene-layers", class: "layers" },
     el("legend", {}, "Layers, top first: untick one to see what it covers"),
-    layerList, el("label", { class: "check outline-choice" }, outline, " Outline layers under others"));
+    layerList, el("label", { class: "check outline-choice" }, outline, " Outline layers under others"), outlineKey);
   const placements = el("div", { id: "scene-placements" });
   const diagnostics = el("div", { id: "scene-diagnostics" });
+  const details = el("div", { class: "scene-details" }, el("h2", {}, "Diagnostics"), diagnostics, el("h2", {}, "Placements"), placements);
   const output = el("div", { class: "scene-output", id: "scene-output" },
-    compare.controls, stale, compare.view, layers, figure, used, el("h2", {}, "Diagnostics"), diagnostics, el("h2", {}, "Placements"), placements);
+    compare.controls, stale, compare.view, layers, figure, used, details);
+  const pickersStale = el("p", { id: "scene-pickers-stale", class: "hint stale-note", hidden: true },
+    "Stale: the pickers show the last text that was JSON; fix the text to use them.");
+  const rtlNote = el("p", { id: "scene-rtl-note", class: "hint", hidden: true },
+    "Right-to-left: anchors (and a fold given in the scene) stay where the scene puts them — x counts from the ",
+    "window's left edge in both directions — so they are not mirrored. The mirrored scene has each anchor at x′ = W − x − width.");
+  const pickerSet = el("fieldset", { class: "pickers", id: "scene-pickers", "aria-describedby": "scene-pickers-stale" },
+    el("legend", {}, "Environment"), pickerFields, pickersStale, rtlNote);
 
   fill(panel,
     el("div", { class: "scene-layout" },
       el("div", { class: "scene-input" },
-        el("fieldset", { class: "pickers" }, el("legend", {}, "Environment"), pickerFields),
+        pickerSet,
         el("label", { for: "scene-json" }, "Scene (JSON, resolved as you type)"),
         editor, errors, status,
         el("div", { class: "actions" }, record, undo), recorded),
@@ -112,6 +123,9 @@ export function mountScene(panel, studio) {
   let shown = { svg: null, resolution: null, text: null, width: 0 };
   let pictureRun = 0;
 
+  // The last text that parsed as an object: what the pickers show while the text is not JSON.
+  let lastParsed = {};
+
   function currentScene() {
     try {
       const scene = JSON.parse(editor.value);
@@ -127,6 +141,7 @@ export function mountScene(panel, studio) {
     history.push({ text: editor.value, what });
     if (history.length > HISTORY) history.shift();
     editor.value = text;
+    keep();
     showUndo();
     syncPickers();
     clearTimeout(timer);
@@ -143,6 +158,7 @@ export function mountScene(panel, studio) {
     const last = history.pop();
     if (!last) return;
     editor.value = last.text;
+    keep();
     showUndo();
     syncPickers();
     run();
@@ -163,7 +179,13 @@ export function mountScene(panel, studio) {
   }
 
   function syncPickers() {
-    const scene = currentScene() ?? {};
+    const parsed = currentScene();
+    if (parsed) lastParsed = parsed;
+    const scene = parsed ?? lastParsed;
+    pickerSet.dataset.stale = String(!parsed);
+    pickersStale.hidden = Boolean(parsed);
+    const anchored = (scene.presentations ?? []).some?.((p) => p && typeof p === "object" && p.anchor);
+    rtlNote.hidden = !(scene.layoutDirection === "rtl" && (anchored || scene.fold));
     const profile = catalog.find((d) => d.id === scene.device);
     const deviceOptions = [["", "(scene's window)"], ...catalog.map((d) => [d.id, `${d.name} (${d.id})`])];
     if (typeof scene.device === "string" && !profile) deviceOptions.push([scene.device, `${scene.device} (unknown)`]);
@@ -262,6 +284,7 @@ export function mountScene(panel, studio) {
     const composed = compose(shown.svg, shown.resolution, { hidden, outline: outline.checked });
     picture.dataset.hidden = [...hidden].filter((id) => drawnPlacements(shown.resolution).some((p) => p.id === id)).join(" ");
     picture.dataset.outlined = outline.checked ? composed.covered.join(" ") : "";
+    outlineKey.hidden = !(outline.checked && composed.covered.length);
     picture.dataset.foldOutlined = String(composed.foldOutlined);
     showPicture(picture, svgURL(composed.svg));
   }
@@ -328,8 +351,21 @@ export function mountScene(panel, studio) {
     }, 150);
   }).observe(frame);
   // Typing is undone by the editor itself; restoring a text from before it would throw the typing away.
-  editor.addEventListener("input", () => { history.length = 0; showUndo(); syncPickers(); schedule(); });
-  editor.value = JSON.stringify(DEFAULT_SCENE, null, 2);
+  editor.addEventListener("input", () => { history.length = 0; showUndo(); keep(); syncPickers(); schedule(); });
+  const example = JSON.stringify(DEFAULT_SCENE, null, 2);
+  const kept = keptText();
+  editor.value = kept ?? example;
+  // Edited: changed since the page opened (the text it opened with is kept already).
+  const opened = editor.value;
+  warnOnLeave(() => editor.value !== opened);
+  function keep() {
+    if (!keepText(editor.value, editor.value === example)) recorded.textContent = "This browser does not keep the text: it is lost on reload.";
+  }
+  if (kept !== null && kept !== example) {
+    fill(recorded, "The scene you were editing, kept in this browser. ",
+      el("button", { type: "button", class: "link", id: "scene-example", onclick: () => { fill(recorded); replaceText(example, "open the example"); } },
+        "Open the example instead"));
+  }
   devices().then((items) => { catalog = items; syncPickers(); });
   constantSets().then((items) => { sets = items; syncPickers(); });
   syncPickers();
