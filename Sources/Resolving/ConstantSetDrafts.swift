@@ -106,6 +106,11 @@ public enum ConstantSetDrafts {
     /// The index in `Constants.definitions` of `key`, or an issue naming the closest key.
     static func definition(_ key: String, at: JSONPointer, issues: inout [JSONIssue]) -> Int? {
         if let i = Constants.definitions.firstIndex(where: { $0.key == key }) { return i }
+        // Past the listed ones (docs/api.md#problem-invalid) an issue is only counted: no suggestion is looked for.
+        if issues.count >= JSONIssue.listLimit {
+            issues.append(JSONIssue(path: at, message: "unknown constant"))
+            return nil
+        }
         let guess = NameSuggestion.suggestion(for: key, among: Constants.definitions.lazy.map(\.key))
         issues.append(
             JSONIssue(

@@ -1,7 +1,6 @@
 import JSON
 import LayoutEngine
 import Store
-import Synchronization
 
 /// What a constant set version would move (docs/api.md#constant-set-impact): the matching records of the
 /// request log that would use it (their scenes name its set without a version, or this version) resolved again
@@ -30,48 +29,27 @@ public enum ConstantSetImpact {
         sets: any ConstantSetCatalog
     ) throws(StoreError) -> Report {
         let ids = try selection(options, log: log)
-        let part = try partial(ids[...], version, options, log: log, devices: devices, sets: sets)
+        var part = Partial()
+        _ = try partial(
+            ids[...], version, options, log: log, devices: devices, sets: sets, into: &part, stop: { false })
         return finish(version, [part], options: options)
     }
 
-    /// Runs the report as two jobs, the calling thread's and one given to `spawn` (the worker pool; when it
-    /// refuses, the calling thread does both halves), and calls `completion` from the last to finish. On a
-    /// 2-core server the report then takes both cores while the event loops keep their priority in the
-    /// scheduler's eyes as any thread's.
+    /// Runs the report on the calling thread (the service's long-work lane), asking `stop` every
+    /// `stopCheckRecords` records: nil when it answered true (the client went away, the server is stopping).
     public static func run(
         _ version: ConstantSetVersion, options: Options, log: RequestLog, devices: any DeviceCatalog,
-        sets: any ConstantSetCatalog, spawn: (@escaping @Sendable () -> Void) -> Bool,
-        completion: @escaping @Sendable (Result<Report, StoreError>) -> Void
-    ) {
-        let ids: [RecordID]
-        do throws(StoreError) { ids = try selection(options, log: log) } catch { return completion(.failure(error)) }
-        let middle = ids.count / 2
-        let halves = [ids[..<middle], ids[middle...]]
-        let results = Mutex<[Result<Partial, StoreError>]>([])
-        let work: @Sendable (ArraySlice<RecordID>) -> Void = { slice in
-            let result = Result { () throws(StoreError) in
-                try partial(slice, version, options, log: log, devices: devices, sets: sets)
-            }
-            let all: [Result<Partial, StoreError>]? = results.withLock { r in
-                r.append(result)
-                return r.count == 2 ? r : nil
-            }
-            guard let all else { return }
-            do throws(StoreError) {
-                completion(
-                    .success(finish(version, try all.map { (r) throws(StoreError) in try r.get() }, options: options)))
-            } catch {
-                completion(.failure(error))
-            }
-        }
-        let second = halves[1]
-        if ids.count < 2000 || !spawn({ work(second) }) {
-            work(halves[0])
-            work(second)
-        } else {
-            work(halves[0])
-        }
+        sets: any ConstantSetCatalog, stop: () -> Bool
+    ) throws(StoreError) -> Report? {
+        let ids = try selection(options, log: log)
+        var part = Partial()
+        guard try partial(ids[...], version, options, log: log, devices: devices, sets: sets, into: &part, stop: stop)
+        else { return nil }
+        return finish(version, [part], options: options)
     }
+
+    /// How many records a report reads between two questions to its `stop`.
+    public static let stopCheckRecords = 256
 
     /// The ids of the matching records, newest first, at most `options.limit`.
     static func selection(_ options: Options, log: RequestLog) throws(StoreError) -> [RecordID] {
@@ -98,12 +76,13 @@ public enum ConstantSetImpact {
         var changes: [Change] = []
     }
 
+    /// Adds what `ids` show to `p`; false when `stop` answered true before the end.
     static func partial(
         _ ids: ArraySlice<RecordID>, _ version: ConstantSetVersion, _ options: Options, log: RequestLog,
-        devices: any DeviceCatalog, sets: any ConstantSetCatalog
-    ) throws(StoreError) -> Partial {
-        var p = Partial()
-        for id in ids {
+        devices: any DeviceCatalog, sets: any ConstantSetCatalog, into p: inout Partial, stop: () -> Bool
+    ) throws(StoreError) -> Bool {
+        for (n, id) in ids.enumerated() {
+            if n % stopCheckRecords == 0 && stop() { return false }
             guard let detail = try log.record(id: id), isReplayable(detail.summary) else {
                 p.skipped += 1
                 continue
@@ -132,7 +111,7 @@ public enum ConstantSetImpact {
                 p.changes.append(Change(record: detail.summary, differences: diff.differences))
             }
         }
-        return p
+        return true
     }
 
     /// The partials (in the order of their records, newest first) as one report.

@@ -192,16 +192,16 @@ enum ConstantSetRoutes {
         }
         let lane = context.longWork
         lane.run(request, reply) { finish in
-            // The lane's one thread does both halves: a report takes one core, whatever else waits.
-            ConstantSetImpact.run(
-                v, options: options, log: store.requestLog, devices: context.catalog, sets: store.constantSets,
-                spawn: { _ in false }
-            ) { result in
-                if lane.cancelled(reply) { return lane.stop(finish) }
-                switch result {
-                case .success(let report): finish(.json(JSONWriter.encode(ConstantSetImpact.json(report))))
-                case .failure(let error): finish(storeProblem(error, request, context))
-                }
+            // One thread, one core: the lane's.
+            do throws(StoreError) {
+                guard
+                    let report = try ConstantSetImpact.run(
+                        v, options: options, log: store.requestLog, devices: context.catalog, sets: store.constantSets,
+                        stop: { lane.cancelled(reply) })
+                else { return lane.stop(finish) }
+                finish(.json(JSONWriter.encode(ConstantSetImpact.json(report))))
+            } catch {
+                finish(storeProblem(error, request, context))
             }
         }
     }
