@@ -60,8 +60,8 @@ public enum ConstantSetTokens {
     ///
     /// An export edited and imported again is a change of the set as it stands: the version is based on the
     /// set's latest version (for a new set: the exported version, else the document's `basedOn`, else the
-    /// defaults), it sets only the values that differ from its base, and a changed value whose source is the
-    /// one exported takes the new note as its source.
+    /// defaults), it sets only the values that differ from its base or whose source was edited, and a changed
+    /// value whose source is the one exported takes the new note as its source.
     public static func draft(tokens body: [UInt8], name: String, catalog: any ConstantSetCatalog) -> Result<
         ConstantSetDraft, ResolveProblem
     > {
@@ -111,17 +111,19 @@ public enum ConstantSetTokens {
         return .success(changes(tokens.draft, over: base))
     }
 
-    /// The draft's values that differ from `base` (nil: the defaults); a source only where it is not the one
-    /// the base gives the constant (an unedited export carries the old sources).
+    /// The draft's values that differ from `base` (nil: the defaults), or whose source was edited; a source only
+    /// where it is not the one the base gives the constant (an unedited export carries the old sources).
     static func changes(_ draft: ConstantSetDraft, over base: ConstantSetVersion?) -> ConstantSetDraft {
         let values = base?.constants ?? Constants()
+        func oldSource(_ i: Int) -> String {
+            base.map { i < $0.sources.count ? $0.sources[i] : "default" } ?? "default"
+        }
         var out = draft
-        out.overrides = draft.overrides.filter { values[keyPath: Constants.definitions[$0.index].keyPath] != $0.value }
         out.sources = [:]
-        for o in out.overrides {
-            guard let source = draft.sources[o.index] else { continue }
-            let old = base.map { o.index < $0.sources.count ? $0.sources[o.index] : "default" } ?? "default"
-            if source != old { out.sources[o.index] = source }
+        out.overrides = draft.overrides.filter { o in
+            let edited = draft.sources[o.index].flatMap { $0 == oldSource(o.index) ? nil : $0 }
+            if let edited { out.sources[o.index] = edited }
+            return values[keyPath: Constants.definitions[o.index].keyPath] != o.value || edited != nil
         }
         return out
     }

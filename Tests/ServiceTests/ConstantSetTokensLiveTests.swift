@@ -19,6 +19,12 @@ import Testing
         sheet["topGap"] = .object(token)
         root["sheet"] = .object(sheet)
         hinge["note"] = .string(note)
+        // The medium fraction's value stays; its source is edited.
+        if case .object(var fraction)? = sheet["mediumFraction"] {
+            fraction["$extensions"] = .object(["dev.hinge": .object(["source": "re-measured on iOS 27.2"])])
+            sheet["mediumFraction"] = .object(fraction)
+            root["sheet"] = .object(sheet)
+        }
         ext["dev.hinge"] = .object(hinge)
         root["$extensions"] = .object(ext)
         return String(decoding: JSONWriter.encode(.object(root)), as: UTF8.self)
@@ -49,7 +55,8 @@ import Testing
         #expect(constants["sheet.topGap"] == .object(["value": 16, "source": "tighter top gap"]))
         // What the edit did not change keeps the history it had.
         #expect(constants["popover.margin"] == .object(["value": 14, "source": "margins"]))
-        #expect(constants["sheet.mediumFraction"] == .object(["value": 0.6, "source": "first"]))
+        #expect(constants["sheet.margin"] == .object(["value": 20, "source": "default"]))
+        #expect(constants["sheet.mediumFraction"] == .object(["value": 0.6, "source": "re-measured on iOS 27.2"]))
         #expect(constants["sheet.margin"]?["source"] == "default")
         // Imported again unedited into a new set: the exported version is its base, nothing changes.
         let copy = try s.post(
