@@ -10,8 +10,10 @@ import Threads
 
 /// docs/http.md#long-work: impact reports run on their own lane, one per client, stopped when the client goes.
 @Suite struct LongWorkLaneTests {
-    static let sheet = #"{"device":"iphone-16","presentations":[{"id":"s","kind":"sheet","detents":["large"]}]}"#
-    static let impact = "/v1/constant-sets/acme/versions/1/impact"
+    /// A scene naming the set unpinned: a record the set's versions would move (docs/api.md#constant-set-impact).
+    static let sheet =
+        #"{"device":"iphone-16","constantSet":"acme","presentations":[{"id":"s","kind":"sheet","detents":["large"]}]}"#
+    static let impact = "/v1/constant-sets/acme/versions/2/impact"
 
     /// A server whose lane holds each report at `gate` until the test opens it.
     static func heldServer(_ gate: Gate, _ started: Gate, apiKey: String? = nil) throws -> LiveServer {
@@ -28,6 +30,8 @@ import Threads
                 .status == 201)
         #expect(try s.post("/v1/resolve", Self.sheet).status == 200)
         s.store.requestLog.flush()
+        let second = #"{"basedOn":"acme@1","constants":{"sheet.topGap":30}}"#
+        #expect(try s.post("/v1/constant-sets/acme/versions", second, headers: auth).status == 201)
         return s
     }
 
@@ -52,8 +56,10 @@ import Threads
         client.join()
         let r = try #require(first.withLock { $0 })
         #expect(r.status == 200)
-        // The report reads the log when it starts: the resolve and the picture, both sheets that acme@1 moves.
-        #expect(r.json?["counts"]?["changed"] == 2)
+        // The report reads the log when it starts: the resolve (with acme@1: moved), the picture (resolved with acme@2
+        // already: unchanged) and the matrix (not replayed).
+        #expect(
+            r.json?["counts"] == .object(["changed": 1, "elsewhere": 0, "replayed": 2, "skipped": 1, "unchanged": 1]))
         // The client's turn is free again.
         #expect(try s.post(Self.impact, "").status == 200)
     }
