@@ -185,14 +185,14 @@ enum ConstantSetRoutes {
         case .failure(let r): return reply.send(r.response)
         case .success(let found): v = found
         }
-        let options: ConstantSetImpact.Options
-        switch ConstantSetImpact.Options.decode(request.body) {
-        case .failure(let problem): return reply.send(Problem.response(problem))
-        case .success(let o): options = o
-        }
         let lane = context.longWork
         lane.run(request, reply) { finish in
-            // One thread, one core: the lane's.
+            // One thread, one core: the lane's. The options are read there too: a body may be large.
+            let options: ConstantSetImpact.Options
+            switch ConstantSetImpact.Options.decode(request.body) {
+            case .failure(let problem): return finish(Problem.response(problem))
+            case .success(let o): options = o
+            }
             do throws(StoreError) {
                 guard
                     let report = try ConstantSetImpact.run(

@@ -44,60 +44,11 @@ enum DeviceRoutes {
                     JSONWriter.encode(stored.profile.json), headers: ["ETag": etag, "Cache-Control": "no-cache"])
             })
         router.add(.PUT, "/v1/devices/{id}") { request, reply in
-            if let refused = context.authorization.refusal(request) { return reply.send(refused) }
-            if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
-            let id = request.pathParameters["id"] ?? ""
-            // A built-in is read-only whatever the body says (checked again, atomically, by the writer).
-            if devices.reader(shard: ServiceContext.shard(request)).stored(id: id)?.profile.builtIn == true {
-                return reply.send(problem(for: .builtInReadOnly(id: id), id: id))
+            // A large body is read and checked where a large scene is: on the worker pool (shard 0 there).
+            if request.body.count > HeavyWork.inlineBodyBytes {
+                return context.offload(reply) { put(request, reply, devices, context, shard: 0) }
             }
-            let value: JSONValue
-            do throws(JSONParseError) { value = try JSONParser.parse(request.body) } catch {
-                return reply.send(Problem.response(.notJSON(error)))
-            }
-            // The id in the path names the profile; a body may repeat it but not contradict it.
-            var body = value
-            if case .object(var o) = value {
-                if let bodyID = o["id"], bodyID != .string(id) {
-                    return reply.send(
-                        Problem.response(
-                            ResolveProblem.invalid(
-                                [
-                                    JSONIssue(
-                                        path: JSONPointer(["id"]), message: "must equal the id in the path (\"\(id)\")"
-                                    )
-                                ],
-                                what: "device profile")))
-                }
-                o["id"] = .string(id)
-                body = .object(o)
-            }
-            let mapper = JSONMapper()
-            guard let profile = DeviceProfile.decode(body, mapper: mapper) else {
-                return reply.send(
-                    Problem.response(
-                        ResolveProblem.invalid(
-                            mapper.errors, what: "device profile", unknownFields: mapper.unknownFields)))
-            }
-            let precondition = ConditionalRequest.writePrecondition(
-                ifMatch: request.headers["If-Match"], ifNoneMatch: request.headers["If-None-Match"])
-            // The completion runs on the store's writer thread; the response is built on the request's loop.
-            devices.put(profile, precondition: precondition) { result in
-                reply.onLoop {
-                    switch result {
-                    case .success(let put):
-                        var headers: HTTPHeaders = ["ETag": put.stored.etag.quoted]
-                        // A created profile names its URL (ids are letters, digits, `.`, `_`, `-`: nothing to escape).
-                        if put.created { headers.add("Location", "/v1/devices/\(put.stored.profile.id)") }
-                        reply.send(
-                            .json(
-                                JSONWriter.encode(put.stored.profile.json), status: put.created ? .created : .ok,
-                                headers: headers))
-                    case .failure(let error):
-                        reply.send(problem(for: error, id: id, request: request, context: context))
-                    }
-                }
-            }
+            put(request, reply, devices, context, shard: ServiceContext.shard(request))
         }
         router.add(.DELETE, "/v1/devices/{id}") { request, reply in
             if let refused = context.authorization.refusal(request) { return reply.send(refused) }
@@ -122,6 +73,66 @@ enum DeviceRoutes {
 
     /// StoreError → HTTP (docs/store.md). A failure of the store itself is a 503 whose detail names no
     /// SQL, path or SQLite message (those go to the log, under the problem's `requestId`).
+    /// `PUT /v1/devices/{id}`: checks the profile, then writes it (the writer thread hands back to the loop).
+    static func put(
+        _ request: HTTPRequest, _ reply: Reply, _ devices: DeviceProfileStore, _ context: ServiceContext, shard: Int
+    ) {
+        if let refused = context.authorization.refusal(request) { return reply.send(refused) }
+        if let refused = Problem.unsupportedMediaType(request) { return reply.send(refused) }
+        let id = request.pathParameters["id"] ?? ""
+        // A built-in is read-only whatever the body says (checked again, atomically, by the writer).
+        if devices.reader(shard: shard).stored(id: id)?.profile.builtIn == true {
+            return reply.send(problem(for: .builtInReadOnly(id: id), id: id))
+        }
+        let value: JSONValue
+        do throws(JSONParseError) { value = try JSONParser.parse(request.body) } catch {
+            return reply.send(Problem.response(.notJSON(error)))
+        }
+        // The id in the path names the profile; a body may repeat it but not contradict it.
+        var body = value
+        if case .object(var o) = value {
+            if let bodyID = o["id"], bodyID != .string(id) {
+                return reply.send(
+                    Problem.response(
+                        ResolveProblem.invalid(
+                            [
+                                JSONIssue(
+                                    path: JSONPointer(["id"]), message: "must equal the id in the path (\"\(id)\")"
+                                )
+                            ],
+                            what: "device profile")))
+            }
+            o["id"] = .string(id)
+            body = .object(o)
+        }
+        let mapper = JSONMapper()
+        guard let profile = DeviceProfile.decode(body, mapper: mapper) else {
+            return reply.send(
+                Problem.response(
+                    ResolveProblem.invalid(
+                        mapper.errors, what: "device profile", unknownFields: mapper.unknownFields)))
+        }
+        let precondition = ConditionalRequest.writePrecondition(
+            ifMatch: request.headers["If-Match"], ifNoneMatch: request.headers["If-None-Match"])
+        // The completion runs on the store's writer thread; the response is built on the request's loop.
+        devices.put(profile, precondition: precondition) { result in
+            reply.onLoop {
+                switch result {
+                case .success(let put):
+                    var headers: HTTPHeaders = ["ETag": put.stored.etag.quoted]
+                    // A created profile names its URL (ids are letters, digits, `.`, `_`, `-`: nothing to escape).
+                    if put.created { headers.add("Location", "/v1/devices/\(put.stored.profile.id)") }
+                    reply.send(
+                        .json(
+                            JSONWriter.encode(put.stored.profile.json), status: put.created ? .created : .ok,
+                            headers: headers))
+                case .failure(let error):
+                    reply.send(problem(for: error, id: id, request: request, context: context))
+                }
+            }
+        }
+    }
+
     static func problem(for error: StoreError, id: String, request: HTTPRequest? = nil, context: ServiceContext? = nil)
         -> HTTPResponse
     {
