@@ -103,7 +103,6 @@ extension EventLoop {
 
     private func dispatch(_ c: HTTPConnection, _ request: consuming HTTPRequest) {
         request.loopIndex = index
-        request.clientKey = c.peerKey
         c.id = nextConnectionID
         nextConnectionID &+= 1
         if configuration.logRequests {
@@ -117,7 +116,9 @@ extension EventLoop {
             metrics.refusedForBufferedBytes.add(1)
             deliverOnLoop(fd: c.fd, connectionID: c.id, response: Self.bufferFull)
         } else {
-            handler(request, HTTPResponder(loop: self, fd: c.fd, connectionID: c.id, liveness: c.liveness))
+            handler(
+                request,
+                HTTPResponder(loop: self, fd: c.fd, connectionID: c.id, liveness: c.liveness, clientKey: c.peerKey))
         }
         c.machine.dispatchReturned()
     }

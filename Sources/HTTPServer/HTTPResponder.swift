@@ -14,9 +14,13 @@ public final class HTTPResponder: Sendable {
     private let connectionID: UInt64
     private let done = Atomic<Bool>(false)
     private let liveness: ConnectionLiveness
+    /// Who sent the request, as a key for limits per client: the IPv4 address, or the /64 prefix of the IPv6
+    /// address, of the connection's peer (read once per connection); 0 when unknown.
+    public let clientKey: UInt64
 
-    init(loop: EventLoop, fd: Int32, connectionID: UInt64, liveness: ConnectionLiveness) {
+    init(loop: EventLoop, fd: Int32, connectionID: UInt64, liveness: ConnectionLiveness, clientKey: UInt64) {
         self.liveness = liveness
+        self.clientKey = clientKey
         self.loop = loop
         self.fd = fd
         self.connectionID = connectionID

@@ -138,9 +138,6 @@ public struct HTTPRequest: Sendable, Equatable {
     /// The event loop that read the request (0-based, set before the handler runs): a handler that keeps
     /// state per loop (a snapshot, a cache) chooses it by this index, on whatever thread it finishes.
     public var loopIndex = 0
-    /// Who sent the request, as a key for limits per client (set before the handler runs): the IPv4
-    /// address, or the /64 prefix of the IPv6 address, of the connection's peer; 0 when unknown.
-    public var clientKey: UInt64 = 0
 
     public init(
         method: HTTPMethod, path: String, query: String? = nil, version: HTTPVersion = .http1_1,

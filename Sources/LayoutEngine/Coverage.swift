@@ -11,19 +11,24 @@ enum CoverageRules {
     static func warnCovered(
         _ presentations: [Presentation], _ placements: [Placement], diagnostics: inout [Diagnostic]
     ) {
-        for (i, p) in placements.enumerated() where p.status == .presented {
-            guard let frame = p.frame, i + 1 < placements.count else { continue }
+        // By index, reading fields in place: a placement copied out would retain and release its strings, and
+        // this runs on every resolve.
+        let n = placements.count
+        for i in 0..<n where placements[i].status == .presented {
+            guard let frame = placements[i].frame, i + 1 < n else { continue }
             // The topmost of the later placements that cover it and are reported.
-            var cover: Placement?
-            for j in (i + 1)..<placements.count where placements[j].status == .presented {
+            var coverIndex = -1
+            for j in (i + 1)..<n where placements[j].status == .presented {
                 guard let g = placements[j].frame, contains(g, frame) else { continue }
                 if placements[j].style == .popover
                     || (!ModalStack.isModal(presentations[j]) && ModalStack.isModal(presentations[i]))
                 {
-                    cover = placements[j]
+                    coverIndex = j
                 }
             }
-            guard let cover else { continue }
+            guard coverIndex >= 0 else { continue }
+            let p = placements[i]
+            let cover = placements[coverIndex]
             let popover = cover.style == .popover
             var message =
                 "\"\(p.id)\" is wholly covered by \"\(cover.id)\", presented after it: none of it shows while "

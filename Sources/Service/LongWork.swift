@@ -8,7 +8,7 @@ import Threads
 /// - One thread, at the lowest priority: a report takes one core at most, and the worker pool's jobs (at
 ///   the same priority) and the event loops keep the other, so another user's picture keeps its latency.
 /// - At most `capacity` reports wait; beyond, 503 with `Retry-After`.
-/// - One report per client (`HTTPRequest.clientKey`: its IPv4 address or IPv6 /64) at a time, waiting or
+/// - One report per client (`HTTPResponder.clientKey`: its IPv4 address or IPv6 /64) at a time, waiting or
 ///   running; a second gets 429 with `Retry-After`.
 /// - A report whose client has gone (`Reply.clientGone`: the connection closed or reset) is not started,
 ///   and one running stops at its next check.
@@ -32,7 +32,7 @@ final class LongWorkLane: Sendable {
         _ request: HTTPRequest, _ reply: Reply,
         _ job: @escaping @Sendable (_ finish: @escaping @Sendable (HTTPResponse) -> Void) -> Void
     ) {
-        let client = request.clientKey
+        let client = reply.responder.clientKey
         guard clients.withLock({ $0.insert(client).inserted }) else {
             return reply.send(
                 Problem.response(
