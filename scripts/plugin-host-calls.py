@@ -3,7 +3,8 @@
 
 The member lists plugins/testing/figma-api.txt and plugins/testing/penpot-api.txt record, for each host, the
 members of its published definitions that the plugins and the host stubs rely on (package, version, the
-declaring interface) and the members the plugins must not use (state `absent` or `deprecated`). This script
+declaring interface, the line of the definition file that declares it) and the members the plugins must not
+use (state `absent` or `deprecated`). This script
 reads the host adapters (plugins/figma/src/main.js, plugins/penpot/src/main.js: the only code that calls a
 host) and fails when
 
@@ -13,6 +14,7 @@ host) and fails when
   member of the list nor one of the adapter's own values (JavaScript's built-ins, the drawing instructions,
   the adapter's host object: NOT_HOST below), or is absent or deprecated in the list;
 - a host call docs/plugins.md lists is not a published member of the list.
+- a published or deprecated row of a list has no integer line (its fifth column), or an absent one has one.
 
 It needs no network: the lists are the record. Prints one line per check and `N passed, M failed`.
 
@@ -42,15 +44,27 @@ NOT_HOST = {
 
 
 def member_list(kind):
-    """{member: (declared in, state)} from plugins/testing/KIND-api.txt."""
-    out = {}
+    """({member: (declared in, state)}, [problems]) from plugins/testing/KIND-api.txt.
+
+    Each row has five tab-separated columns; the fifth is the line of the published definition file where the
+    member is declared (the list's header names the file and commit), or `-` for a member declared nowhere.
+    A published or deprecated row without an integer line is a problem, as is a row of another shape."""
+    out, problems = {}, []
     with open(os.path.join(ROOT, "plugins", "testing", f"{kind}-api.txt")) as f:
-        for line in f:
+        for number, line in enumerate(f, 1):
             if not line.strip() or line.startswith("#"):
                 continue
-            member, declared, _, state = line.rstrip("\n").split("\t")
+            cols = line.rstrip("\n").split("\t")
+            if len(cols) != 5:
+                problems.append(f"line {number}: {len(cols)} columns, not 5")
+                continue
+            member, declared, _, state, declared_at = cols
+            if state in ("published", "deprecated") and not re.fullmatch(r"[1-9][0-9]*", declared_at):
+                problems.append(f"line {number}: {member} is {state} without the line it is declared at ({declared_at!r})")
+            elif state == "absent" and declared_at != "-":
+                problems.append(f"line {number}: {member} is absent but names a line ({declared_at!r})")
             out[member] = (declared, state)
-    return out
+    return out, problems
 
 
 def strip_comments(source):
@@ -84,7 +98,9 @@ def main():
         print(f"{'ok  ' if not problem else 'FAIL'} {name}{'' if not problem else ': ' + problem}")
 
     for kind, path in HOSTS.items():
-        members = member_list(kind)
+        members, problems = member_list(kind)
+        check(f"{kind}: every published or deprecated member of {kind}-api.txt names the line that declares it",
+              "; ".join(problems))
         names = {}
         for member, (declared, state) in members.items():
             names.setdefault(member.rsplit(".", 1)[1], set()).add(state)
