@@ -35,8 +35,9 @@ extension ConstantSetImpact {
         // The log keeps the version used: a record of the defaults or of another set needs no reading.
         guard let used = record.summary.constantSet else { return .apart(ConstantSetReference.defaultName, .noSet) }
         guard ConstantSetReference(used)?.name == version.name else { return .apart(used, .otherSet) }
-        guard let value = try? JSONParser.parse(record.requestBody),
-            let named = value["constantSet"]?.stringValue.flatMap({ ConstantSetReference($0) })
+        // The flat document (no value tree): only one member is read, before the resolve parses the body again.
+        guard let document = try? JSONParser.document(record.requestBody),
+            let named = document.root.member("constantSet")?.stringValue.flatMap({ ConstantSetReference($0) })
         else { return .unreadable }
         return named.version == nil || named.version == version.version ? .uses : .apart(used, .otherVersion)
     }
