@@ -107,6 +107,14 @@ class Server:
         self.process.wait(timeout=20)
 
 
+def heavy_matrix():
+    """A matrix request of a 256-popover chain on every device, flat: a 40 KB request whose answer is several MB."""
+    a = {"x": 10, "y": 10, "width": 44, "height": 44}
+    chain = [{"id": "p0", "kind": "popover", "anchor": a}] + [
+        {"id": f"p{i}", "kind": "popover", "presentedFrom": f"p{i - 1}", "anchor": a} for i in range(1, 256)]
+    return json.dumps({"scene": {"presentations": chain}, "devices": "all", "postures": ["flat"]}).encode()
+
+
 class HealthProbe:
     """GET /healthz every 10 ms on its own keep-alive connection until stopped; keeps the latencies."""
 
@@ -223,10 +231,7 @@ def wide_objects(binary):
 def slow_readers(binary):
     s = Server(binary)
     try:
-        a = {"x": 10, "y": 10, "width": 44, "height": 44}
-        chain = [{"id": "p0", "kind": "popover", "anchor": a}] + [
-            {"id": f"p{i}", "kind": "popover", "presentedFrom": f"p{i - 1}", "anchor": a} for i in range(1, 256)]
-        body = json.dumps({"scene": {"presentations": chain}, "devices": "all", "postures": ["flat"]}).encode()
+        body = heavy_matrix()
         probe = HealthProbe(s.port)
         held = []
         for _ in range(40):
@@ -490,10 +495,7 @@ def steady_readers(binary, rates=(500_000, 250_000), floor=64_000, floor_seconds
     documented floor rate (docs/http.md#slow-readers) reads for `floor_seconds` without being shed."""
     s = Server(binary)
     try:
-        a = {"x": 10, "y": 10, "width": 44, "height": 44}
-        chain = [{"id": "p0", "kind": "popover", "anchor": a}] + [
-            {"id": f"p{i}", "kind": "popover", "presentedFrom": f"p{i - 1}", "anchor": a} for i in range(1, 256)]
-        body = json.dumps({"scene": {"presentations": chain}, "devices": "all", "postures": ["flat"]}).encode()
+        body = heavy_matrix()
         shed = s.metric("hinge_connections_shed_total") or 0
         results = {}
 

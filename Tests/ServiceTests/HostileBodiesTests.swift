@@ -30,14 +30,8 @@ import Threads
     }
 
     @Test func aLargeConstantSetBodyIsCheckedOnThePoolAndAnswersABounded422() throws {
-        let gate = Gate()
-        let started = Gate()
-        let pool = WorkPool(
-            threads: 1, capacity: 1,
-            beforeEachJob: {
-                started.arrive()
-                gate.wait()
-            })
+        let held = HeldPool()
+        let (gate, started, pool) = (held.gate, held.started, held.pool)
         let s = try LiveServer(work: pool)  // one event loop
         let sources = "{" + (0..<8000).map { "\"zz\($0)\":\"x\"" }.joined(separator: ",") + "}"
         let body = Array(#"{"constants":{"sheet.topGap":12},"sources":\#(sources)}"#.utf8)

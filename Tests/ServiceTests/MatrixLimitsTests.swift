@@ -103,14 +103,8 @@ import Threads
     }()
 
     @Test func healthzAnswersWhileAHeavyMatrixRunsOnTheOnlyLoop() throws {
-        let gate = Gate()
-        let started = Gate()
-        let pool = WorkPool(
-            threads: 1, capacity: 1,
-            beforeEachJob: {
-                started.arrive()
-                gate.wait()
-            })
+        let held = HeldPool()
+        let (gate, started, pool) = (held.gate, held.started, held.pool)
         let s = try LiveServer(work: pool)  // one event loop
         let result = Mutex<HTTPReply?>(nil)
         let port = s.port
@@ -129,14 +123,8 @@ import Threads
     }
 
     @Test func aFullPoolAnswers503WithRetryAfter() throws {
-        let gate = Gate()
-        let started = Gate()
-        let pool = WorkPool(
-            threads: 1, capacity: 1,
-            beforeEachJob: {
-                started.arrive()
-                gate.wait()
-            })
+        let held = HeldPool()
+        let (gate, started, pool) = (held.gate, held.started, held.pool)
         let s = try LiveServer(work: pool)
         let port = s.port
         let body = Array(Self.heavyMatrix.utf8)

@@ -147,14 +147,8 @@ import Threads
 
     /// Even one small combination is drawn on the worker pool: the loop answers meanwhile.
     @Test func picturesAreDrawnOnTheWorkerPool() throws {
-        let gate = Gate()
-        let started = Gate()
-        let pool = WorkPool(
-            threads: 1, capacity: 1,
-            beforeEachJob: {
-                started.arrive()
-                gate.wait()
-            })
+        let held = HeldPool()
+        let (gate, started, pool) = (held.gate, held.started, held.pool)
         let s = try LiveServer(work: pool)  // one event loop
         let small = #"{"scene":{},"devices":["iphone-16"],"orientations":["portrait"],"layoutDirections":["ltr"]}"#
         #expect(try s.post("/v1/resolve/matrix", small).status == 200)  // without pictures: on the loop

@@ -157,3 +157,22 @@ public final class TestThread: Sendable {
 
     public func join() { thread.join() }
 }
+
+/// A worker pool of one thread whose every job first arrives at `started`, then waits at `gate` until the test
+/// opens it: the test knows a job is running and holds it there.
+public struct HeldPool: Sendable {
+    public let gate = Gate()
+    public let started = Gate()
+    public let pool: WorkPool
+
+    public init(capacity: Int = 1) {
+        let gate = self.gate
+        let started = self.started
+        pool = WorkPool(
+            threads: 1, capacity: capacity,
+            beforeEachJob: {
+                started.arrive()
+                gate.wait()
+            })
+    }
+}
