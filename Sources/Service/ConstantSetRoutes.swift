@@ -186,7 +186,7 @@ enum ConstantSetRoutes {
         case .success(let found): v = found
         }
         let lane = context.longWork
-        lane.run(request, reply) { finish in
+        lane.run(reply) { finish in
             // One thread, one core: the lane's. The options are read there too: a body may be large.
             let options: ConstantSetImpact.Options
             switch ConstantSetImpact.Options.decode(request.body) {

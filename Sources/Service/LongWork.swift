@@ -26,10 +26,10 @@ final class LongWorkLane: Sendable {
             threads: threads, capacity: capacity, name: "hinge-long", nice: 19, beforeEachJob: beforeEachJob)
     }
 
-    /// Runs `job` on the lane for `request`'s client. `job` gets `finish`, which sends its answer and frees
-    /// the client's turn; it must call it exactly once, from any thread.
+    /// Runs `job` on the lane for the client of `reply`'s request. `job` gets `finish`, which sends its answer
+    /// and frees the client's turn; it must call it exactly once, from any thread.
     func run(
-        _ request: HTTPRequest, _ reply: Reply,
+        _ reply: Reply,
         _ job: @escaping @Sendable (_ finish: @escaping @Sendable (HTTPResponse) -> Void) -> Void
     ) {
         let client = reply.responder.clientKey
