@@ -1,7 +1,8 @@
 // Calls to the Hinge API on this origin. Every call says it comes from the studio (`Hinge-Client: studio`,
 // kept with each record of the request log); `record: false` asks the server not to record it
-// (`Hinge-Record: off`). Writes (`PUT`, `DELETE`, and a `POST` called with `write: true`) carry the API key
-// when one was given (kept in sessionStorage: this tab only, forgotten when it closes).
+// (`Hinge-Record: off`). Writes (`PUT`, `DELETE`, and a `POST` called with `write: true`: a constant-set
+// version, an impact report) carry the API key when one was given (kept in sessionStorage: this tab only,
+// forgotten when it closes).
 
 const KEY = "hinge.apiKey";
 export const CLIENT = "studio";

@@ -117,7 +117,8 @@ export function mountConstants(panel, studio) {
     out.dataset.state = "running";
     fill(status, `Running the impact report of ${name}@${n}…`);
     if (!after) fill(out, el("p", { class: "progress" }, el("progress", { "aria-label": "Impact report running" }), " Re-resolving the request log…"));
-    const result = await call("POST", `/v1/constant-sets/${encodeURIComponent(name)}/versions/${n}/impact`, { json: body });
+    const result = await keyed(`/v1/constant-sets/${encodeURIComponent(name)}/versions/${n}/impact`, body,
+      "This server needs its API key for an impact report: it reads the whole request log.");
     button.disabled = false;
     out.removeAttribute("aria-busy");
     fill(status);
@@ -210,11 +211,17 @@ export function mountConstants(panel, studio) {
 
   async function createVersion(name, body) {
     const path = `/v1/constant-sets/${encodeURIComponent(name)}/versions`;
+    return keyed(path, body, "This server needs its API key to create a constant set version.");
+  }
+
+  /** A POST that carries the API key when the server has one (a write, or an impact report, which reads the
+   * whole request log): after a 401 it asks for the key and tries once more. */
+  async function keyed(path, body, need) {
     const result = await call("POST", path, { json: body, write: true });
     if (result.status !== 401) return result;
     const reason = result.sentKey
       ? "401 — the server refused this key. Check it and enter it again; it is kept for this tab only."
-      : "This server needs its API key to create a constant set version.";
+      : need;
     return (await studio.askForKey(reason, result.sentKey)) ? call("POST", path, { json: body, write: true }) : result;
   }
 
