@@ -30,6 +30,7 @@ const HingeDrawing = (() => {
     "arrangement-in-scroll-container": "arrangement",
     "split-follows-fold": "split",
     "secondary-hidden": "split",
+    "presentation-covered": "covered-presentation",
     "unknown-field": "unknown-fields",
   };
 
