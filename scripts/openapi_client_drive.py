@@ -360,12 +360,14 @@ def run_checks(ops, m, reader, writer, wrong_key, args):
         round_trip(got, m.ConstantSetVersion)
         status(ops.get_constant_set_version("driver", "1", client=reader, if_none_match=got.headers["ETag"]), 304)
         status(ops.get_constant_set_version("driver", "9", client=reader), 404)
-        impact = ops.constant_set_impact("driver", "1", client=reader, body=m.ImpactRequest(limit=100))
+        # An impact report reads the whole log: under --api-key it needs the key, as a write does.
+        status(ops.constant_set_impact("driver", "1", client=reader, body=m.ImpactRequest(limit=100)), 401)
+        impact = ops.constant_set_impact("driver", "1", client=writer, body=m.ImpactRequest(limit=100))
         status(impact, 200)
         expect(round_trip(impact, m.ImpactReport).constant_set == "driver@1", "impact")
         status(ops.retire_constant_set("driver", client=writer), 204)
         status(ops.retire_constant_set("driver", client=writer), 404)
-        return "201 Location, list, get, 304, 404, impact, 204, 404"
+        return "201 Location, list, get, 304, 404, impact 401 then 200 with the key, 204, 404"
 
     def options_everywhere():
         count = 0
