@@ -32,7 +32,7 @@ public enum ConstantSetImpact {
         var part = Partial()
         _ = try partial(
             ids[...], version, options, log: log, devices: devices, sets: sets, into: &part, stop: { false })
-        return finish(version, [part], options: options)
+        return finish(version, part, options: options)
     }
 
     /// Runs the report on the calling thread (the service's long-work lane), asking `stop` every
@@ -45,7 +45,7 @@ public enum ConstantSetImpact {
         var part = Partial()
         guard try partial(ids[...], version, options, log: log, devices: devices, sets: sets, into: &part, stop: stop)
         else { return nil }
-        return finish(version, [part], options: options)
+        return finish(version, part, options: options)
     }
 
     /// How many records a report reads between two questions to its `stop`.
@@ -67,7 +67,7 @@ public enum ConstantSetImpact {
         return ids
     }
 
-    /// What one job found over its records.
+    /// What the records read so far show.
     struct Partial: Sendable {
         var replayed = 0, unchanged = 0, changed = 0, skipped = 0
         var elsewhere: [String: Elsewhere] = [:]
@@ -115,36 +115,20 @@ public enum ConstantSetImpact {
     }
 
     /// The partials (in the order of their records, newest first) as one report.
-    static func finish(_ version: ConstantSetVersion, _ parts: [Partial], options: Options) -> Report {
+    static func finish(_ version: ConstantSetVersion, _ p: Partial, options: Options) -> Report {
         var report = Report(version: version.reference)
-        var groups: [String: Group] = [:]
-        var elsewhere: [String: Elsewhere] = [:]
-        var changes: [Change] = []
-        for p in parts {
-            report.replayed += p.replayed
-            report.unchanged += p.unchanged
-            report.changed += p.changed
-            report.skipped += p.skipped
-            changes += p.changes
-            for (key, g) in p.groups {
-                if groups[key] == nil {
-                    groups[key] = Group(pattern: g.pattern, detent: g.detent, direction: g.direction)
-                }
-                groups[key]?.records += g.records
-                groups[key]?.deltas += g.deltas
-            }
-            for (used, e) in p.elsewhere {
-                elsewhere[used, default: Elsewhere(constantSet: used, reason: e.reason, records: 0)].records +=
-                    e.records
-            }
-        }
+        report.replayed = p.replayed
+        report.unchanged = p.unchanged
+        report.changed = p.changed
+        report.skipped = p.skipped
+        var changes = p.changes
         changes.sort { $0.record.id > $1.record.id }
         report.changes = Array(changes.prefix(options.pageLimit))
         if changes.count > options.pageLimit, let last = report.changes.last {
             report.next = last.record.id.description
         }
-        report.groups = ordered(groups)
-        report.elsewhere = elsewhere.values.sorted {
+        report.groups = ordered(p.groups)
+        report.elsewhere = p.elsewhere.values.sorted {
             ($0.records, $1.constantSet) > ($1.records, $0.constantSet)
         }
         return report

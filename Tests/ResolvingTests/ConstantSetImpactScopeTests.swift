@@ -44,13 +44,7 @@ import Testing
             for (i, body) in (Log.moving.map { ConstantSetImpactScopeTests.sheet("ds", detent: $0) } + apart)
                 .enumerated()
             {
-                let out = Resolver.resolve(body: body, catalog: store, constantSets: context)
-                store.requestLog.append(
-                    RequestRecord(
-                        receivedAt: Timestamp(millisecondsSinceEpoch: 1000 + Int64(i)), durationMicros: 1,
-                        device: "iphone-16", status: 200, codes: [], requestBody: body, responseBody: out.json,
-                        engineVersion: "1", constantSet: out.constantSet)
-                ) { _ in }
+                recordResolution(body, index: i, store: store, context: context)
             }
             store.requestLog.flush()
             v2 = try store.constantSets.create(

@@ -6,10 +6,10 @@ import Testing
 
 @testable import Resolving
 
-/// The impact report's two-job run (docs/api.md#constant-set-impact) gives the report of the one-job run: the
-/// halves' counts, groups and pages merged.
+/// The impact report as the service's long-work lane runs it (docs/api.md#constant-set-impact): the report of
+/// the CLI's run while never asked to stop, nothing once its `stop` answers true.
 @Suite struct ConstantSetImpactTests {
-    @Test func theTwoJobRunGivesTheSameReportAsOneJob() throws {
+    @Test func theLanesRunGivesTheCLIsReportAndStopsWhenAsked() throws {
         let dir = TemporaryDirectory()
         let store = try Store.open(.init(path: dir.file("hinge.sqlite")))
         defer { store.close() }
@@ -25,14 +25,7 @@ import Testing
             #"{"device":"iphone-16","presentations":[{"id":"s","kind":"sheet","detents":["large"]}]}"#,
         ].map { Array($0.utf8) }
         for i in 0..<2400 {
-            let body = bodies[i % 3]
-            let out = Resolver.resolve(body: body, catalog: store, constantSets: context)
-            store.requestLog.append(
-                RequestRecord(
-                    receivedAt: Timestamp(millisecondsSinceEpoch: 1000 + Int64(i)), durationMicros: 1,
-                    device: "iphone-16", status: 200, codes: [], requestBody: body, responseBody: out.json,
-                    engineVersion: "1", constantSet: out.constantSet)
-            ) { _ in }
+            recordResolution(bodies[i % 3], index: i, store: store, context: context)
         }
         store.requestLog.flush()
         let v2 = try store.constantSets.create(
@@ -42,7 +35,7 @@ import Testing
         let one = try ConstantSetImpact.run(
             v2, options: options, log: store.requestLog, devices: store, sets: store.constantSets)
         // The lane's run: asked to stop every 256 records, it ends early with nil; never asked, it is the CLI's.
-        let two = try #require(
+        let lane = try #require(
             try ConstantSetImpact.run(
                 v2, options: options, log: store.requestLog, devices: store, sets: store.constantSets, stop: { false }))
         var asked = 0
@@ -54,14 +47,14 @@ import Testing
             })
         #expect(stopped == nil && asked == 3)
         #expect((one.replayed, one.unchanged, one.changed, one.skipped) == (1600, 800, 800, 0))
-        #expect((two.replayed, two.unchanged, two.changed, two.skipped) == (1600, 800, 800, 0))
+        #expect((lane.replayed, lane.unchanged, lane.changed, lane.skipped) == (1600, 800, 800, 0))
         #expect(one.elsewhere == [.init(constantSet: "default", reason: .noSet, records: 800)])
-        #expect(two.elsewhere == one.elsewhere)
-        #expect(two.groups == one.groups)
+        #expect(lane.elsewhere == one.elsewhere)
+        #expect(lane.groups == one.groups)
         // acme@1 (12) → 20 moves its sheets down by 8.
         let y = one.groups.filter { $0.pattern == "/placements/*/frame/y" }
         #expect(y.map(\.direction) == [.increase] && y.first?.typical == 8 && y.first?.records == 800)
-        #expect(two.changes.map(\.record.id) == one.changes.map(\.record.id) && two.next == one.next)
+        #expect(lane.changes.map(\.record.id) == one.changes.map(\.record.id) && lane.next == one.next)
         #expect(one.changes.count == 7 && one.next == one.changes.last?.record.id.description)
     }
 }
