@@ -386,28 +386,20 @@ struct HeadParser {
             }
             guard k > schemeEnd + 3 else { return nil }  // an http URI has a host
             authority = string(schemeEnd + 3, k)
-            if k == b { return ("/", nil, authority) }
-            if p[k] == 35 { return nil }
-            if p[k] == 63 {
-                for f in (k + 1)..<b where p[f] == 35 {
-                    _ = f
-                    return nil
-                }
-                return ("/", string(k + 1, b), authority)
-            }
-            s = k
+            s = k  // the path (empty in `http://host?q`: the root), query and fragment checks are origin-form's
         }
         var q = s
         while q < b && p[q] != 63 {
             if p[q] == 35 { return nil }  // no fragment in a request target
             q += 1
         }
-        if q == b { return (string(s, b), nil, authority) }
+        let path = q == s ? "/" : string(s, q)
+        if q == b { return (path, nil, authority) }
         for k in q..<b where p[k] == 35 {
             _ = k
             return nil
         }
-        return (string(s, q), string(q + 1, b), authority)
+        return (path, string(q + 1, b), authority)
     }
 }
 

@@ -127,10 +127,7 @@ enum ConstantSetRoutes {
             return reply.send(Problem.response(status: .badRequest, detail: "Constant set name: \(problem)."))
         }
         // A large body is read and checked where a large scene is: on the worker pool, never on the loop.
-        if request.body.count > HeavyWork.inlineBodyBytes {
-            return context.offload(reply) { validateAndCreate(name, request, reply, sets, context) }
-        }
-        validateAndCreate(name, request, reply, sets, context)
+        context.readingBody(of: request, reply) { _ in validateAndCreate(name, request, reply, sets, context) }
     }
 
     static func validateAndCreate(

@@ -45,10 +45,9 @@ enum DeviceRoutes {
             })
         router.add(.PUT, "/v1/devices/{id}") { request, reply in
             // A large body is read and checked where a large scene is: on the worker pool (shard 0 there).
-            if request.body.count > HeavyWork.inlineBodyBytes {
-                return context.offload(reply) { put(request, reply, devices, context, shard: 0) }
+            context.readingBody(of: request, reply) { onLoop in
+                put(request, reply, devices, context, shard: onLoop ? ServiceContext.shard(request) : 0)
             }
-            put(request, reply, devices, context, shard: ServiceContext.shard(request))
         }
         router.add(.DELETE, "/v1/devices/{id}") { request, reply in
             if let refused = context.authorization.refusal(request) { return reply.send(refused) }

@@ -29,6 +29,14 @@ enum HeavyWork {
 }
 
 extension ServiceContext {
+    /// Runs `job` where `request`'s body is read: on the loop when it is at most `HeavyWork.inlineBodyBytes`,
+    /// on the worker pool otherwise (`offload`: 503 when it is full). `job` is told whether it runs on the loop.
+    /// For writes that check a body; the resolve route keeps its own test, free of the closure's allocation.
+    func readingBody(of request: HTTPRequest, _ reply: Reply, _ job: @escaping @Sendable (_ onLoop: Bool) -> Void) {
+        if request.body.count <= HeavyWork.inlineBodyBytes { return job(true) }
+        offload(reply) { job(false) }
+    }
+
     /// Runs `job` on the worker pool; when the pool is full (or closed), answers 503 with `Retry-After: 1`.
     func offload(_ reply: Reply, _ job: @escaping @Sendable () -> Void) {
         if work.submit(job) { return }
