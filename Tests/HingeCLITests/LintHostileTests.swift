@@ -1,5 +1,6 @@
 import ArgumentScanning
 import Glibc
+import JSON
 import TestSupport
 import Testing
 
@@ -25,21 +26,9 @@ import Testing
             """
     }
 
+    /// `s` as the inside of a JSON string literal, written by the project's JSON writer.
     static func jsonEscaped(_ s: String) -> String {
-        var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default:
-                if c.value < 0x20 {
-                    out += "\\u00" + (c.value < 0x10 ? "0" : "") + String(c.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(c)
-                }
-            }
-        }
-        return out
+        String(String(decoding: JSONWriter.encode(.string(s)), as: UTF8.self).dropFirst().dropLast())
     }
 
     /// Lines of `text` that GitHub would read as a workflow command, other than the lint's own annotations.
