@@ -181,7 +181,7 @@ public enum ConstantSetsCommandRunner {
     }
 
     /// Stores a checked draft as the next version of `name`, or prints its problem document.
-    static func store(_ parsed: Result<ConstantSetDraft, ResolveProblem>, name: String, sets: ConstantSetStore)
+    static func store(_ parsed: Result<ConstantSetDraft, Problem>, name: String, sets: ConstantSetStore)
         -> CommandOutput
     {
         switch parsed {

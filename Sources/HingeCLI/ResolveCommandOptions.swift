@@ -160,7 +160,7 @@ public enum ResolveCommandRunner {
             return CommandOutput(exitCode: 0, stdout: JSONWriter.encode(resolution.json, options: .pretty) + [0x0A])
         case .svg:
             // Drawn exactly as the server draws `POST /v1/resolve?format=svg` of the same body.
-            var svg = SVGRenderer.render(resolution, scene: try? JSONParser.parse(body), width: options.width)
+            var svg = Picture.draw(resolution, scene: try? JSONParser.parse(body), width: options.width)
             if !svg.hasSuffix("\n") { svg += "\n" }
             return CommandOutput(exitCode: 0, stdout: Array(svg.utf8))
         }

@@ -15,6 +15,9 @@ public struct ResolvedEnvironment: Sendable, Equatable {
     public var windowClass: WindowClass
     public var fold: FoldState?
     public var regions: [Region]
+    /// Whether the device folds (or the scene gave a fold): where a posture means something
+    /// (docs/rules.md#posture). Not part of the response.
+    public var folds = false
 
     /// Physical insets in window coordinates.
     var insets: PhysicalInsets
@@ -154,11 +157,13 @@ enum EnvironmentResolver {
             s.layoutDirection == .ltr
             ? Insets(top: insets.top, leading: insets.left, bottom: insets.bottom, trailing: insets.right)
             : Insets(top: insets.top, leading: insets.right, bottom: insets.bottom, trailing: insets.left)
-        return ResolvedEnvironment(
+        var environment = ResolvedEnvironment(
             device: s.profile?.id, display: display.flatMap { displayID(of: s, at: $0.index) },
             orientation: s.orientation, posture: posture,
             layoutDirection: s.layoutDirection, dynamicTypeSize: s.dynamicTypeSize,
             window: Rect(x: w.x, y: w.y, width: w.width, height: w.height), safeArea: semantic, sizeClass: sizeClass,
             windowClass: WindowClass(width: w.width, height: w.height), fold: fold, regions: regions, insets: insets)
+        environment.folds = folds
+        return environment
     }
 }

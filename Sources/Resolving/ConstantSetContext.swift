@@ -34,13 +34,13 @@ public struct ConstantSetContext: Sendable {
 
     /// Puts the values `reference` names under the scene's own `constants`; a 422 at `/constantSet` for a set or
     /// version that is not there, or a retired set.
-    func apply(_ reference: ConstantSetReference, to scene: inout Scene) -> Result<Used, ResolveProblem> {
+    func apply(_ reference: ConstantSetReference, to scene: inout Scene) -> Result<Used, Problem> {
         use(reference, in: &scene).mapError { .invalid([$0.issue]) }
     }
 
     /// The constants `reference` puts under the scene's own, and its name; the refusal as `apply`'s.
     func constants(_ reference: ConstantSetReference, for scene: borrowing Scene, into constants: inout Constants)
-        -> Result<Used, ResolveProblem>
+        -> Result<Used, Problem>
     {
         if reference.isDefault {
             constants = scene.constants

@@ -23,10 +23,10 @@ public enum ConstantSetDrafts {
 
     /// `{"basedOn", "constants", "note", "sources"}`.
     public static func draft(json body: [UInt8], catalog: any ConstantSetCatalog) -> Result<
-        ConstantSetDraft, ResolveProblem
+        ConstantSetDraft, Problem
     > {
         let value: JSONValue
-        switch ResolveProblem.parse(body) {
+        switch Problem.parse(body) {
         case .failure(let problem): return .failure(problem)
         case .success(let v): value = v
         }

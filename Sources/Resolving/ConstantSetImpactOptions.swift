@@ -26,10 +26,10 @@ extension ConstantSetImpact {
         public init() {}
 
         /// The body of `POST …/impact` (empty: every default).
-        public static func decode(_ body: [UInt8]) -> Result<Options, ResolveProblem> {
+        public static func decode(_ body: [UInt8]) -> Result<Options, Problem> {
             if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .success(Options()) }
             let value: JSONValue
-            switch ResolveProblem.parse(body) {
+            switch Problem.parse(body) {
             case .failure(let problem): return .failure(problem)
             case .success(let v): value = v
             }

@@ -63,10 +63,10 @@ public enum ConstantSetTokens {
     /// defaults), it sets only the values that differ from its base or whose source was edited, and a changed
     /// value whose source is the one exported takes the new note as its source.
     public static func draft(tokens body: [UInt8], name: String, catalog: any ConstantSetCatalog) -> Result<
-        ConstantSetDraft, ResolveProblem
+        ConstantSetDraft, Problem
     > {
         let value: JSONValue
-        switch ResolveProblem.parse(body) {
+        switch Problem.parse(body) {
         case .failure(let problem): return .failure(problem)
         case .success(let v): value = v
         }

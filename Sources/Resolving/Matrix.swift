@@ -64,13 +64,13 @@ public enum Matrix {
     /// A plan, or the refusal (400/422) already written.
     public enum Planning: Sendable {
         case plan(Plan)
-        case refused(ResolveOutput)
+        case refused(MatrixOutput)
     }
 
     public static func resolve(
         body: [UInt8], catalog: any DeviceCatalog, limits: Limits = Limits(), pictures: Pictures? = nil,
         constantSets: ConstantSetContext = ConstantSetContext()
-    ) -> ResolveOutput {
+    ) -> MatrixOutput {
         switch plan(body: body, catalog: catalog, limits: limits, pictures: pictures) {
         case .refused(let out): return out
         case .plan(var p):
@@ -83,7 +83,7 @@ public enum Matrix {
         body: [UInt8], catalog: any DeviceCatalog, limits: Limits = Limits(), pictures: Pictures? = nil
     ) -> Planning {
         switch ResolveOutput.parse(body) {
-        case .failure(let f): return .refused(f.output)
+        case .failure(let f): return .refused(MatrixOutput(f.output))
         case .success(let value): return plan(value: value, catalog: catalog, limits: limits, pictures: pictures)
         }
     }
@@ -150,7 +150,7 @@ public enum Matrix {
     /// Resolves every combination of `plan` (and draws it, with pictures), writing the response as it goes: past
     /// `maxResponseBytes`, pictures included, it stops and answers 422 instead. With pictures, the output's
     /// `recordedJSON` is the answer without its `svg` members (what the request log stores and replay compares).
-    public static func run(_ plan: Plan, catalog: any DeviceCatalog, maxResponseBytes: Int) -> ResolveOutput {
+    public static func run(_ plan: Plan, catalog: any DeviceCatalog, maxResponseBytes: Int) -> MatrixOutput {
         var writer = ResultsWriter()
         for (i, c) in plan.combinations.enumerated() {
             writer.append(c, of: plan, catalog: catalog)
@@ -164,9 +164,9 @@ public enum Matrix {
             return tooLarge(
                 written: out.count, done: plan.combinations.count, of: plan.combinations.count, limit: maxResponseBytes)
         }
-        return ResolveOutput(
-            problem: nil, json: out, resolution: nil, device: nil, givenCodes: writer.codes,
-            recordedJSON: plan.pictures == nil ? nil : writer.withoutPictures(out))
+        return MatrixOutput(
+            ResolveOutput(problem: nil, json: out, resolution: nil), codes: writer.codes,
+            withoutPictures: plan.pictures == nil ? nil : writer.withoutPictures(out))
     }
 
     /// `devices`: `"all"` (or absent), or a list of distinct known ids.
@@ -223,13 +223,13 @@ public enum Matrix {
     }
 
     private static func invalid(_ errors: [JSONIssue], unknownFields: JSONUnknownFields = JSONUnknownFields())
-        -> ResolveOutput
+        -> MatrixOutput
     {
-        ResolveOutput(problem: .invalid(errors, what: "matrix request", unknownFields: unknownFields))
+        MatrixOutput(problem: .invalid(errors, what: "matrix request", unknownFields: unknownFields))
     }
 
     private static func tooMuchWork(combinations: Int, sceneNodes: Int, pictureWork: Int?, work: Int, limit: Int)
-        -> ResolveOutput
+        -> MatrixOutput
     {
         let drawn = pictureWork.map { ", each drawn (a picture counts \($0) units)" } ?? ""
         let formula = pictureWork == nil ? "combinations × nodes" : "combinations × (nodes + picture)"
@@ -237,8 +237,8 @@ public enum Matrix {
             "asks for \(combinations) combinations of a scene of \(sceneNodes) JSON nodes\(drawn): \(work) units of "
             + "work (\(formula)), at most \(limit) are allowed: name fewer devices, postures, orientations or layout "
             + "directions, or send a smaller scene" + (pictureWork == nil ? "" : ", or ask without pictures")
-        return ResolveOutput(
-            problem: ResolveProblem(
+        return MatrixOutput(
+            problem: Problem(
                 .tooMuchWork, detail: "The matrix request is too much work: \(message).",
                 members: [
                     JSONMember("errors", ProblemDocument.issues([JSONIssue(path: .root, message: message)])),
@@ -247,7 +247,28 @@ public enum Matrix {
     }
 
     /// 422 for a response past the byte budget, with an estimate of its full size.
-    private static func tooLarge(written: Int, done: Int, of total: Int, limit: Int) -> ResolveOutput {
-        ResolveOutput(problem: .responseTooLarge(written: written, done: done, of: total, limit: limit))
+    private static func tooLarge(written: Int, done: Int, of total: Int, limit: Int) -> MatrixOutput {
+        MatrixOutput(problem: .responseTooLarge(written: written, done: done, of: total, limit: limit))
     }
+}
+
+/// A matrix's answer (its status and body, as a `ResolveOutput`), with every diagnostic code of its resolutions
+/// and, when it was answered with pictures, the body without them: what the request log stores and replay
+/// compares.
+public struct MatrixOutput: Sendable {
+    public var output: ResolveOutput
+    public var codes: [String]
+    public var withoutPictures: [UInt8]?
+
+    public init(_ output: ResolveOutput, codes: [String] = [], withoutPictures: [UInt8]? = nil) {
+        self.output = output
+        self.codes = codes
+        self.withoutPictures = withoutPictures
+    }
+
+    init(problem: Problem) { self.init(ResolveOutput(problem: problem)) }
+
+    public var json: [UInt8] { output.json }
+    public var problemKind: Problem.Kind? { output.problemKind }
+    public var isProblem: Bool { output.isProblem }
 }

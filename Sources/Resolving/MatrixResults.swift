@@ -88,7 +88,7 @@ extension Matrix {
             let start = out.count
             out.append(contentsOf: #","svg":"#.utf8)
             if let resolution {
-                JSONWriter.appendString(SVGRenderer.render(resolution, scene: scene, width: pictures.width), to: &out)
+                JSONWriter.appendString(Picture.draw(resolution, scene: scene, width: pictures.width), to: &out)
             } else {
                 out.append(contentsOf: "null".utf8)
             }

@@ -37,7 +37,7 @@ public enum Replay {
         constantSets: ConstantSetContext = ConstantSetContext()
     ) -> ResolveOutput {
         switch operation {
-        case .matrix: Matrix.resolve(body: requestBody, catalog: catalog, constantSets: constantSets)
+        case .matrix: Matrix.resolve(body: requestBody, catalog: catalog, constantSets: constantSets).output
         case .resolve: Resolver.resolve(body: requestBody, catalog: catalog, constantSets: constantSets)
         }
     }

@@ -3,10 +3,11 @@ import LayoutEngine
 import Store
 
 /// Body bytes in, resolution (or problem) out: the one path that `POST /v1/resolve`, the matrix, replay
-/// and the `hinge resolve` CLI share, so they can never disagree.
+/// and the `hinge resolve` CLI share, so they can never disagree. What the request log keeps beside an answer is
+/// read from the answer (`RecordFacts`), not carried by it.
 public struct ResolveOutput: Sendable {
     /// nil for a resolution (or a matrix's results); else why the body was refused.
-    public var problemKind: ResolveProblem.Kind?
+    public var problemKind: Problem.Kind?
     /// The answer's body: the resolution's JSON (docs/rules.md#response), the matrix's results, or the problem
     /// document.
     public var json: [UInt8]
@@ -15,28 +16,8 @@ public struct ResolveOutput: Sendable {
     /// out of the core; a box moves as one reference.
     public var resolution: Resolution? { resolutionBox?.value }
     private var resolutionBox: ResolutionBox?
-    /// The device the scene named (when it could be read), for the request log.
-    public var device: String?
-    /// Diagnostic codes of the resolution, first occurrence order.
-    /// Codes given by the producer (the matrix: those of all its resolutions); nil for a single resolution,
-    /// whose codes are computed when `codes` is read — only the request log reads them.
-    public var givenCodes: [String]?
-    /// The posture the scene was resolved in when its device folds (or it has a fold), for the request log; nil
-    /// otherwise, and for a matrix or a problem.
-    public var posture: String?
-    /// The body the request log stores when it is not `json`: a matrix answered with pictures is recorded
-    /// without them (`Matrix.run`).
-    public var recordedJSON: [UInt8]?
-    /// The constant set version the scene was resolved with (`name@n`), for the request log; nil for the
-    /// defaults, a matrix and a problem.
-    public var constantSet: String?
 
-    public init(
-        problem: ResolveProblem.Kind?, json: [UInt8], resolution: consuming Resolution?, device: String?,
-        givenCodes: [String]?,
-        posture: String? = nil, recordedJSON: [UInt8]? = nil, constantSet: String? = nil
-    ) {
-        self.constantSet = constantSet
+    public init(problem: Problem.Kind?, json: [UInt8], resolution: consuming Resolution?) {
         self.problemKind = problem
         self.json = json
         // Moved into the box, not copied (`map` would copy it out of the optional).
@@ -44,23 +25,14 @@ public struct ResolveOutput: Sendable {
         case .some(let r): resolutionBox = ResolutionBox(r)
         case .none: resolutionBox = nil
         }
-        self.device = device
-        self.givenCodes = givenCodes
-        self.posture = posture
-        self.recordedJSON = recordedJSON
     }
-
-    /// Diagnostic codes, first occurrence order (empty for a problem).
-    public var codes: [String] { givenCodes ?? resolutionBox?.value.codes ?? [] }
 
     public var isProblem: Bool { problemKind != nil }
 }
 
 extension ResolveOutput {
     /// A problem as the output: its document is the body.
-    public init(problem: ResolveProblem, device: String? = nil) {
-        self.init(problem: problem.kind, json: problem.document, resolution: nil, device: device, givenCodes: nil)
-    }
+    public init(problem: Problem) { self.init(problem: problem.kind, json: problem.document, resolution: nil) }
 
     /// The body as JSON, or the 400 that says where it broke (shared by resolve and the matrix).
     static func parse(_ body: [UInt8]) -> Result<JSONValue, ResolveOutputFailure> {
@@ -109,9 +81,7 @@ public enum Resolver {
         case .failure(let f): return f.output
         case .success(let document):
             let root = document.root
-            return output(
-                Scene.decode(root, catalog: catalog), device: root.member("device")?.stringValue,
-                constantSets: constantSets)
+            return output(Scene.decode(root, catalog: catalog), constantSets: constantSets)
         }
     }
 
@@ -119,19 +89,17 @@ public enum Resolver {
         value: JSONValue, catalog: any DeviceCatalog, overrides: SceneOverrides? = nil,
         constantSets: ConstantSetContext = ConstantSetContext()
     ) -> ResolveOutput {
-        let device = overrides?.device ?? value["device"]?.stringValue
-        return output(
-            Scene.decode(value, catalog: catalog, overrides: overrides), device: device, constantSets: constantSets)
+        output(Scene.decode(value, catalog: catalog, overrides: overrides), constantSets: constantSets)
     }
 
-    /// The response for a decoded (or refused) scene; `device` is the scene's device as written, for the log.
+    /// The response for a decoded (or refused) scene.
     private static func output(
-        _ decoding: consuming SceneDecoding, device: @autoclosure () -> String?, constantSets: ConstantSetContext
+        _ decoding: consuming SceneDecoding, constantSets: ConstantSetContext
     ) -> ResolveOutput {
         // Consumed: the scene is moved out of the decoding, not copied (a copy retains each of its arrays).
         switch consume decoding {
         case .invalid(let errors, let unknownFields):
-            return ResolveOutput(problem: .invalid(errors, unknownFields: unknownFields), device: device())
+            return ResolveOutput(problem: .invalid(errors, unknownFields: unknownFields))
         case .scene(let scene):
             return output(scene, constantSets: constantSets)
         }
@@ -143,15 +111,10 @@ public enum Resolver {
             return pinned(scene, reference, constantSets)
         }
         let resolution = LayoutEngine.resolve(scene)
-        // docs/rules.md#posture: a posture means something only where there is a fold.
-        let folds = scene.profile?.folds ?? (scene.fold != nil)
         // The direct byte encoder: the same bytes as `JSONWriter.encode(resolution.json)` (checked by the golden
         // and property tests) without building the value tree — 3× cheaper (hinge-bench).
         let json = resolution.encoded
-        let posture = folds ? resolution.environment.posture.rawValue : nil
-        return ResolveOutput(
-            problem: nil, json: json, resolution: resolution, device: scene.deviceID, givenCodes: nil,
-            posture: posture)
+        return ResolveOutput(problem: nil, json: json, resolution: resolution)
     }
 
     /// `output` for a scene resolved with a constant set (docs/rules.md#constant-sets): apart, so that the usual
@@ -162,15 +125,11 @@ public enum Resolver {
         let used: ConstantSetContext.Used
         var constants = Constants()
         switch constantSets.constants(reference, for: scene, into: &constants) {
-        case .failure(let problem): return ResolveOutput(problem: problem, device: scene.deviceID)
+        case .failure(let problem): return ResolveOutput(problem: problem)
         case .success(let u): used = u
         }
         let resolution = LayoutEngine.resolve(scene, constants: constants, constantSet: used.name)
-        let folds = scene.profile?.folds ?? (scene.fold != nil)
         let json = resolution.encoded
-        let posture = folds ? resolution.environment.posture.rawValue : nil
-        return ResolveOutput(
-            problem: nil, json: json, resolution: resolution, device: scene.deviceID, givenCodes: nil,
-            posture: posture, constantSet: used.stored)
+        return ResolveOutput(problem: nil, json: json, resolution: resolution)
     }
 }

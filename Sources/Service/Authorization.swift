@@ -8,13 +8,13 @@ struct WriteAuthorization: Sendable {
 
     init(apiKey: String?) { key = apiKey.map { Array($0.utf8) } }
 
-    /// nil when the request may write; otherwise the 401 to send.
-    func refusal(_ request: HTTPRequest) -> HTTPResponse? {
-        guard let key else { return nil }
+    /// Returns when the request may write; otherwise throws the 401.
+    func require(_ request: HTTPRequest) throws(RouteError) {
+        guard let key else { return }
         if let token = WriteAuthorization.bearerToken(request), WriteAuthorization.constantTimeEquals(token, key) {
-            return nil
+            return
         }
-        return Problem.response(
+        throw RouteError(
             status: .unauthorized,
             detail: "This server requires 'Authorization: Bearer <key>' for writes and impact reports (the key given "
                 + "with --api-key).",

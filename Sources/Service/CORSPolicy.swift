@@ -91,10 +91,11 @@ struct CORSPolicy: Sendable, Equatable {
 
     /// The 403 for `refuses`.
     static func refusal(_ request: HTTPRequest) -> HTTPResponse {
-        Problem.response(
+        RouteError(
             status: .forbidden,
             detail: "Origin \(request.headers["Origin"] ?? "") may not \(request.method) here: it is neither this "
-                + "server's origin nor one allowed with --cors-origin.")
+                + "server's origin nor one allowed with --cors-origin."
+        ).response()
     }
 
     /// Adds the headers of an actual (non-preflight) response.

@@ -81,12 +81,13 @@ enum StoreProblem {
             "request \(id): \(request.method.rawValue) \(request.path): \(what) could not be \(operation.rawValue): \(error)"
         if let problem = store?.storageProblem, !"\(error)".contains(problem) { line += " (storage: \(problem))" }
         log.error(line)
-        return Problem.response(
+        return RouteError(
             status: .serviceUnavailable,
             detail:
                 "\(what.prefix(1).uppercased() + what.dropFirst()) could not be \(operation.rawValue): \(reason(error)). "
                 + "The server log has the details under this requestId.",
-            extra: [JSONMember("requestId", .string(id))])
+            members: [JSONMember("requestId", .string(id))]
+        ).response()
     }
 
     /// A cause a client may read: no SQL, no path, no SQLite message.

@@ -37,7 +37,7 @@ enum HealthRoutes {
                 case .closed:
                     detail = "The store is shutting down."
                 }
-                return Problem.response(status: .serviceUnavailable, detail: detail)
+                return RouteError(status: .serviceUnavailable, detail: detail).response()
             })
     }
 }

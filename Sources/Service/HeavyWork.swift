@@ -30,23 +30,29 @@ enum HeavyWork {
 
 extension ServiceContext {
     /// Runs `job` where `request`'s body is read: on the loop when it is at most `HeavyWork.inlineBodyBytes`,
-    /// on the worker pool otherwise (`offload`: 503 when it is full). `job` is told whether it runs on the loop.
-    /// For writes that check a body; the resolve route keeps its own test, free of the closure's allocation.
-    func readingBody(of request: HTTPRequest, _ reply: Reply, _ job: @escaping @Sendable (_ onLoop: Bool) -> Void) {
-        if request.body.count <= HeavyWork.inlineBodyBytes { return job(true) }
-        offload(reply) { job(false) }
+    /// on the worker pool otherwise (`offload`). `job` is told whether it runs on the loop; an error it throws is
+    /// answered. For writes that check a body; the resolve route keeps its own test, free of the closure's
+    /// allocation.
+    func readingBody(
+        of request: HTTPRequest, _ reply: Reply,
+        _ job: @escaping @Sendable (_ onLoop: Bool) throws(RouteError) -> Void
+    ) throws(RouteError) {
+        if request.body.count <= HeavyWork.inlineBodyBytes { return try job(true) }
+        try offload(reply) { () throws(RouteError) in try job(false) }
     }
 
-    /// Runs `job` on the worker pool; when the pool is full (or closed), answers 503 with `Retry-After: 1`.
-    func offload(_ reply: Reply, _ job: @escaping @Sendable () -> Void) {
-        if work.submit(job) { return }
+    /// Runs `job` on the worker pool (an error it throws is answered from there); throws the 503 with
+    /// `Retry-After: 1` when the pool is full (or closed).
+    func offload(_ reply: Reply, _ job: @escaping @Sendable () throws(RouteError) -> Void) throws(RouteError) {
+        let submitted = work.submit {
+            do throws(RouteError) { try job() } catch { reply.send(error) }
+        }
+        if submitted { return }
         metrics.workRefusals.add(1, ordering: .relaxed)
-        reply.send(
-            Problem.response(
-                status: .serviceUnavailable,
-                detail:
-                    "The server is busy with other heavy requests (\(work.threads) running, \(work.capacity) waiting); "
-                    + "retry shortly.",
-                headers: ["Retry-After": "1"]))
+        throw RouteError(
+            status: .serviceUnavailable,
+            detail: "The server is busy with other heavy requests (\(work.threads) running, \(work.capacity) waiting); "
+                + "retry shortly.",
+            headers: ["Retry-After": "1"])
     }
 }

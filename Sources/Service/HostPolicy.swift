@@ -137,10 +137,11 @@ struct HostPolicy: Sendable, Equatable {
     /// The 421 for a `Host` the server does not answer for.
     static func refusal(_ request: HTTPRequest) -> HTTPResponse {
         let host = String((request.headers["Host"] ?? "").unicodeScalars.prefix(100).map(Character.init))
-        return Problem.response(
+        return RouteError(
             status: .misdirectedRequest,
             detail: "This server does not answer for the host \"\(host)\": call it by its address, localhost, "
                 + "or a name given to hinge serve with --public-host.",
-            headers: ["Cache-Control": "no-store"])
+            headers: ["Cache-Control": "no-store"]
+        ).response()
     }
 }

@@ -26,47 +26,45 @@ final class LongWorkLane: Sendable {
             threads: threads, capacity: capacity, name: "hinge-long", nice: 19, beforeEachJob: beforeEachJob)
     }
 
-    /// Runs `job` on the lane for the client of `reply`'s request. `job` gets `finish`, which sends its answer
-    /// and frees the client's turn; it must call it exactly once, from any thread.
-    func run(
-        _ reply: Reply,
-        _ job: @escaping @Sendable (_ finish: @escaping @Sendable (HTTPResponse) -> Void) -> Void
-    ) {
+    /// Runs `job` on the lane for the client of `reply`'s request and sends what it answers (its error's problem,
+    /// or, when it returns nil because it was stopped, `clientGoneAnswer`); the client's turn is freed first.
+    /// Throws the 429 for a client that has a report already, the 503 for a full lane.
+    func run(_ reply: Reply, _ job: @escaping @Sendable () throws(RouteError) -> HTTPResponse?) throws(RouteError) {
         let client = reply.responder.clientKey
         guard clients.withLock({ $0.insert(client).inserted }) else {
-            return reply.send(
-                Problem.response(
-                    status: .tooManyRequests,
-                    detail: "This client already has a report waiting or running; one at a time per client.",
-                    headers: ["Retry-After": String(Self.retryAfterSeconds)]))
-        }
-        let finish: @Sendable (HTTPResponse) -> Void = { response in
-            _ = self.clients.withLock { $0.remove(client) }
-            reply.send(response)
+            throw RouteError(
+                status: .tooManyRequests,
+                detail: "This client already has a report waiting or running; one at a time per client.",
+                headers: ["Retry-After": String(Self.retryAfterSeconds)])
         }
         let submitted = pool.submit {
-            if self.cancelled(reply) { return self.stop(finish) }
-            job(finish)
+            var answer: Result<HTTPResponse?, RouteError> = .success(nil)
+            if !self.cancelled(reply) {
+                do throws(RouteError) { answer = .success(try job()) } catch { answer = .failure(error) }
+            }
+            _ = self.clients.withLock { $0.remove(client) }
+            switch answer {
+            case .success(let response?): reply.send(response)
+            case .success(nil):
+                self.stoppedJobs.add(1, ordering: .relaxed)
+                reply.send(Self.clientGoneAnswer)
+            case .failure(let error): reply.send(error)
+            }
         }
         if !submitted {
-            finish(
-                Problem.response(
-                    status: .serviceUnavailable,
-                    detail: "The server is busy with other reports (\(pool.capacity) waiting); retry shortly.",
-                    headers: ["Retry-After": String(Self.retryAfterSeconds)]))
+            _ = clients.withLock { $0.remove(client) }
+            throw RouteError(
+                status: .serviceUnavailable,
+                detail: "The server is busy with other reports (\(pool.capacity) waiting); retry shortly.",
+                headers: ["Retry-After": String(Self.retryAfterSeconds)])
         }
-    }
-
-    /// Ends a report that was stopped (`cancelled`): counts it and frees its client's turn.
-    func stop(_ finish: @Sendable (HTTPResponse) -> Void) {
-        stoppedJobs.add(1, ordering: .relaxed)
-        finish(Self.clientGoneAnswer)
     }
 
     /// What a report whose client has gone answers: nobody reads it (the connection is closed).
-    static let clientGoneAnswer = Problem.response(
+    static let clientGoneAnswer = RouteError(
         status: .serviceUnavailable, detail: "The report was stopped: its client went away or the server is stopping.",
-        headers: ["Retry-After": String(retryAfterSeconds)])
+        headers: ["Retry-After": String(retryAfterSeconds)]
+    ).response()
 
     /// Whether the work for `reply` should stop: its client has gone, or the server is shutting down.
     func cancelled(_ reply: Reply) -> Bool { reply.clientGone || stopping.load(ordering: .relaxed) }

@@ -12,14 +12,15 @@ enum QueryParameters {
             if accepted.contains(name) { continue }
             let suggestion = NameSuggestion.suggestion(for: name, among: accepted)
             let takes = accepted.isEmpty ? "takes no query parameters" : "accepts \(accepted.joined(separator: ", "))"
-            return Problem.response(
+            return RouteError(
                 status: .badRequest,
                 detail: "Unknown query parameter \"\(name)\""
                     + (suggestion.map { " (did you mean \"\($0)\"?)" } ?? "") + ". \(route) \(takes).",
-                extra: [
+                members: [
                     JSONMember("parameter", .string(name)),
                     JSONMember("accepted", .array(accepted.map { .string($0) })),
-                ])
+                ]
+            ).response()
         }
         return nil
     }

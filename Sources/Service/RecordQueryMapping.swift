@@ -3,8 +3,7 @@ import JSON
 import LayoutEngine
 import Store
 
-/// `GET /v1/requests`'s query parameters → the store's `RecordQuery`, and its answers → JSON
-/// (docs/api.md#request-log).
+/// `GET /v1/requests`'s query parameters → the store's `RecordQuery` (docs/api.md#request-log).
 enum RecordQueryMapping {
     /// A query parameter with a malformed value (400: "Query parameter `parameter`: `detail`").
     struct InvalidParameter: Error, Equatable {
@@ -16,6 +15,13 @@ enum RecordQueryMapping {
     static let parameters = [
         "device", "status", "code", "client", "constantSet", "since", "until", "limit", "cursor",
     ]
+
+    /// `query(from:)`, a malformed value as the route's 400.
+    static func query(_ queryItems: [QueryItem]) throws(RouteError) -> RecordQuery {
+        do throws(InvalidParameter) { return try query(from: queryItems) } catch {
+            throw RouteError.badQuery(error.parameter, error.detail)
+        }
+    }
 
     /// From the request's decoded query items (`parameters`); other names are ignored here (the router refuses
     /// names the route does not declare).
@@ -69,24 +75,5 @@ enum RecordQueryMapping {
             throw InvalidParameter(parameter: "cursor", detail: "not a cursor returned by this server")
         }
         return query
-    }
-
-    /// The list item of `GET /v1/requests`, and the start of `GET /v1/requests/{id}`.
-    static func json(_ s: RecordSummary) -> JSONValue {
-        .object([
-            "id": .string(s.id.description), "receivedAt": .string(s.receivedAt.iso8601),
-            "durationMicros": .number(Double(s.durationMicros)), "device": s.device.map { .string($0) } ?? .null,
-            "status": .number(Double(s.status)), "codes": .array(s.codes.map { .string($0) }), "path": .string(s.path),
-            "engineVersion": .string(s.engineVersion), "requestSize": .number(Double(s.requestSize)),
-            "responseSize": .number(Double(s.responseSize)), "requestTruncated": .bool(s.requestTruncated),
-            "responseTruncated": .bool(s.responseTruncated), "replica": .string(s.replicaID),
-            "client": s.client.map { .string($0) } ?? .null, "posture": s.posture.map { .string($0) } ?? .null,
-            "constantSet": .string(s.constantSet ?? ConstantSetReference.defaultName),
-        ])
-    }
-
-    /// `{"items": [...], "next": cursor or null}`.
-    static func json(_ page: RecordPage) -> JSONValue {
-        .object(["items": .array(page.items.map { json($0) }), "next": page.next.map { .string($0) } ?? .null])
     }
 }

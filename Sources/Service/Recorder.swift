@@ -18,30 +18,28 @@ struct RecordingHeaders: Sendable, Equatable {
     static let maxClientLength = 64
 
     /// The headers of `request`, or the 400 for the first malformed one (given twice, or a bad value).
-    static func read(_ request: HTTPRequest) -> Result<RecordingHeaders, RefusedRequest> {
+    static func read(_ request: HTTPRequest) throws(RouteError) -> RecordingHeaders {
         var out = RecordingHeaders()
         // The usual request carries neither header: one pass over the names' first bytes says so.
-        guard request.headers.containsName(withPrefix: "hinge-") else { return .success(out) }
+        guard request.headers.containsName(withPrefix: "hinge-") else { return out }
         if let client = request.headers[clientHeader] {
-            if request.headers.values(clientHeader).count > 1 { return .failure(repeated(clientHeader)) }
+            if request.headers.values(clientHeader).count > 1 { throw repeated(clientHeader) }
             guard isClientName(client) else {
-                return .failure(
-                    refusal(
-                        clientHeader,
-                        "expected a name of 1 to \(maxClientLength) characters among A–Z, a–z, 0–9, '.', '_' and '-', "
-                            + "got \(quoted(client))"))
+                throw refusal(
+                    clientHeader,
+                    "expected a name of 1 to \(maxClientLength) characters among A–Z, a–z, 0–9, '.', '_' and '-', "
+                        + "got \(quoted(client))")
             }
             out.client = client
         }
         if let record = request.headers[recordHeader] {
-            if request.headers.values(recordHeader).count > 1 { return .failure(repeated(recordHeader)) }
+            if request.headers.values(recordHeader).count > 1 { throw repeated(recordHeader) }
             guard record == "off" else {
-                return .failure(
-                    refusal(recordHeader, "the one accepted value is \"off\" (do not record), got \(quoted(record))"))
+                throw refusal(recordHeader, "the one accepted value is \"off\" (do not record), got \(quoted(record))")
             }
             out.record = false
         }
-        return .success(out)
+        return out
     }
 
     /// 1 to 64 characters of `[A-Za-z0-9._-]`: also what `GET /v1/requests?client=` accepts.
@@ -60,15 +58,13 @@ struct RecordingHeaders: Sendable, Equatable {
             ? "\"\(value)\"" : "\"\(value.prefix(maxClientLength))…\" (\(value.utf8.count) bytes)"
     }
 
-    private static func repeated(_ name: String) -> RefusedRequest {
+    private static func repeated(_ name: String) -> RouteError {
         refusal(name, "given more than once; send it once")
     }
 
-    private static func refusal(_ name: String, _ detail: String) -> RefusedRequest {
-        RefusedRequest(
-            response: Problem.response(
-                status: .badRequest, detail: "Header \(name): \(detail).",
-                extra: [JSONMember("header", .string(name))]))
+    private static func refusal(_ name: String, _ detail: String) -> RouteError {
+        RouteError(
+            status: .badRequest, detail: "Header \(name): \(detail).", members: [JSONMember("header", .string(name))])
     }
 }
 
@@ -80,16 +76,20 @@ struct Recorder: Sendable {
     let metrics: ServiceMetrics
     let errorLog: ErrorLog
 
+    /// Records the request (its `facts` read only when it is recorded) and sends `response` once the record is
+    /// committed. `status` is the answer's, whatever `response` became (a picture's answer is recorded as the
+    /// resolution it draws).
     func record(
-        path: String, recording: ResolveRoutes.Recording, request: HTTPRequest, output: ResolveOutput, reply: Reply,
-        response: HTTPResponse
+        path: String, recording: ResolveRoutes.Recording, request: HTTPRequest, status: Int,
+        facts: @autoclosure () -> RecordFacts, reply: Reply, response: HTTPResponse
     ) {
         guard let log, recording.headers.record else { return reply.send(response) }
+        let facts = facts()
         let record = RequestRecord(
-            receivedAt: recording.receivedAt, durationMicros: reply.elapsedMicros, device: output.device,
-            status: HTTPStatus(output).code, codes: output.codes, path: path, requestBody: request.body,
-            responseBody: output.recordedJSON ?? output.json, engineVersion: LayoutEngine.version,
-            client: recording.headers.client, posture: output.posture, constantSet: output.constantSet)
+            receivedAt: recording.receivedAt, durationMicros: reply.elapsedMicros, device: facts.device,
+            status: status, codes: facts.codes, path: path, requestBody: request.body, responseBody: facts.body,
+            engineVersion: LayoutEngine.version, client: recording.headers.client, posture: facts.posture,
+            constantSet: facts.constantSet)
         let metrics = self.metrics
         let errorLog = self.errorLog
         log.append(record) { result in

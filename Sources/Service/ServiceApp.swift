@@ -173,7 +173,7 @@ public struct ServiceApp: Sendable {
         var router = ServiceRouter(
             metrics: context.metrics, cors: context.cors,
             hosts: HostPolicy(bindHost: options.host, publicHosts: options.publicHosts, port: options.port),
-            sandbox: context.sandbox)
+            sandbox: context.sandbox, failures: FailureLog(errorLog: context.errorLog, store: context.store))
         HealthRoutes.register(on: &router, readiness: readiness)
         ResolveRoutes.register(on: &router, context: context)
         DeviceRoutes.register(on: &router, context: context)

@@ -14,6 +14,8 @@ struct ServiceRouter {
     let cors: CORSPolicy
     let hosts: HostPolicy
     let sandbox: SandboxPolicy
+    /// Where a store failure behind a route's error is logged.
+    let failures: FailureLog
     /// The routes open to sandboxed pages, for preflights (their handlers are never called).
     var sandboxRoutes = Router()
     /// Every `METHOD pattern` registered, for the contract test against openapi.yaml.
@@ -24,17 +26,21 @@ struct ServiceRouter {
     init(
         metrics: ServiceMetrics, cors: CORSPolicy = CORSPolicy(origins: []),
         hosts: HostPolicy = HostPolicy(bindHost: "127.0.0.1", publicHosts: []),
-        sandbox: SandboxPolicy = SandboxPolicy(apiKey: nil, pairingToken: nil)
+        sandbox: SandboxPolicy = SandboxPolicy(apiKey: nil, pairingToken: nil),
+        failures: FailureLog = FailureLog(errorLog: ErrorLog(), store: nil)
     ) {
+        self.failures = failures
         self.metrics = metrics
         self.cors = cors
         self.hosts = hosts
         self.sandbox = sandbox
     }
 
+    /// A route: `handler` answers through the `Reply` (at once, or later from another thread), or throws the
+    /// `RouteError` that is answered instead.
     mutating func add(
         _ method: HTTPMethod, _ pattern: String, query accepted: [String] = [],
-        _ handler: @escaping @Sendable (HTTPRequest, Reply) -> Void
+        _ handler: @escaping @Sendable (HTTPRequest, Reply) throws(RouteError) -> Void
     ) {
         let label = "\(method.rawValue) \(pattern)"
         registered.append(label)
@@ -42,6 +48,7 @@ struct ServiceRouter {
         let counters = metrics.counters(route: label)
         let cors = self.cors
         let sandbox = self.sandbox
+        let failures = self.failures
         let stateless = SandboxPolicy.statelessRoutes.contains(label)
         if stateless { sandboxRoutes.add(method, pattern, { _ in HTTPResponse(status: .noContent) }) }
         router.add(
@@ -49,7 +56,8 @@ struct ServiceRouter {
             responding: { request, responder in
                 let origin = cors.verdict(request)
                 let reply = Reply(
-                    responder: responder, counters: counters, startNanos: monotonicNanos(), cors: cors, origin: origin)
+                    responder: responder, counters: counters, startNanos: monotonicNanos(), cors: cors, origin: origin,
+                    failures: failures, method: request.method, path: request.path)
                 if CORSPolicy.refuses(origin, request.method) { return reply.send(CORSPolicy.refusal(request)) }
                 if !stateless, case .allowed = origin, SandboxPolicy.isOpaque(request),
                     !sandbox.isCredentialed(request)
@@ -61,7 +69,7 @@ struct ServiceRouter {
                 {
                     return reply.send(refused)
                 }
-                handler(request, reply)
+                do throws(RouteError) { try handler(request, reply) } catch { reply.send(error) }
             })
     }
 
@@ -125,44 +133,47 @@ struct ServiceRouter {
     }
 
     /// A handler that reads the database: it runs on `workers` (`Store.readWorkers`), never on the event
-    /// loop, and its response is sent from there. When `workers` refuse the job (their queue is full, or
-    /// the store is closing) the answer is an immediate 503 with `Retry-After: 1`.
+    /// loop, and its answer is finished on the loop (`Reply.complete`). When `workers` refuse the job (their queue
+    /// is full, or the store is closing) the answer is an immediate 503 with `Retry-After: 1`.
     mutating func add(
         _ method: HTTPMethod, _ pattern: String, query: [String] = [], reading workers: ReadWorkers,
-        _ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+        _ handler: @escaping @Sendable (HTTPRequest) throws(RouteError) -> HTTPResponse
     ) {
-        add(method, pattern, query: query) { request, reply in
-            guard workers.submit({ reply.send(handler(request)) }) else {
-                return reply.send(Self.readersBusy(workers))
-            }
+        add(method, pattern, query: query, reading: workers) { request, reply throws(RouteError) in
+            let response = try handler(request)
+            reply.complete { response }
         }
     }
 
-    /// A handler that starts on `workers` (`Store.readWorkers`) and sends its response itself, from there or
-    /// from wherever it hands the work on; a full queue answers 503 as above.
+    /// A handler that starts on `workers` (`Store.readWorkers`) and answers through its `Reply`, from there or
+    /// from wherever it hands the work on (an error it throws is finished on the loop); a full queue answers 503
+    /// as above.
     mutating func add(
         _ method: HTTPMethod, _ pattern: String, query: [String] = [], reading workers: ReadWorkers,
-        _ handler: @escaping @Sendable (HTTPRequest, Reply) -> Void
+        _ handler: @escaping @Sendable (HTTPRequest, Reply) throws(RouteError) -> Void
     ) {
-        add(method, pattern, query: query) { request, reply in
-            guard workers.submit({ handler(request, reply) }) else {
-                return reply.send(Self.readersBusy(workers))
+        add(method, pattern, query: query) { request, reply throws(RouteError) in
+            let submitted = workers.submit {
+                do throws(RouteError) { try handler(request, reply) } catch {
+                    reply.complete { () throws(RouteError) in throw error }
+                }
             }
+            guard submitted else { throw Self.readersBusy(workers) }
         }
     }
 
-    static func readersBusy(_ workers: ReadWorkers) -> HTTPResponse {
-        Problem.response(
+    static func readersBusy(_ workers: ReadWorkers) -> RouteError {
+        RouteError(
             status: .serviceUnavailable,
             detail: "Too many request-log reads are waiting (\(workers.capacity)); retry shortly.",
             headers: ["Retry-After": "1"])
     }
 
-    /// A synchronous handler.
+    /// A handler that answers at once, on the loop.
     mutating func add(
         _ method: HTTPMethod, _ pattern: String, query: [String] = [],
-        sync handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+        sync handler: @escaping @Sendable (HTTPRequest) throws(RouteError) -> HTTPResponse
     ) {
-        add(method, pattern, query: query) { request, reply in reply.send(handler(request)) }
+        add(method, pattern, query: query) { request, reply throws(RouteError) in reply.send(try handler(request)) }
     }
 }

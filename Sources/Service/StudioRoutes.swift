@@ -27,8 +27,9 @@ enum StudioRoutes {
                     return respond(
                         writesNeedKey ? assets.keyedPage : assets.page, to: request, cacheControl: "no-cache")
                 case .failure(let error):
-                    return Problem.response(
-                        status: .internalServerError, detail: "Hinge Studio could not be assembled: \(error)")
+                    return RouteError(
+                        status: .internalServerError, detail: "Hinge Studio could not be assembled: \(error)"
+                    ).response()
                 }
             })
         router.add(
@@ -36,7 +37,7 @@ enum StudioRoutes {
             sync: { request in
                 let name = request.pathParameters["asset"] ?? ""
                 guard case .success(let assets) = built, let asset = assets.byHashedName[name] else {
-                    return Problem.response(status: .notFound, detail: "No studio asset named \"\(name)\".")
+                    return RouteError(status: .notFound, detail: "No studio asset named \"\(name)\".").response()
                 }
                 return respond(asset, to: request, cacheControl: immutable)
             })

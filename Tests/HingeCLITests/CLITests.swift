@@ -352,7 +352,8 @@ private struct TempDir {
             store.requestLog.append(
                 RequestRecord(
                     receivedAt: Timestamp(millisecondsSinceEpoch: base + Int64(i) * 1000), durationMicros: 1,
-                    device: out.device, status: out.status, codes: out.codes, path: "/v1/resolve", requestBody: body,
+                    device: RecordFacts(resolve: out, request: body).device, status: out.status,
+                    codes: RecordFacts(resolve: out, request: body).codes, path: "/v1/resolve", requestBody: body,
                     responseBody: response, engineVersion: LayoutEngine.version)
             ) { result in
                 if case .success(let id) = result { ids.withLock { $0[i] = id } }

@@ -57,11 +57,12 @@ import Testing
                 #"{"device":"iphone-16","constantSet":"acme","presentations":[{"id":"s","kind":"sheet"}]}"#.utf8)
             let out = Resolver.resolve(
                 body: body, catalog: store, constantSets: ConstantSetContext(catalog: store.constantSets))
-            #expect(out.constantSet == "acme@1")
+            let facts = RecordFacts(resolve: out, request: body)
+            #expect(facts.constantSet == "acme@1")
             store.requestLog.append(
                 RequestRecord(
                     receivedAt: Timestamp.now(), durationMicros: 1, device: "iphone-16", status: 200, codes: [],
-                    requestBody: body, responseBody: out.json, engineVersion: "1", constantSet: out.constantSet)
+                    requestBody: body, responseBody: out.json, engineVersion: "1", constantSet: facts.constantSet)
             ) { _ in }
             store.requestLog.flush()
             try create(32)

@@ -56,7 +56,8 @@ struct PostgresCLITests {
         let done = Mutex<Bool>(false)
         store.requestLog.append(
             RequestRecord(
-                receivedAt: .now(), durationMicros: 1, device: out.device, status: out.status, codes: out.codes,
+                receivedAt: .now(), durationMicros: 1, device: RecordFacts(resolve: out, request: scene).device,
+                status: out.status, codes: RecordFacts(resolve: out, request: scene).codes,
                 requestBody: scene, responseBody: out.json, engineVersion: LayoutEngine.version)
         ) { if case .success = $0 { done.withLock { $0 = true } } }
         store.requestLog.flush()

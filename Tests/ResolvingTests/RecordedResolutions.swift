@@ -11,6 +11,6 @@ func recordResolution(_ body: [UInt8], index: Int, store: Store, context: Consta
         RequestRecord(
             receivedAt: Timestamp(millisecondsSinceEpoch: 1000 + Int64(index)), durationMicros: 1,
             device: "iphone-16", status: 200, codes: [], requestBody: body, responseBody: out.json,
-            engineVersion: "1", constantSet: out.constantSet)
+            engineVersion: "1", constantSet: RecordFacts(resolve: out, request: body).constantSet)
     ) { _ in }
 }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Service
 
-/// The byte check `Problem.unsupportedMediaType` takes first must accept exactly `application/json` with or
+/// The byte check `RouteError.requireJSON` takes first must accept exactly `application/json` with or
 /// without parameters, in any case, and leave everything else to the general check.
 @Suite struct MediaTypeTests {
     @Test(arguments: [
@@ -21,8 +21,11 @@ import Testing
     @Test func theGeneralCheckStillRefusesWhatTheFastPathLeavesIt() throws {
         var request = HTTPRequest(method: .POST, path: "/v1/resolve")
         request.headers = ["Content-Type": "application/json +xml"]
-        #expect(Problem.unsupportedMediaType(request)?.status == .unsupportedMediaType)
+        #expect(throws: RouteError.self) { try RouteError.requireJSON(request) }
+        do throws(RouteError) { try RouteError.requireJSON(request) } catch {
+            #expect(error.status == .unsupportedMediaType)
+        }
         request.headers = ["Content-Type": "Application/JSON; charset=utf-8"]
-        #expect(Problem.unsupportedMediaType(request) == nil)
+        #expect(throws: Never.self) { try RouteError.requireJSON(request) }
     }
 }

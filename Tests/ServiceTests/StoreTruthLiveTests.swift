@@ -2,6 +2,7 @@ import Glibc
 import HTTPServer
 import JSON
 import LayoutEngine
+import Resolving
 import Store
 import TestSupport
 import Testing
@@ -101,16 +102,16 @@ let phoneProfile = "{" + customProfile().dropFirst(#"{"id":"my-phone","#.utf8.co
     }
 }
 
-@Suite struct StoreProblemTests {
+@Suite struct StoreFailureProblemTests {
     @Test func causesAreToldInAClientsTerms() {
         let full = StoreError.sqlite(
             SQLiteFailure(extendedCode: 13, message: "database or disk is full", operation: "DELETE FROM requests"))
-        #expect(StoreProblem.reason(full) == "the storage is full")
+        #expect(Problem.reason(full) == "the storage is full")
         let io = StoreError.sqlite(
             SQLiteFailure(extendedCode: 10 | (4 << 8), message: "disk I/O error", operation: "COMMIT"))
-        #expect(StoreProblem.reason(io) == "the storage reported an I/O error")
+        #expect(Problem.reason(io) == "the storage reported an I/O error")
         #expect(
-            StoreProblem.reason(.storageUnusable("/x was deleted"))
+            Problem.reason(.storageUnusable("/x was deleted"))
                 == "the database files were deleted, replaced or made unwritable")
     }
 
@@ -119,13 +120,9 @@ let phoneProfile = "{" + customProfile().dropFirst(#"{"id":"my-phone","#.utf8.co
         let log = try LogPipe()
         let full = StoreError.sqlite(
             SQLiteFailure(extendedCode: 13, message: "database or disk is full", operation: "DELETE FROM requests"))
-        let context = ServiceContext(
-            catalog: StaticDeviceCatalog([]), store: nil, record: false, apiKey: nil,
-            errorLog: ErrorLog(fileDescriptor: log.writeFD))
-        let request = HTTPRequest(
-            method: .DELETE, path: "/v1/requests", query: nil, version: .http1_1, headers: [:], body: [],
-            keepAlive: true)
-        let response = RequestRoutes.storeProblem(full, request, context, operation: .clear)
+        let failures = FailureLog(errorLog: ErrorLog(fileDescriptor: log.writeFD), store: nil)
+        let response = RouteError(Problem.store(full, .clear, what: "the request log")).response(
+            failures, method: .DELETE, path: "/v1/requests")
         #expect(response.status == .serviceUnavailable)
         let body = try JSONParser.parse(response.body)
         #expect(
