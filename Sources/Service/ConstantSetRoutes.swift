@@ -19,10 +19,7 @@ enum ConstantSetRoutes {
         router.add(.DELETE, "/v1/constant-sets/{name}") { request, reply throws(RouteError) in
             try context.authorization.require(request)
             sets.retire(request.pathParameters["name"] ?? "") { result in
-                reply.complete { () throws(RouteError) in
-                    try core(result)
-                    return HTTPResponse(status: .noContent)
-                }
+                reply.complete { () throws(RouteError) in try result.answered(.noContent) }
             }
         }
         router.add(

@@ -17,42 +17,46 @@ enum DeviceRoutes {
                     try devices.list(kind: request.queryParameter("kind"), shard: ServiceContext.shard(request)))
                 return .json(JSONWriter.encode(list))
             })
-        router.add(
-            .GET, "/v1/devices/{id}",
-            sync: { request throws(RouteError) in
-                let id = request.pathParameters["id"] ?? ""
-                let stored = try core(try devices.read(id: id, shard: ServiceContext.shard(request)))
-                // A profile can be replaced at any time: a cache keeps it but asks (If-None-Match) before each use.
-                let headers: HTTPHeaders = ["ETag": stored.etag.quoted, "Cache-Control": "no-cache"]
-                if let inm = request.headers["If-None-Match"], ConditionalRequest.ifNoneMatch(inm, current: stored.etag)
-                {
-                    return HTTPResponse(status: .notModified, headers: headers)
-                }
-                return .json(JSONWriter.encode(stored.profile.json), headers: headers)
-            })
+        router.add(.GET, "/v1/devices/{id}", sync: { request throws(RouteError) in try read(request, devices) })
         router.add(.PUT, "/v1/devices/{id}") { request, reply throws(RouteError) in
-            try context.authorization.require(request)
-            try RouteError.requireJSON(request)
-            // A large body is read and checked where a large scene is: on the worker pool (shard 0 there).
-            try context.readingBody(of: request, reply) { onLoop throws(RouteError) in
-                let id = request.pathParameters["id"] ?? ""
-                let shard = onLoop ? ServiceContext.shard(request) : 0
-                let profile = try core(try devices.checked(id: id, body: request.body, shard: shard))
-                let precondition = ConditionalRequest.writePrecondition(
-                    ifMatch: request.headers["If-Match"], ifNoneMatch: request.headers["If-None-Match"])
-                devices.put(profile, precondition: precondition) { result in
-                    reply.complete { () throws(RouteError) in written(try core(result)) }
-                }
-            }
+            try put(request, reply, devices, context)
         }
         router.add(.DELETE, "/v1/devices/{id}") { request, reply throws(RouteError) in
             try context.authorization.require(request)
             let precondition = ConditionalRequest.writePrecondition(ifMatch: request.headers["If-Match"])
             devices.delete(id: request.pathParameters["id"] ?? "", precondition: precondition) { result in
-                reply.complete { () throws(RouteError) in
-                    try core(result)
-                    return HTTPResponse(status: .noContent)
-                }
+                reply.complete { () throws(RouteError) in try result.answered(.noContent) }
+            }
+        }
+    }
+
+    /// One profile, with its `ETag`: a profile can be replaced at any time, so a cache keeps it but asks
+    /// (If-None-Match) before each use.
+    static func read(_ request: HTTPRequest, _ devices: DeviceProfiles) throws(RouteError) -> HTTPResponse {
+        let id = request.pathParameters["id"] ?? ""
+        let stored = try core(try devices.read(id: id, shard: ServiceContext.shard(request)))
+        let headers: HTTPHeaders = ["ETag": stored.etag.quoted, "Cache-Control": "no-cache"]
+        if let inm = request.headers["If-None-Match"], ConditionalRequest.ifNoneMatch(inm, current: stored.etag) {
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        return .json(JSONWriter.encode(stored.profile.json), headers: headers)
+    }
+
+    /// `PUT /v1/devices/{id}`: the profile is checked where its body is read (a large one on the worker pool,
+    /// shard 0 there), then written by the store's writer.
+    static func put(
+        _ request: HTTPRequest, _ reply: Reply, _ devices: DeviceProfiles, _ context: ServiceContext
+    ) throws(RouteError) {
+        try context.authorization.require(request)
+        try RouteError.requireJSON(request)
+        try context.readingBody(of: request, reply) { onLoop throws(RouteError) in
+            let id = request.pathParameters["id"] ?? ""
+            let shard = onLoop ? ServiceContext.shard(request) : 0
+            let profile = try core(try devices.checked(id: id, body: request.body, shard: shard))
+            let precondition = ConditionalRequest.writePrecondition(
+                ifMatch: request.headers["If-Match"], ifNoneMatch: request.headers["If-None-Match"])
+            devices.put(profile, precondition: precondition) { result in
+                reply.complete { () throws(RouteError) in written(try core(result)) }
             }
         }
     }

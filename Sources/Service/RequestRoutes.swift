@@ -26,13 +26,7 @@ enum RequestRoutes {
             })
         router.add(
             .GET, "/v1/requests/{id}/svg", query: ["width"], reading: readers,
-            { request, reply throws(RouteError) in
-                let width = try core(try Picture.width(request.queryParameter("width")))
-                let d = try core(try records.detail(request.pathParameters["id"] ?? ""))
-                try context.offload(reply) { () throws(RouteError) in
-                    reply.send(ResolveRoutes.svgResponse(try core(try records.picture(d, width: width))))
-                }
-            })
+            { request, reply throws(RouteError) in try picture(request, reply, records, context) })
         router.add(
             .POST, "/v1/requests/{id}/replay", reading: readers,
             { request throws(RouteError) in
@@ -41,12 +35,18 @@ enum RequestRoutes {
             })
         router.add(.DELETE, "/v1/requests") { request, reply throws(RouteError) in
             try context.authorization.require(request)
-            records.clear { result in
-                reply.complete { () throws(RouteError) in
-                    try core(result)
-                    return HTTPResponse(status: .noContent)
-                }
-            }
+            records.clear { result in reply.complete { () throws(RouteError) in try result.answered(.noContent) } }
+        }
+    }
+
+    /// A record's picture: the record is read on a read thread, its picture drawn on the worker pool.
+    static func picture(
+        _ request: HTTPRequest, _ reply: Reply, _ records: Records, _ context: ServiceContext
+    ) throws(RouteError) {
+        let width = try core(try Picture.width(request.queryParameter("width")))
+        let d = try core(try records.detail(request.pathParameters["id"] ?? ""))
+        try context.offload(reply) { () throws(RouteError) in
+            reply.send(ResolveRoutes.svgResponse(try core(try records.picture(d, width: width))))
         }
     }
 }

@@ -135,3 +135,11 @@ extension HTTPStatus {
     /// The status of a core answer: 200, or its problem's (`Problem.Kind.status`).
     init(_ output: borrowing ResolveOutput) { self.init(output.problemKind?.status ?? 200) }
 }
+
+extension Result where Success == Void, Failure == Problem {
+    /// A write's completion: `status` (204) once it is done, or its problem as the route's error.
+    func answered(_ status: HTTPStatus) throws(RouteError) -> HTTPResponse {
+        try core(self)
+        return HTTPResponse(status: status)
+    }
+}
