@@ -29,6 +29,15 @@ enum PopoverRules {
         sizeClass: SizeClassPair, constants c: Constants, diagnostics d: inout PresentationDiagnostics
     ) -> Bool {
         let adaptation = popover.compactAdaptation
+        // docs/rules.md#popover-both-compact: when both classes are compact the vertical adaptation decides — a
+        // full-screen cover, unless the adaptation is popover — as SwiftUI uses the vertical adaptation there.
+        if sizeClass.vertical == .compact {
+            if adaptation == .popover { return false }
+            adaptToCover(
+                &p, env: env, diagnostics: &d,
+                reason: .popoverAsCoverVerticallyCompact(folded: env.separatingFold != nil))
+            return true
+        }
         if sizeClass.horizontal == .compact, adaptation == .automatic || adaptation == .sheet {
             // On a compact width it becomes a sheet (docs/rules.md#popover-adaptation) — a region sheet in the anchor's
             // region when a fold separates — with detents medium and large, selected large (`adaptedSheet`).
@@ -42,14 +51,6 @@ enum PopoverRules {
         }
         if sizeClass.horizontal == .compact, adaptation == .fullScreenCover {
             adaptToCover(&p, env: env, diagnostics: &d, reason: .popoverAsCover(folded: env.separatingFold != nil))
-            return true
-        }
-        // SwiftUI: when both are compact the vertical adaptation wins — a full-screen cover, unless the
-        // adaptation is popover.
-        if sizeClass.vertical == .compact, adaptation != .popover {
-            adaptToCover(
-                &p, env: env, diagnostics: &d,
-                reason: .popoverAsCoverVerticallyCompact(folded: env.separatingFold != nil))
             return true
         }
         return false

@@ -95,3 +95,30 @@ struct MessageTests {
         #expect(broken.errors.map(\.path.description) == ["/displays/0/width"])
     }
 }
+
+/// docs/rules.md#popover-both-compact: iPhone landscape (compact width and compact height) — the vertical
+/// adaptation decides, for every value of `compactAdaptation`.
+@Suite struct PopoverBothCompactTests {
+    @Test(
+        "popover-both-compact: the vertical adaptation decides",
+        arguments: [
+            ("automatic", "fullWindow", true), ("sheet", "fullWindow", true), ("fullScreenCover", "fullWindow", true),
+            ("popover", "popover", false),
+        ])
+    func verticalWins(adaptation: String, style: String, adapted: Bool) throws {
+        let popover =
+            #"{"id":"help","kind":"popover","anchor":{"x":100,"y":60,"width":44,"height":44},"compactAdaptation":"\#(adaptation)"}"#
+        let scene =
+            #"{"window":{"width":844,"height":390},"sizeClass":{"horizontal":"compact","vertical":"compact"},"presentations":[\#(popover)]}"#
+        let r = try resolve(scene)
+        #expect(r.environment.sizeClass == SizeClassPair(horizontal: .compact, vertical: .compact))
+        let p = try #require(r.placements.first)
+        #expect(p.style?.rawValue == style)
+        #expect(p.kind == .popover)
+        #expect((p.adaptedFrom == .popover) == adapted)
+        if adapted {
+            let d = try #require(r.diagnostics.first { $0.code == .popoverAdapted })
+            #expect(d.message.contains("vertically compact"), "\(d.message)")
+        }
+    }
+}
