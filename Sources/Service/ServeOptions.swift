@@ -2,9 +2,9 @@ import HTTPServer
 import Resolving
 import Store
 
-/// The configuration of `hinge serve`, as `ServiceApp` reads it. `HingeCLI` fills it from the command line
-/// and the environment through its one table of options (`ServeOption.all`: each option's flag, variable,
-/// default and help; the README's configuration table is generated from it).
+/// The configuration of `hinge serve`, as `ServiceApp` reads it, filled from the command line and the
+/// environment by its one table of options (`ServeOptions.table`: each option's flag, variable, default and
+/// help; the README's configuration table is generated from it).
 public struct ServeOptions: Sendable, Equatable {
     public enum LogLevel: String, Sendable, CaseIterable {
         case info, warn, error
