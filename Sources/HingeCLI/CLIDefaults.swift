@@ -24,8 +24,9 @@ enum CLIDefaults {
         }
     }
 
-    /// The most bytes a subcommand reads from a scene file: the server's default request-body limit.
-    static let maxBody = 1024 * 1024
+    /// The most bytes a subcommand reads from a scene file: the server's default request-body limit
+    /// (`Configuration.defaultMaxBodyBytes` of HTTPServer, which the CLI does not link; a test holds them equal).
+    static let maxBody = 1 << 20
     static func maxBody(parsing s: String, _ name: String) throws(UsageError) -> Int {
         guard let n = Int(s), n >= 0, n <= 1 << 40 else {
             throw UsageError("\(name) must be an integer in 0...\(1 << 40), got '\(TerminalText.escaped(s))'")

@@ -16,7 +16,7 @@ public struct ServeOptions: Sendable, Equatable {
     /// `--replica-id`: stored with each record, shown in `/metrics` and the start-up line.
     public var replicaID = Store.defaultReplicaID()
     public var threads = Configuration.coreCount
-    public var maxBody = 1024 * 1024
+    public var maxBody = Configuration.defaultMaxBodyBytes
     public var apiKey: String? = nil
     /// `--pairing-token`: the credential that opens the log and writes to sandboxed pages (`Origin: null`,
     /// docs/http.md#sandboxed-pages). nil: `hinge serve` makes a random one at start and prints it.

@@ -1,5 +1,7 @@
 import ArgumentScanning
 import Glibc
+import HTTPServer
+import HingeCLI
 import TestSupport
 import Testing
 
@@ -110,5 +112,18 @@ import Testing
         for arguments in [["--bogus"], ["--port", "1", "--bogus"], ["--bogus=1"]] {
             #expect(throws: expected, "\(arguments)") { try ServeOptions.parse(arguments, environment: { _ in nil }) }
         }
+    }
+
+    /// One request-body limit: HTTPServer's default, `--max-body`'s and the largest scene file `hinge resolve`
+    /// reads (the CLI does not link HTTPServer, so its copy is held equal here).
+    @Test func theBodyLimitIsOneNumber() throws {
+        let limit = Configuration.defaultMaxBodyBytes
+        #expect(limit == 1 << 20)
+        #expect(Configuration().maxBodyBytes == limit)
+        #expect(HTTPParser.Limits().maxBodyBytes == limit)
+        #expect(ServeOptions().maxBody == limit)
+        #expect(ResolveCommandOptions(file: "-").maxBody == limit)
+        #expect(try ResolveCommandOptions.parse(["-"], environment: { _ in nil }).maxBody == limit)
+        #expect(ResolveCommandOptions.usage.contains("default \(limit)"))
     }
 }
