@@ -208,6 +208,26 @@ public struct OptionTable<Options>: Sendable {
         }
     }
 
+    /// `hinge COMMAND [--flag METAVAR] …`: every flag in brackets, a repeatable one followed by `…`, wrapped at
+    /// `helpWidth` under the first flag (docs/http.md shows serve's).
+    public var synopsis: String {
+        let lead = "hinge \(command) "
+        let indent = String(repeating: " ", count: lead.count)
+        var lines: [String] = []
+        var line = lead
+        for option in options where option.flag != nil {
+            var item = "[\(option.synopsis)]"
+            if case .list = option.value { item += "…" }
+            if line.count > lead.count && line.count + 1 + item.count > Self.helpWidth {
+                lines.append(line)
+                line = indent
+            }
+            line += (line.count > lead.count ? " " : "") + item
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+
     /// What `hinge COMMAND --help` prints: the header, each section with its options' rows (`-h, --help` at the
     /// end of the last section that has flags), and the footer, separated by blank lines.
     public var usage: String {

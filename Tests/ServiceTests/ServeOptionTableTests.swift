@@ -32,6 +32,18 @@ import Testing
         }
     }
 
+    @Test func theHTTPDocumentsSynopsisIsTheTables() throws {
+        let block = "```text\n\(ServeOptions.table.synopsis)\n```"
+        if !(try Self.document("docs/http.md").contains(block)) {
+            // The block to paste into docs/http.md's "hinge serve" section.
+            let out = "/tmp/hinge-serve-synopsis.md"
+            writeFile(out, Array((block + "\n").utf8))
+            Issue.record(
+                "docs/http.md's synopsis of hinge serve differs from ServeOptions.table; the expected block is in \(out)"
+            )
+        }
+    }
+
     @Test func everyOptionIsInTheHelpWithItsVariable() throws {
         let usage = ServeOptions.usage
         for option in ServeOptions.table.options {
