@@ -70,7 +70,8 @@ extension LintOptions {
     ]
 
     private static let deviceOptions: [CommandOption<LintOptions>] = [
-        // HINGE_DB is kept apart (`environmentDB`): the runner reads it only when it names an existing database.
+        // HINGE_DB is kept apart (`environmentDB`): a devices file, given or configured, wins over it, while --db
+        // with --devices-file is a usage error.
         .one(
             "--db", "PATH", variable: "HINGE_DB",
             help: "custom profiles of a database, as for hinge resolve (HINGE_DB, default\n"
