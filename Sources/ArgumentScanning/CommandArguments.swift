@@ -5,7 +5,7 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The one scanner over a subcommand's arguments, shared by `hinge serve`, `resolve`, `devices` and `replay`.
+/// The one scanner over a subcommand's arguments, shared by every subcommand through its `OptionTable`.
 /// Accepts `--flag value` and `--flag=value`; a lone `-` and anything not starting with `-` is positional;
 /// `--` ends the options (everything after it is positional).
 public struct CommandArguments {
@@ -51,11 +51,15 @@ public struct CommandArguments {
         return arguments[index - 1]
     }
 
-    public func unknownOption(_ name: String) -> UsageError {
+    public func unknownOption(_ name: String) -> UsageError { Self.unknownOption(name, command: command) }
+
+    public func extraArgument(_ value: String) -> UsageError { Self.extraArgument(value, command: command) }
+
+    public static func unknownOption(_ name: String, command: String) -> UsageError {
         UsageError("unknown option '\(name)' for 'hinge \(command)' (see hinge \(command) --help)")
     }
 
-    public func extraArgument(_ value: String) -> UsageError {
+    public static func extraArgument(_ value: String, command: String) -> UsageError {
         UsageError("unexpected argument '\(value)' for 'hinge \(command)' (see hinge \(command) --help)")
     }
 
@@ -69,6 +73,15 @@ public struct CommandArguments {
                 "\(name) must be one of \(E.allCases.map(\.rawValue).joined(separator: ", ")), got '\(value)'")
         }
         return e
+    }
+
+    /// An on/off value (an environment variable's): 1/0, true/false, yes/no or on/off; empty is off.
+    public static func onOff(_ value: String, _ name: String) throws(UsageError) -> Bool {
+        switch value.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off", "": return false
+        default: throw UsageError("\(name) must be 1/0, true/false, yes/no or on/off, got '\(value)'")
+        }
     }
 
     /// The entries of a comma-separated list, without the spaces and tabs around them, empty ones dropped.

@@ -47,7 +47,10 @@ public struct Configuration: Sendable {
     public var maxRequestLineBytes: Int = 8 * 1024
     public var maxHeaderBlockBytes: Int = 32 * 1024
     public var maxHeaderFields: Int = 100
-    public var maxBodyBytes: Int = 1024 * 1024
+    public var maxBodyBytes: Int = Configuration.defaultMaxBodyBytes
+    /// 1 MiB: the default largest request body, of `Configuration`, `HTTPParser.Limits` and `hinge serve
+    /// --max-body`.
+    public static let defaultMaxBodyBytes = 1 << 20
 
     public var headerReadTimeout: Duration = .seconds(10)
     public var bodyReadTimeout: Duration = .seconds(10)

@@ -12,7 +12,7 @@ public struct HTTPParser: Sendable {
         public var maxBodyBytes: Int
         public init(
             maxRequestLineBytes: Int = 8 * 1024, maxHeaderBlockBytes: Int = 32 * 1024, maxHeaderFields: Int = 100,
-            maxBodyBytes: Int = 1024 * 1024
+            maxBodyBytes: Int = Configuration.defaultMaxBodyBytes
         ) {
             self.maxRequestLineBytes = maxRequestLineBytes
             self.maxHeaderBlockBytes = maxHeaderBlockBytes

@@ -27,86 +27,103 @@ public struct ConstantSetsCommandOptions: Sendable, Equatable {
 
     public init() {}
 
-    public static let usage = """
-        USAGE: hinge constant-sets [list | show NAME[@N] | export NAME[@N] FILE | import NAME FILE] [options]
-               hinge constant-sets create NAME [--based-on default|NAME@N] --set KEY=VALUE... [--note TEXT]
-                                  [--db PATH | --server URL [--api-key KEY]]
-
-        The constant sets of the database (docs/api.md#constant-sets), as GET /v1/constant-sets answers them.
-          list                   the sets: name, latest version, creation time, note (the default)
-          show NAME[@N]          a set with its versions, or one version with every constant, as JSON
-          export NAME[@N] FILE   write the version to FILE (- for standard output) as a design tokens document
-                                 (W3C format 2025.10), or as Hinge's JSON with --format json
-          import NAME FILE       create the next version of NAME from FILE (a design tokens document, or
-                                 Hinge's JSON with --format json), checked as POST …/versions checks it.
-                                 A SQLite database must not be in use by a server (POST the file to it
-                                 instead); with PostgreSQL every server sees the new version at once.
-          create NAME            create the next version of NAME: the constants of --based-on (default: the
-                                 built-in values) with each --set KEY=VALUE on top (GET /v1/constants lists
-                                 the keys), each set value's source the note; checked as POST …/versions
-                                 checks it. Into the database, or through a server with --server.
-
-        OPTIONS:
-          --db PATH      the database: a SQLite file or a postgres:// URL (HINGE_DB, default ./hinge.sqlite)
-          --format F     dtcg (default) | json, for export and import
-          --based-on R   create: the version the new one starts from, default or NAME@N (default: default)
-          --set K=V      create: a constant's value, repeatable
-          --note TEXT    create: what the version is for; the source of every value it sets
-          --server URL   create: post to this server (http://host:port) instead of writing --db
-          --api-key KEY  create: the server's API key for writes (HINGE_API_KEY)
-          -h, --help     show this help
-
-        EXIT STATUS:
-          0  done
-          1  no such set or version, an invalid file (the problem document on standard error), or the
-             database could not be read or written
-          2  usage error
-        """
+    public static var usage: String { table.usage }
 
     public static func parse(_ arguments: [String], environment: (String) -> String?) throws(UsageError)
         -> ConstantSetsCommandOptions
     {
-        var o = ConstantSetsCommandOptions()
-        o.db = try CLIDefaults.db(environment: environment)
+        var p = Parsing()
         var words: [String] = []
-        var tokens = true
-        var creation = ConstantSetCreation()
-        o.apiKey = environment("HINGE_API_KEY")
-        var scanner = CommandArguments(arguments, command: "constant-sets")
-        while let token = scanner.next() {
-            switch token {
-            case .positional(let p): words.append(p)
-            case .option(let name, let inline):
-                switch name {
-                case "--db": o.db = try CLIDefaults.database(scanner.value(of: name, inline: inline))
-                case "--format":
-                    let v = try scanner.value(of: name, inline: inline)
-                    guard v == "dtcg" || v == "json" else {
-                        throw UsageError("--format must be dtcg or json, got '\(v)'")
-                    }
-                    tokens = v == "dtcg"
-                case "--based-on", "--set", "--note":
-                    try creation.read(name, try scanner.value(of: name, inline: inline))
-                case "--server":
-                    let url = try scanner.value(of: name, inline: inline)
-                    guard ServerPost(url: url) != nil else {
-                        throw UsageError("--server must be http://host[:port], got '\(TerminalText.escaped(url))'")
-                    }
-                    o.server = url
-                case "--api-key": o.apiKey = try scanner.value(of: name, inline: inline)
-                default: throw scanner.unknownOption(name)
-                }
-            }
-        }
-        o.action = try action(words, tokens: tokens, creation: creation)
+        try table.parse(arguments, into: &p, environment: environment) { word in words.append(word) }
+        var o = p.options
+        o.action = try action(words, tokens: p.tokens, creation: p.creation)
         var creating = false
         if case .create = o.action { creating = true }
         if !creating && o.server != nil { throw UsageError("--server applies to create only") }
-        if !creating && creation != ConstantSetCreation() {
+        if !creating && p.creation != ConstantSetCreation() {
             throw UsageError("--based-on, --set and --note apply to create only")
         }
         return o
     }
+
+    /// What the flags set: the options, and what becomes the action with the positional words.
+    public struct Parsing: Sendable {
+        var options = ConstantSetsCommandOptions()
+        /// `--format`: a design tokens document (`dtcg`) or Hinge's JSON.
+        var tokens = true
+        var creation = ConstantSetCreation()
+    }
+
+    /// The options of `hinge constant-sets`: parsing and `--help` come from it.
+    public static let table = OptionTable<Parsing>(
+        command: "constant-sets",
+        header: """
+            USAGE: hinge constant-sets [list | show NAME[@N] | export NAME[@N] FILE | import NAME FILE] [options]
+                   hinge constant-sets create NAME [--based-on default|NAME@N] --set KEY=VALUE... [--note TEXT]
+                                      [--db PATH | --server URL [--api-key KEY]]
+
+            The constant sets of the database (docs/api.md#constant-sets), as GET /v1/constant-sets answers them.
+              list                   the sets: name, latest version, creation time, note (the default)
+              show NAME[@N]          a set with its versions, or one version with every constant, as JSON
+              export NAME[@N] FILE   write the version to FILE (- for standard output) as a design tokens document
+                                     (W3C format 2025.10), or as Hinge's JSON with --format json
+              import NAME FILE       create the next version of NAME from FILE (a design tokens document, or
+                                     Hinge's JSON with --format json), checked as POST …/versions checks it.
+                                     A SQLite database must not be in use by a server (POST the file to it
+                                     instead); with PostgreSQL every server sees the new version at once.
+              create NAME            create the next version of NAME: the constants of --based-on (default: the
+                                     built-in values) with each --set KEY=VALUE on top (GET /v1/constants lists
+                                     the keys), each set value's source the note; checked as POST …/versions
+                                     checks it. Into the database, or through a server with --server.
+            """,
+        helpColumn: 17,
+        sections: [
+            .init(
+                "OPTIONS:",
+                [
+                    CLIDefaults.databaseOption(
+                        help: "the database: a SQLite file or a postgres:// URL (HINGE_DB, default ./hinge.sqlite)"
+                    ) { p, db in p.options.db = db },
+                    .one("--format", "F", help: "dtcg (default) | json, for export and import") {
+                        p, v, _ throws(UsageError) in
+                        guard v == "dtcg" || v == "json" else {
+                            throw UsageError("--format must be dtcg or json, got '\(v)'")
+                        }
+                        p.tokens = v == "dtcg"
+                    },
+                    .one(
+                        "--based-on", "R",
+                        help: "create: the version the new one starts from, default or NAME@N (default: default)"
+                    ) { p, v, _ throws(UsageError) in try p.creation.base(on: v) },
+                    .list("--set", "K=V", help: "create: a constant's value, repeatable") {
+                        p, values, _ throws(UsageError) in
+                        for v in values { try p.creation.assign(v) }
+                    },
+                    .one("--note", "TEXT", help: "create: what the version is for; the source of every value it sets") {
+                        p, v, _ in p.creation.note = v
+                    },
+                    .one(
+                        "--server", "URL",
+                        help: "create: post to this server (http://host:port) instead of writing --db"
+                    ) { p, url, _ throws(UsageError) in
+                        guard ServerPost(url: url) != nil else {
+                            throw UsageError("--server must be http://host[:port], got '\(TerminalText.escaped(url))'")
+                        }
+                        p.options.server = url
+                    },
+                    .one(
+                        "--api-key", "KEY", variable: "HINGE_API_KEY",
+                        help: "create: the server's API key for writes (HINGE_API_KEY)"
+                    ) { p, v, _ in p.options.apiKey = v },
+                ])
+        ],
+        footer: """
+            EXIT STATUS:
+              0  done
+              1  no such set or version, an invalid file (the problem document on standard error), or the
+                 database could not be read or written
+              2  usage error
+            """)
 
     /// The action the words name (`list`, `show NAME[@N]`, …).
     static func action(_ words: [String], tokens: Bool, creation: ConstantSetCreation) throws(UsageError) -> Action {

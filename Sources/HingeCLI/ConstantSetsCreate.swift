@@ -18,26 +18,24 @@ public struct ConstantSetCreation: Sendable, Equatable {
 
     public init() {}
 
-    /// One of `--based-on`, `--set KEY=VALUE`, `--note`.
-    mutating func read(_ option: String, _ value: String) throws(UsageError) {
-        switch option {
-        case "--based-on":
-            guard let ref = ConstantSetReference(value), ref.isDefault || ref.version != nil else {
-                throw UsageError("--based-on must be default or NAME@N, got '\(TerminalText.escaped(value))'")
-            }
-            basedOn = ref.description
-        case "--note": note = value
-        default:
-            guard let eq = value.firstIndex(of: "="), eq != value.startIndex,
-                let number = Double(value[value.index(after: eq)...]), number.isFinite
-            else {
-                throw UsageError(
-                    "--set must be KEY=NUMBER (e.g. sheet.topGap=12), got '\(TerminalText.escaped(value))'")
-            }
-            let key = String(value[..<eq])
-            constants.removeAll { $0.key == key }
-            constants.append(Assignment(key: key, value: number))
+    /// `--based-on default|NAME@N`.
+    mutating func base(on value: String) throws(UsageError) {
+        guard let ref = ConstantSetReference(value), ref.isDefault || ref.version != nil else {
+            throw UsageError("--based-on must be default or NAME@N, got '\(TerminalText.escaped(value))'")
         }
+        basedOn = ref.description
+    }
+
+    /// `--set KEY=NUMBER`; a key given again replaces its earlier value.
+    mutating func assign(_ value: String) throws(UsageError) {
+        guard let eq = value.firstIndex(of: "="), eq != value.startIndex,
+            let number = Double(value[value.index(after: eq)...]), number.isFinite
+        else {
+            throw UsageError("--set must be KEY=NUMBER (e.g. sheet.topGap=12), got '\(TerminalText.escaped(value))'")
+        }
+        let key = String(value[..<eq])
+        constants.removeAll { $0.key == key }
+        constants.append(Assignment(key: key, value: number))
     }
 
     /// `{"basedOn", "constants", "note"}`.

@@ -15,49 +15,53 @@ public struct DevicesCommandOptions: Sendable, Equatable {
         self.kind = kind
     }
 
-    public static let usage = """
-        USAGE: hinge devices [ID] [options]
-
-        Without ID: a table of the device profiles (id, kind, name, displays in points, built-in or custom).
-        With ID: that profile's JSON (docs/rules.md#device-profiles), pretty-printed.
-
-        Profiles: the built-ins, plus the custom profiles of the database (never created). Without --db or
-        HINGE_DB a missing ./hinge.sqlite means the built-ins alone; a database named there must exist.
-
-        OPTIONS:
-          --kind K     list only phone | tablet | foldable | desktop
-          --db PATH    database with custom device profiles: a SQLite file or a postgres:// URL
-                       (HINGE_DB, default ./hinge.sqlite)
-          -h, --help   show this help
-
-        EXIT STATUS: 0 listed or shown; 1 no profile has this ID, or the database could not be read;
-        2 usage error.
-        """
+    public static var usage: String { table.usage }
 
     public static func parse(_ arguments: [String], environment: (String) -> String?) throws(UsageError)
         -> DevicesCommandOptions
     {
         var o = DevicesCommandOptions()
-        o.db = try CLIDefaults.db(environment: environment)
-        var scanner = CommandArguments(arguments, command: "devices")
-        while let token = scanner.next() {
-            switch token {
-            case .positional(let p):
-                guard o.id == nil else { throw scanner.extraArgument(p) }
-                o.id = p
-            case .option(let name, let inline):
-                switch name {
-                case "--kind":
-                    o.kind = try CommandArguments.choice(
-                        try scanner.value(of: name, inline: inline), name, DeviceProfile.Kind.self)
-                case "--db": o.db = try CLIDefaults.database(scanner.value(of: name, inline: inline))
-                default: throw scanner.unknownOption(name)
-                }
-            }
+        var id: String?
+        try table.parse(arguments, into: &o, environment: environment) { p throws(UsageError) in
+            guard id == nil else { throw table.extraArgument(p) }
+            id = p
         }
+        o.id = id
         if o.id != nil, o.kind != nil { throw UsageError("--kind filters the list; it does not apply with an ID") }
         return o
     }
+
+    /// The options of `hinge devices`: parsing and `--help` come from it.
+    public static let table = OptionTable<DevicesCommandOptions>(
+        command: "devices",
+        header: """
+            USAGE: hinge devices [ID] [options]
+
+            Without ID: a table of the device profiles (id, kind, name, displays in points, built-in or custom).
+            With ID: that profile's JSON (docs/rules.md#device-profiles), pretty-printed.
+
+            Profiles: the built-ins, plus the custom profiles of the database (never created). Without --db or
+            HINGE_DB a missing ./hinge.sqlite means the built-ins alone; a database named there must exist.
+            """,
+        helpColumn: 15,
+        sections: [
+            .init(
+                "OPTIONS:",
+                [
+                    .one("--kind", "K", help: "list only phone | tablet | foldable | desktop") {
+                        o, v, name throws(UsageError) in
+                        o.kind = try CommandArguments.choice(v, name, DeviceProfile.Kind.self)
+                    },
+                    CLIDefaults.databaseOption(
+                        help: "database with custom device profiles: a SQLite file or a postgres:// URL\n"
+                            + "(HINGE_DB, default ./hinge.sqlite)"
+                    ) { o, db in o.db = db },
+                ])
+        ],
+        footer: """
+            EXIT STATUS: 0 listed or shown; 1 no profile has this ID, or the database could not be read;
+            2 usage error.
+            """)
 }
 
 /// `hinge devices`: what to print for a catalog's profiles.

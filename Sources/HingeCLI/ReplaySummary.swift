@@ -18,72 +18,83 @@ public struct ReplayCommandOptions: Sendable, Equatable {
 
     public init() {}
 
-    public static let usage = """
-        USAGE: hinge replay [options]
-
-        Replays the recorded requests of the request log with this binary's engine and the database's
-        device profiles (as POST /v1/requests/{id}/replay does, newest first) and prints a summary: how
-        many were replayed, unchanged, changed and skipped (stored truncated), and for each changed record
-        its id and its first differing JSON pointers. On a terminal, progress is shown on standard error.
-
-        OPTIONS:
-          --db PATH      the database to replay: a SQLite file or a postgres:// URL (HINGE_DB, default
-                         ./hinge.sqlite); it must exist
-          --since T      only records received at or after T (ISO 8601, e.g. 2025-01-31T09:05:07Z)
-          --until T      only records received at or before T
-          --limit N      replay at most the newest N records
-          --constant-set NAME[@N]
-                         report what this version of the database would move instead: each resolution
-                         that would use it (its scene names the set without a version, or this version)
-                         resolved again with it, the others counted apart by the version they used (POST
-                         /v1/constant-sets/{name}/versions/{n}/impact); exit 1 if anything moves
-          -h, --help     show this help
-
-        EXIT STATUS:
-          0  every replayed record gave the same answer (also when there was nothing to replay)
-          1  at least one record changed, or the database is missing or unreadable
-          2  usage error
-        """
+    public static var usage: String { table.usage }
 
     public static func parse(_ arguments: [String], environment: (String) -> String?) throws(UsageError)
         -> ReplayCommandOptions
     {
         var o = ReplayCommandOptions()
-        o.db = try CLIDefaults.db(environment: environment)
-        var scanner = CommandArguments(arguments, command: "replay")
-        while let token = scanner.next() {
-            switch token {
-            case .positional(let p): throw scanner.extraArgument(p)
-            case .option(let name, let inline):
-                switch name {
-                case "--db": o.db = try CLIDefaults.database(scanner.value(of: name, inline: inline))
-                case "--since", "--until":
-                    let v = try scanner.value(of: name, inline: inline)
-                    guard let t = Timestamp(iso8601: v) else {
-                        throw UsageError(
-                            "\(name) must be an ISO 8601 timestamp such as 2025-01-31T09:05:07Z, got '\(v)'")
-                    }
-                    if name == "--since" { o.since = t } else { o.until = t }
-                case "--constant-set":
-                    let v = try scanner.value(of: name, inline: inline)
-                    guard let ref = ConstantSetReference(v), !ref.isDefault else {
-                        throw UsageError("--constant-set needs a set's name or name@version, got '\(v)'")
-                    }
-                    o.constantSet = ref
-                case "--limit":
-                    let v = try scanner.value(of: name, inline: inline)
-                    guard let n = Int(v), n >= 1 else {
-                        throw UsageError("--limit must be a positive integer, got '\(v)'")
-                    }
-                    o.limit = n
-                default: throw scanner.unknownOption(name)
-                }
-            }
+        try table.parse(arguments, into: &o, environment: environment) { p throws(UsageError) in
+            throw table.extraArgument(p)
         }
         if let since = o.since, let until = o.until, since > until {
             throw UsageError("--since (\(since)) is after --until (\(until))")
         }
         return o
+    }
+
+    /// The options of `hinge replay`: parsing and `--help` come from it.
+    public static let table = OptionTable<ReplayCommandOptions>(
+        command: "replay",
+        header: """
+            USAGE: hinge replay [options]
+
+            Replays the recorded requests of the request log with this binary's engine and the database's
+            device profiles (as POST /v1/requests/{id}/replay does, newest first) and prints a summary: how
+            many were replayed, unchanged, changed and skipped (stored truncated), and for each changed record
+            its id and its first differing JSON pointers. On a terminal, progress is shown on standard error.
+            """,
+        helpColumn: 17,
+        sections: [
+            .init(
+                "OPTIONS:",
+                [
+                    CLIDefaults.databaseOption(
+                        help: "the database to replay: a SQLite file or a postgres:// URL (HINGE_DB, default\n"
+                            + "./hinge.sqlite); it must exist"
+                    ) { o, db in o.db = db },
+                    .one(
+                        "--since", "T",
+                        help: "only records received at or after T (ISO 8601, e.g. 2025-01-31T09:05:07Z)"
+                    ) {
+                        o, v, name throws(UsageError) in o.since = try timestamp(v, name)
+                    },
+                    .one("--until", "T", help: "only records received at or before T") {
+                        o, v, name throws(UsageError) in o.until = try timestamp(v, name)
+                    },
+                    .one("--limit", "N", help: "replay at most the newest N records") { o, v, _ throws(UsageError) in
+                        guard let n = Int(v), n >= 1 else {
+                            throw UsageError("--limit must be a positive integer, got '\(v)'")
+                        }
+                        o.limit = n
+                    },
+                    .one(
+                        "--constant-set", "NAME[@N]",
+                        help: "report what this version of the database would move instead: each resolution\n"
+                            + "that would use it (its scene names the set without a version, or this version)\n"
+                            + "resolved again with it, the others counted apart by the version they used (POST\n"
+                            + "/v1/constant-sets/{name}/versions/{n}/impact); exit 1 if anything moves"
+                    ) { o, v, _ throws(UsageError) in
+                        guard let ref = ConstantSetReference(v), !ref.isDefault else {
+                            throw UsageError("--constant-set needs a set's name or name@version, got '\(v)'")
+                        }
+                        o.constantSet = ref
+                    },
+                ])
+        ],
+        footer: """
+            EXIT STATUS:
+              0  every replayed record gave the same answer (also when there was nothing to replay)
+              1  at least one record changed, or the database is missing or unreadable
+              2  usage error
+            """)
+
+    /// A `--since` or `--until` value.
+    static func timestamp(_ value: String, _ name: String) throws(UsageError) -> Timestamp {
+        guard let t = Timestamp(iso8601: value) else {
+            throw UsageError("\(name) must be an ISO 8601 timestamp such as 2025-01-31T09:05:07Z, got '\(value)'")
+        }
+        return t
     }
 }
 

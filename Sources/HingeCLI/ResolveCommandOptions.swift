@@ -27,92 +27,16 @@ public struct ResolveCommandOptions: Sendable, Equatable {
 
     public init(file: String) { self.file = file }
 
-    public static let usage = """
-        USAGE: hinge resolve FILE [options]
-
-        Resolves a scene (docs/api.md#resolve) with the same engine as POST /v1/resolve, without a server,
-        and prints the resolution as pretty-printed JSON with sorted keys (or an SVG wireframe) on standard
-        output.
-        FILE is a scene JSON file, or - for standard input.
-
-        Device profiles: the built-ins, plus the custom profiles of the database (never created). Without
-        --db or HINGE_DB a missing ./hinge.sqlite means the built-ins alone; a database named there must
-        exist. Nothing is recorded in the request log.
-
-        OPTIONS:
-          --device ID              resolve on this device instead of the scene's
-          --posture P              flat | halfOpened | closed
-          --orientation O          portrait | landscape
-          --layout-direction D     ltr | rtl
-          --format F               json (default) | svg
-          --width N                with --format svg: the SVG's width in pixels (16…4096); without it the
-                                   picture has only a viewBox and takes its container's width
-          --db PATH                database with custom device profiles and constant sets (HINGE_DB, default
-                                   ./hinge.sqlite)
-          --constant-set NAME[@N]  resolve with this constant set of the database (default: the built-in
-                                   values), instead of the scene's constantSet
-          --max-body BYTES         read at most this much of FILE, exit 1 beyond it (HINGE_MAX_BODY,
-                                   default 1048576, as the server's request-body limit)
-          -h, --help               show this help
-
-        EXIT STATUS:
-          0  resolved; the resolution is on standard output
-          1  the scene is not JSON or is invalid: the problem document (RFC 9457, pretty JSON) is on
-             standard error; or FILE or the database could not be read
-          2  usage error (one line on standard error)
-        """
+    public static var usage: String { table.usage }
 
     public static func parse(_ arguments: [String], environment: (String) -> String?) throws(UsageError)
         -> ResolveCommandOptions
     {
         var o = ResolveCommandOptions(file: "")
-        o.db = try CLIDefaults.db(environment: environment)
-        if let v = environment("HINGE_MAX_BODY") { o.maxBody = try CLIDefaults.maxBody(parsing: v, "HINGE_MAX_BODY") }
         var file: String?
-        var scanner = CommandArguments(arguments, command: "resolve")
-        while let token = scanner.next() {
-            switch token {
-            case .positional(let p):
-                guard file == nil else { throw scanner.extraArgument(p) }
-                file = p
-            case .option(let name, let inline):
-                switch name {
-                case "--device":
-                    let v = try scanner.value(of: name, inline: inline)
-                    guard !v.isEmpty else { throw UsageError("--device needs a device id") }
-                    o.overrides.device = v
-                case "--posture":
-                    o.overrides.posture = try CommandArguments.choice(
-                        try scanner.value(of: name, inline: inline), name, Posture.self)
-                case "--orientation":
-                    o.overrides.orientation = try CommandArguments.choice(
-                        try scanner.value(of: name, inline: inline), name, Orientation.self)
-                case "--layout-direction":
-                    o.overrides.layoutDirection = try CommandArguments.choice(
-                        try scanner.value(of: name, inline: inline), name, LayoutDirection.self)
-                case "--format":
-                    o.format = try CommandArguments.choice(
-                        try scanner.value(of: name, inline: inline), name, Format.self)
-                case "--width":
-                    let v = try scanner.value(of: name, inline: inline)
-                    guard let w = SVGRenderer.width(parsing: v) else {
-                        throw UsageError("--width: \(SVGRenderer.widthProblem(v))")
-                    }
-                    o.width = w
-                case "--db":
-                    o.db = try CLIDefaults.database(scanner.value(of: name, inline: inline))
-                case "--constant-set":
-                    let v = try scanner.value(of: name, inline: inline)
-                    guard let ref = ConstantSetReference(v) else {
-                        throw UsageError("--constant-set needs a set's name, name@version or default, not \"\(v)\"")
-                    }
-                    o.constantSet = ref
-                case "--max-body":
-                    o.maxBody = try CLIDefaults.maxBody(parsing: try scanner.value(of: name, inline: inline), name)
-                default:
-                    throw scanner.unknownOption(name)
-                }
-            }
+        try table.parse(arguments, into: &o, environment: environment) { p throws(UsageError) in
+            guard file == nil else { throw table.extraArgument(p) }
+            file = p
         }
         guard let file else { throw UsageError("missing FILE (a scene JSON file, or - for standard input)") }
         if o.width != nil, o.format != .svg {
@@ -121,6 +45,84 @@ public struct ResolveCommandOptions: Sendable, Equatable {
         o.file = file
         return o
     }
+}
+
+extension ResolveCommandOptions {
+    /// The options of `hinge resolve`: parsing and `--help` come from it.
+    public static let table = OptionTable<ResolveCommandOptions>(
+        command: "resolve",
+        header: """
+            USAGE: hinge resolve FILE [options]
+
+            Resolves a scene (docs/api.md#resolve) with the same engine as POST /v1/resolve, without a server,
+            and prints the resolution as pretty-printed JSON with sorted keys (or an SVG wireframe) on standard
+            output.
+            FILE is a scene JSON file, or - for standard input.
+
+            Device profiles: the built-ins, plus the custom profiles of the database (never created). Without
+            --db or HINGE_DB a missing ./hinge.sqlite means the built-ins alone; a database named there must
+            exist. Nothing is recorded in the request log.
+            """,
+        helpColumn: 27,
+        sections: [
+            .init(
+                "OPTIONS:",
+                [
+                    .one("--device", "ID", help: "resolve on this device instead of the scene's") {
+                        o, v, _ throws(UsageError) in
+                        guard !v.isEmpty else { throw UsageError("--device needs a device id") }
+                        o.overrides.device = v
+                    },
+                    .one("--posture", "P", help: "flat | halfOpened | closed") { o, v, name throws(UsageError) in
+                        o.overrides.posture = try CommandArguments.choice(v, name, Posture.self)
+                    },
+                    .one("--orientation", "O", help: "portrait | landscape") { o, v, name throws(UsageError) in
+                        o.overrides.orientation = try CommandArguments.choice(v, name, Orientation.self)
+                    },
+                    .one("--layout-direction", "D", help: "ltr | rtl") { o, v, name throws(UsageError) in
+                        o.overrides.layoutDirection = try CommandArguments.choice(v, name, LayoutDirection.self)
+                    },
+                    .one("--format", "F", help: "json (default) | svg") { o, v, name throws(UsageError) in
+                        o.format = try CommandArguments.choice(v, name, Format.self)
+                    },
+                    .one(
+                        "--width", "N",
+                        help: "with --format svg: the SVG's width in pixels (16…4096); without it the\n"
+                            + "picture has only a viewBox and takes its container's width"
+                    ) { o, v, _ throws(UsageError) in
+                        guard let w = SVGRenderer.width(parsing: v) else {
+                            throw UsageError("--width: \(SVGRenderer.widthProblem(v))")
+                        }
+                        o.width = w
+                    },
+                    CLIDefaults.databaseOption(
+                        help: "database with custom device profiles and constant sets (HINGE_DB, default\n"
+                            + "./hinge.sqlite)"
+                    ) { o, db in o.db = db },
+                    .one(
+                        "--constant-set", "NAME[@N]",
+                        help: "resolve with this constant set of the database (default: the built-in\n"
+                            + "values), instead of the scene's constantSet"
+                    ) { o, v, _ throws(UsageError) in
+                        guard let ref = ConstantSetReference(v) else {
+                            throw UsageError("--constant-set needs a set's name, name@version or default, not \"\(v)\"")
+                        }
+                        o.constantSet = ref
+                    },
+                    .one(
+                        "--max-body", "BYTES", variable: "HINGE_MAX_BODY",
+                        help: "read at most this much of FILE, exit 1 beyond it (HINGE_MAX_BODY,\n"
+                            + "default \(CLIDefaults.maxBody), as the server's request-body limit)"
+                    ) { o, v, name throws(UsageError) in o.maxBody = try CLIDefaults.maxBody(parsing: v, name) },
+                ])
+        ],
+        footer: """
+            EXIT STATUS:
+              0  resolved; the resolution is on standard output
+              1  the scene is not JSON or is invalid: the problem document (RFC 9457, pretty JSON) is on
+                 standard error; or FILE or the database could not be read
+              2  usage error (one line on standard error)
+            """)
 }
 
 /// What a CLI run prints and returns, computed without touching the process (tests call it directly).

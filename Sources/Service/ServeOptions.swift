@@ -2,9 +2,9 @@ import HTTPServer
 import Resolving
 import Store
 
-/// The configuration of `hinge serve`, as `ServiceApp` reads it. `HingeCLI` fills it from the command line
-/// and the environment through its one table of options (`ServeOption.all`: each option's flag, variable,
-/// default and help; the README's configuration table is generated from it).
+/// The configuration of `hinge serve`, as `ServiceApp` reads it, filled from the command line and the
+/// environment by its one table of options (`ServeOptions.table`: each option's flag, variable, default and
+/// help; the README's configuration table is generated from it).
 public struct ServeOptions: Sendable, Equatable {
     public enum LogLevel: String, Sendable, CaseIterable {
         case info, warn, error
@@ -16,7 +16,7 @@ public struct ServeOptions: Sendable, Equatable {
     /// `--replica-id`: stored with each record, shown in `/metrics` and the start-up line.
     public var replicaID = Store.defaultReplicaID()
     public var threads = Configuration.coreCount
-    public var maxBody = 1024 * 1024
+    public var maxBody = Configuration.defaultMaxBodyBytes
     public var apiKey: String? = nil
     /// `--pairing-token`: the credential that opens the log and writes to sandboxed pages (`Origin: null`,
     /// docs/http.md#sandboxed-pages). nil: `hinge serve` makes a random one at start and prints it.
