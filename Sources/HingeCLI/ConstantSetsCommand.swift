@@ -114,7 +114,7 @@ public struct ConstantSetsCommandOptions: Sendable, Equatable {
                     .one(
                         "--api-key", "KEY", variable: "HINGE_API_KEY",
                         help: "create: the server's API key for writes (HINGE_API_KEY)"
-                    ) { p, v, _ in p.options.apiKey = v },
+                    ) { p, v, _ in p.options.apiKey = v.isEmpty ? nil : v },
                 ])
         ],
         footer: """

@@ -43,6 +43,7 @@ import Testing
             { _ = try ResolveCommandOptions.parse(["s.json", "--db", db], environment: { _ in nil }) },
             { _ = try ResolveCommandOptions.parse(["s.json"], environment: { $0 == "HINGE_DB" ? db : nil }) },
             { _ = try DevicesCommandOptions.parse(["--db", db], environment: { _ in nil }) },
+            { _ = try LintOptions.parse(["scenes"], environment: { $0 == "HINGE_DB" ? db : nil }) },
         ]
         for parse in parses {
             #expect {

@@ -82,6 +82,13 @@ import Testing
         #expect(copy["constants"] == (try JSONParser.parse(show.stdout))["constants"])
         #expect(try run(["show", "nope"]).exitCode == 1)
         #expect(throws: UsageError.self) { try ConstantSetsCommandOptions.parse(["frobnicate"], environment: env) }
+        // An empty HINGE_API_KEY counts as unset: no `Authorization: Bearer ` with nothing after it.
+        let emptyKey = try ConstantSetsCommandOptions.parse(
+            ["create", "acme", "--set", "sheet.topGap=20"], environment: { $0 == "HINGE_API_KEY" ? "" : nil })
+        #expect(emptyKey.apiKey == nil)
+        let key = try ConstantSetsCommandOptions.parse(
+            ["create", "acme", "--set", "sheet.topGap=20"], environment: { $0 == "HINGE_API_KEY" ? "k" : nil })
+        #expect(key.apiKey == "k")
         // Replay: the record with the version it used is unchanged; with acme@2 its sheet moves (exit 1).
         let replay = ReplayCommandRunner.run(
             options: try ReplayCommandOptions.parse(["--db", path], environment: env))

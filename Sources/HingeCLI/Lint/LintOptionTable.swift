@@ -78,7 +78,7 @@ extension LintOptions {
                 + "./hinge.sqlite when it exists)"
         ) { o, v, source throws(UsageError) in
             if source == "HINGE_DB" {
-                o.environmentDB = v.isEmpty ? nil : v
+                o.environmentDB = v.isEmpty ? nil : try CLIDefaults.database(v)
             } else {
                 o.db = try CLIDefaults.database(nonEmpty(v, source))
             }
