@@ -22,7 +22,7 @@ struct DiagnosticRuleTests {
         }
     }
 
-    /// The anchors of the links in `cell` (`[text](#anchor)` or `[text](rules.md#anchor)`).
+    /// The anchors of the links in `cell`: what follows a `#` up to the `)` of each `[text](…#anchor)`.
     static func anchors(_ cell: String) -> [String] {
         cell.split(separator: "(").compactMap { part in
             guard let hash = part.firstIndex(of: "#"), let close = part.firstIndex(of: ")"), hash < close else {
