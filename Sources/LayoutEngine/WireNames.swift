@@ -156,8 +156,8 @@ extension MaterialHeightClass: WireNamed { static var wireEnumeration: WireEnume
 /// The tables of every `WireEnumeration`, made together on first use and never freed: the names to match
 /// (`JSONNames`) and the quoted names to copy (`QuotedNameTable`). The scene reader and the response encoder
 /// read `shared` once per request and hand it down, and a look-up is then a load at a constant offset: a table in
-/// a `static let` of its own enumeration would cost a `swift_once` call at every look-up (about 530 instructions
-/// more per typical request, of 62,000, by Benchmarks/callgrind-server.sh).
+/// a `static let` of its own enumeration would cost a `swift_once` call at every look-up (375 instructions more
+/// per typical request in the `pipeline` stage of Benchmarks/instructions.sh, of 45,300).
 struct WireNameTables: @unchecked Sendable {
     // @unchecked Sendable: the entries are written in init only, and never freed.
     static let shared = WireNameTables()
