@@ -1,31 +1,32 @@
 import JSON
 
-/// Every diagnostic code, with the rule that produces it (docs/rules.md#diagnostics).
+/// Every diagnostic code (docs/rules.md#diagnostics): the raw value is the code on the wire, and `rule`
+/// (DiagnosticRule.swift) is the rule that produces it.
 public enum DiagnosticCode: String, Sendable, CaseIterable {
-    case postureIgnored = "posture-ignored"  // posture
-    case chainedModal = "chained-modal"  // modal-stack
-    case concurrentPresentation = "concurrent-presentation"  // modal-stack
-    case placementMovedByFold = "placement-moved-by-fold"  // placement-moved-by-fold
-    case detentsIgnored = "detents-ignored"  // full-window-sheet, card
-    case placementNoEffect = "placement-no-effect"  // bottom-sheet, full-window-sheet
-    case detentClamped = "detent-clamped"  // detent-heights
-    case unsavedChangesDismissible = "unsaved-changes-dismissible"  // dismissal
-    case toolbarItemMissingIcon = "toolbar-item-missing-icon"  // toolbar
-    case toolbarMissingExit = "toolbar-missing-exit"  // toolbar
-    case fittedAccessibilityRisk = "fitted-accessibility-risk"  // dynamic-type-risk
-    case contentSpansFold = "content-spans-fold"  // full-screen-cover, overlay
-    case placementIgnored = "placement-ignored"  // stray-placement
-    case popoverAdapted = "popover-adapted"  // popover-adaptation
-    case panelClamped = "panel-clamped"  // adaptive-panel
-    case panelSnappedToFold = "panel-snapped-to-fold"  // panel-snapping
-    case preferNavigation = "prefer-navigation"  // present-or-navigate
-    case preferSheet = "prefer-sheet"  // present-or-navigate
-    case preferCoverOrGuard = "prefer-cover-or-guard"  // present-or-navigate
-    case arrangementInScrollContainer = "arrangement-in-scroll-container"  // arrangement
-    case splitFollowsFold = "split-follows-fold"  // split
-    case secondaryHidden = "secondary-hidden"  // split
-    case unknownField = "unknown-field"  // unknown-fields
-    case presentationCovered = "presentation-covered"  // covered-presentation
+    case postureIgnored = "posture-ignored"
+    case chainedModal = "chained-modal"
+    case concurrentPresentation = "concurrent-presentation"
+    case placementMovedByFold = "placement-moved-by-fold"
+    case detentsIgnored = "detents-ignored"
+    case placementNoEffect = "placement-no-effect"
+    case detentClamped = "detent-clamped"
+    case unsavedChangesDismissible = "unsaved-changes-dismissible"
+    case toolbarItemMissingIcon = "toolbar-item-missing-icon"
+    case toolbarMissingExit = "toolbar-missing-exit"
+    case fittedAccessibilityRisk = "fitted-accessibility-risk"
+    case contentSpansFold = "content-spans-fold"
+    case placementIgnored = "placement-ignored"
+    case popoverAdapted = "popover-adapted"
+    case panelClamped = "panel-clamped"
+    case panelSnappedToFold = "panel-snapped-to-fold"
+    case preferNavigation = "prefer-navigation"
+    case preferSheet = "prefer-sheet"
+    case preferCoverOrGuard = "prefer-cover-or-guard"
+    case arrangementInScrollContainer = "arrangement-in-scroll-container"
+    case splitFollowsFold = "split-follows-fold"
+    case secondaryHidden = "secondary-hidden"
+    case unknownField = "unknown-field"
+    case presentationCovered = "presentation-covered"
 }
 
 public enum Severity: String, Sendable, CaseIterable { case info, warning }

@@ -37,11 +37,12 @@ extension ByteSink {
 
     @inline(__always) fileprivate mutating func bool(_ b: Bool) { append(b ? "true" : "false") }
     @inline(__always) fileprivate mutating func null() { append("null") }
-    @inline(__always) fileprivate mutating func name<R: QuotedNames>(_ v: R, _ t: QuotedNameTables) {
-        let table = R.quotedNames(in: t)
-        if table.usable { append(table.name(unsafeBitCast(v, to: UInt8.self))) } else { writeCleanString(v.rawValue) }
+    /// The case's quoted name, copied from its table (`WireNameTables`).
+    @inline(__always) fileprivate mutating func name<R: WireNamed>(_ v: R, _ t: WireNameTables) {
+        let table = t.quoted(R.self)
+        if table.usable { append(table.name(v.ordinal)) } else { writeCleanString(v.rawValue) }
     }
-    @inline(__always) fileprivate mutating func name<R: QuotedNames>(_ v: R?, _ t: QuotedNameTables) {
+    @inline(__always) fileprivate mutating func name<R: WireNamed>(_ v: R?, _ t: WireNameTables) {
         if let v { name(v, t) } else { null() }
     }
     @inline(__always) fileprivate mutating func bool(_ b: Bool?) {
@@ -64,7 +65,7 @@ extension ByteSink {
         if let r { rect(r) } else { null() }
     }
 
-    fileprivate mutating func sizeClass(_ s: SizeClassPair, _ t: QuotedNameTables) {
+    fileprivate mutating func sizeClass(_ s: SizeClassPair, _ t: WireNameTables) {
         append("{\"horizontal\":")
         name(s.horizontal, t)
         append(",\"vertical\":")
@@ -91,7 +92,7 @@ extension ByteSink {
     fileprivate mutating func resolution(_ r: Resolution) {
         // The name tables, looked up once per response and handed down: a `static let` read at each name
         // written is a `swift_once` call each time (about 45 per typical response).
-        let t = QuotedNameTables.shared
+        let t = WireNameTables.shared
         append("{\"arrangement\":")
         if let a = r.arrangement { arrangement(a, t) } else { null() }
         if let c = r.constantSet {
@@ -121,7 +122,7 @@ extension ByteSink {
         append("]}")
     }
 
-    fileprivate mutating func diagnostic(_ d: borrowing Diagnostic, _ t: QuotedNameTables) {
+    fileprivate mutating func diagnostic(_ d: borrowing Diagnostic, _ t: WireNameTables) {
         append("{\"code\":")
         name(d.code, t)
         append(",\"message\":")
@@ -139,7 +140,7 @@ extension ByteSink {
         append("}")
     }
 
-    fileprivate mutating func environment(_ e: ResolvedEnvironment, _ t: QuotedNameTables) {
+    fileprivate mutating func environment(_ e: ResolvedEnvironment, _ t: WireNameTables) {
         append("{\"device\":")
         if let d = e.device { writeString(d) } else { null() }
         append(",\"display\":")
@@ -197,7 +198,7 @@ extension ByteSink {
         append("}}")
     }
 
-    fileprivate mutating func placement(_ p: Placement, _ t: QuotedNameTables) {
+    fileprivate mutating func placement(_ p: Placement, _ t: WireNameTables) {
         append("{\"adaptedFrom\":")
         name(p.adaptedFrom, t)
         append(",\"arrowEdge\":")
@@ -275,7 +276,7 @@ extension ByteSink {
         append("}")
     }
 
-    fileprivate mutating func arrangedView(_ v: ArrangedView, _ t: QuotedNameTables) {
+    fileprivate mutating func arrangedView(_ v: ArrangedView, _ t: WireNameTables) {
         append("{\"frame\":")
         rect(v.frame)
         append(",\"region\":")
@@ -287,7 +288,7 @@ extension ByteSink {
         append("}")
     }
 
-    fileprivate mutating func arrangement(_ a: ResolvedArrangement, _ t: QuotedNameTables) {
+    fileprivate mutating func arrangement(_ a: ResolvedArrangement, _ t: WireNameTables) {
         append("{\"axis\":")
         name(a.axis, t)
         append(",\"primary\":")
@@ -300,126 +301,4 @@ extension ByteSink {
         name(a.style, t)
         append("}")
     }
-}
-
-/// An enumeration the encoder writes by copying its case's quoted name from a table made once from the raw
-/// values (`QuotedNameTables`), instead of producing the `rawValue` string and copying its bytes.
-protocol QuotedNames: RawRepresentable, CaseIterable where RawValue == String {
-    /// This enumeration's table among `t`'s.
-    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable
-}
-
-/// The quoted raw values of an enumeration's cases (`"name"`, quotes included), one buffer for them all,
-/// indexed by the case's one-byte tag. Made once per type and never freed. When the cases are not one byte
-/// whose values are their positions in `allCases` (the layout of a Swift enumeration without payloads, up to
-/// 256 cases, checked when the table is made), `usable` is false and the encoder writes `rawValue`.
-struct QuotedNameTable: @unchecked Sendable {
-    // @unchecked Sendable: the buffers are written only in init, and never freed.
-    let usable: Bool
-    private let bytes: UnsafeMutablePointer<UInt8>
-    /// `starts[i]`…`starts[i + 1]`: case `i`'s bytes.
-    private let starts: UnsafeMutablePointer<Int>
-
-    init<E: RawRepresentable & CaseIterable>(_ type: E.Type) where E.RawValue == String {
-        let cases = Array(E.allCases)
-        let total = cases.reduce(0) { $0 + $1.rawValue.utf8.count + 2 }
-        bytes = .allocate(capacity: max(total, 1))
-        starts = .allocate(capacity: cases.count + 1)
-        var at = 0
-        var usable = MemoryLayout<E>.size == 1 && !cases.isEmpty
-        for (i, c) in cases.enumerated() {
-            starts[i] = at
-            bytes[at] = UInt8(ascii: "\"")
-            for b in c.rawValue.utf8 {
-                at += 1
-                bytes[at] = b
-            }
-            bytes[at + 1] = UInt8(ascii: "\"")
-            at += 2
-            if usable && Int(unsafeBitCast(c, to: UInt8.self)) != i { usable = false }
-        }
-        starts[cases.count] = at
-        self.usable = usable
-    }
-
-    /// The quoted name of the case whose tag is `tag`.
-    @inline(__always) func name(_ tag: UInt8) -> UnsafeBufferPointer<UInt8> {
-        let i = Int(tag)
-        return UnsafeBufferPointer(start: bytes + starts[i], count: starts[i + 1] - starts[i])
-    }
-}
-
-/// Every enumeration's table, made once (the first response); the encoder reads `shared` once per response.
-final class QuotedNameTables: Sendable {
-    static let shared = QuotedNameTables()
-
-    let sizeClass = QuotedNameTable(SizeClass.self)
-    let diagnosticCode = QuotedNameTable(DiagnosticCode.self)
-    let severity = QuotedNameTable(Severity.self)
-    let dynamicTypeSize = QuotedNameTable(DynamicTypeSize.self)
-    let axis = QuotedNameTable(Axis.self)
-    let foldStateName = QuotedNameTable(FoldStateName.self)
-    let layoutDirection = QuotedNameTable(LayoutDirection.self)
-    let orientation = QuotedNameTable(Orientation.self)
-    let posture = QuotedNameTable(Posture.self)
-    let regionSide = QuotedNameTable(RegionSide.self)
-    let presentationKind = QuotedNameTable(Presentation.Kind.self)
-    let arrowEdge = QuotedNameTable(ArrowEdge.self)
-    let sheetPlacement = QuotedNameTable(SheetPlacement.self)
-    let resolvedSheetPlacement = QuotedNameTable(ResolvedSheetPlacement.self)
-    let placementStatus = QuotedNameTable(PlacementStatus.self)
-    let presentationStyle = QuotedNameTable(PresentationStyle.self)
-    let edge = QuotedNameTable(Edge.self)
-    let arrangementStyle = QuotedNameTable(ArrangementStyle.self)
-    let materialWidthClass = QuotedNameTable(MaterialWidthClass.self)
-    let materialHeightClass = QuotedNameTable(MaterialHeightClass.self)
-}
-
-extension SizeClass: QuotedNames { static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.sizeClass } }
-extension DiagnosticCode: QuotedNames {
-    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.diagnosticCode }
-}
-extension Severity: QuotedNames { static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.severity } }
-extension DynamicTypeSize: QuotedNames {
-    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.dynamicTypeSize }
-}
-extension Axis: QuotedNames { static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.axis } }
-extension FoldStateName: QuotedNames {
-    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.foldStateName }
-}
-extension LayoutDirection: QuotedNames {
-    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.layoutDirection }
-}
-extension Orientation: QuotedNames {
-    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.orientation }
-}
-extension Posture: QuotedNames { static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.posture } }
-extension RegionSide: QuotedNames {
-    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.regionSide }
-}
-extension Presentation.Kind: QuotedNames {
-    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.presentationKind }
-}
-extension ArrowEdge: QuotedNames { static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.arrowEdge } }
-extension SheetPlacement: QuotedNames {
-    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.sheetPlacement }
-}
-extension ResolvedSheetPlacement: QuotedNames {
-    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.resolvedSheetPlacement }
-}
-extension PlacementStatus: QuotedNames {
-    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.placementStatus }
-}
-extension PresentationStyle: QuotedNames {
-    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.presentationStyle }
-}
-extension Edge: QuotedNames { static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.edge } }
-extension ArrangementStyle: QuotedNames {
-    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.arrangementStyle }
-}
-extension MaterialWidthClass: QuotedNames {
-    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.materialWidthClass }
-}
-extension MaterialHeightClass: QuotedNames {
-    static func quotedNames(in t: QuotedNameTables) -> QuotedNameTable { t.materialHeightClass }
 }

@@ -11,24 +11,8 @@ public enum LayoutDirection: String, Sendable, CaseIterable { case ltr, rtl }
 public enum DynamicTypeSize: String, Sendable, CaseIterable, Comparable {
     case xSmall, small, medium, large, xLarge, xxLarge, xxxLarge
     case accessibility1, accessibility2, accessibility3, accessibility4, accessibility5
-    /// The position in the declaration order (a switch: no `allCases` array to search).
-    var rank: Int {
-        switch self {
-        case .xSmall: return 0
-        case .small: return 1
-        case .medium: return 2
-        case .large: return 3
-        case .xLarge: return 4
-        case .xxLarge: return 5
-        case .xxxLarge: return 6
-        case .accessibility1: return 7
-        case .accessibility2: return 8
-        case .accessibility3: return 9
-        case .accessibility4: return 10
-        case .accessibility5: return 11
-        }
-    }
-    public static func < (a: DynamicTypeSize, b: DynamicTypeSize) -> Bool { a.rank < b.rank }
+    /// By position in the declaration (`WireNamed.ordinal`).
+    public static func < (a: DynamicTypeSize, b: DynamicTypeSize) -> Bool { a.ordinal < b.ordinal }
     public var isAccessibility: Bool { self >= .accessibility1 }
 }
 
@@ -93,25 +77,7 @@ final class ArrangementBox: Sendable, Equatable {
 }
 
 public struct Presentation: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable {
-        case sheet, fullScreenCover, popover, adaptivePanel
-
-        /// The synthesized initializer compares `rawValue` with each name in turn; the names' lengths differ, so
-        /// the length picks the one candidate (the names are ASCII without a K, so no text of another length is
-        /// canonically equivalent to one of them).
-        public init?(rawValue: String) {
-            let kind: Kind
-            switch rawValue.utf8.count {
-            case 5: kind = .sheet
-            case 7: kind = .popover
-            case 13: kind = .adaptivePanel
-            case 15: kind = .fullScreenCover
-            default: return nil
-            }
-            guard rawValue == kind.rawValue else { return nil }
-            self = kind
-        }
-    }
+    public enum Kind: String, Sendable, CaseIterable { case sheet, fullScreenCover, popover, adaptivePanel }
 
     /// The kind's fields. The payloads are boxed (`indirect`): a presentation stays a few words long, so copying
     /// one is a few reference-count operations, not a copy of every field of every kind.

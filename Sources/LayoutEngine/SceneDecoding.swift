@@ -139,28 +139,3 @@ extension Scene {
 
 @inline(__always)
 func fmt(_ d: Double) -> String { JSONWriter.formatNumber(d) }
-
-// MARK: - Enumerations matched by their bytes
-
-extension Orientation: JSONStringEnumeration { public static let jsonNames = JSONNames(Orientation.self) }
-extension Posture: JSONStringEnumeration { public static let jsonNames = JSONNames(Posture.self) }
-extension LayoutDirection: JSONStringEnumeration { public static let jsonNames = JSONNames(LayoutDirection.self) }
-extension DynamicTypeSize: JSONStringEnumeration { public static let jsonNames = JSONNames(DynamicTypeSize.self) }
-extension Presentation.Kind: JSONStringEnumeration { public static let jsonNames = JSONNames(Presentation.Kind.self) }
-extension SheetPlacement: JSONStringEnumeration { public static let jsonNames = JSONNames(SheetPlacement.self) }
-extension SheetSizing: JSONStringEnumeration { public static let jsonNames = JSONNames(SheetSizing.self) }
-extension DragIndicator: JSONStringEnumeration { public static let jsonNames = JSONNames(DragIndicator.self) }
-extension ToolbarPlacement: JSONStringEnumeration { public static let jsonNames = JSONNames(ToolbarPlacement.self) }
-extension ArrowEdge: JSONStringEnumeration { public static let jsonNames = JSONNames(ArrowEdge.self) }
-extension CompactAdaptation: JSONStringEnumeration {
-    public static let jsonNames = JSONNames(CompactAdaptation.self)
-}
-extension PanelAlignment: JSONStringEnumeration { public static let jsonNames = JSONNames(PanelAlignment.self) }
-extension ArrangementStyle: JSONStringEnumeration { public static let jsonNames = JSONNames(ArrangementStyle.self) }
-extension ArrangementContainer: JSONStringEnumeration {
-    public static let jsonNames = JSONNames(ArrangementContainer.self)
-}
-extension Edge: JSONStringEnumeration { public static let jsonNames = JSONNames(Edge.self) }
-extension DeviceProfile.Kind: JSONStringEnumeration { public static let jsonNames = JSONNames(DeviceProfile.Kind.self) }
-extension SizeClass: JSONStringEnumeration { public static let jsonNames = JSONNames(SizeClass.self) }
-extension Axis: JSONStringEnumeration { public static let jsonNames = JSONNames(Axis.self) }

@@ -6,12 +6,12 @@ import JSON
 /// gives up on costs a message.
 struct QuietSource: SceneSource {
     var r: JSONStreamReader
-    /// Every name table, looked up once for the request (`SceneNameTables`).
-    let tables = Unmanaged.passUnretained(SceneNameTables.shared)
+    /// Every name table, looked up once for the request (`WireNameTables`).
+    let tables = WireNameTables.shared
 
     struct Object {
-        /// The names of the object's members: a `static let`, which lives as long as the program, so neither
-        /// retained nor released here (a retain and a release per member cost more than matching its name).
+        /// The names of the object's members, which live as long as the program, so neither retained nor
+        /// released here (a retain and a release per member cost more than matching its name).
         let names: Unmanaged<JSONNames>
         var first = true
         /// The members met, one bit each by the ordinal of their case (a repeated one gives up).
@@ -41,7 +41,7 @@ struct QuietSource: SceneSource {
 
     @inline(__always)
     mutating func object<M: SceneMembers>(_: M.Type, _ what: StaticString, nullIsAbsent: Bool) -> Object? {
-        if r.beginObject() { return Object(names: tables._withUnsafeGuaranteedRef { M.names(in: $0) }) }
+        if r.beginObject() { return Object(names: tables.names(M.self)) }
         if !nullIsAbsent { r.fail() }
         return nil
     }
@@ -124,7 +124,7 @@ struct QuietSource: SceneSource {
     mutating func null() { _ = r.bool() }
 
     @inline(__always)
-    mutating func enumeration<E: SceneNamed>(_: E.Type) -> E? {
+    mutating func enumeration<E: WireNamed>(_: E.Type) -> E? {
         guard let bytes = r.stringBytes() else { return nil }
         guard let k = ordinal(E.self, of: bytes) else {
             r.fail()
@@ -134,15 +134,15 @@ struct QuietSource: SceneSource {
     }
 
     @inline(__always)
-    mutating func name<E: SceneNamed>(_: E.Type) -> E? {
+    mutating func name<E: WireNamed>(_: E.Type) -> E? {
         guard let bytes = r.stringBytes(), let k = ordinal(E.self, of: bytes) else { return nil }
         return caseOfOrdinal(k)
     }
 
     /// The position of the case of `E` whose raw value is `bytes`, through the request's tables.
     @inline(__always)
-    private func ordinal<E: SceneNamed>(_: E.Type, of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        tables._withUnsafeGuaranteedRef { E.names(in: $0) }._withUnsafeGuaranteedRef { $0.ordinal(of: bytes) }
+    private func ordinal<E: WireNamed>(_: E.Type, of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        tables.names(E.self)._withUnsafeGuaranteedRef { $0.ordinal(of: bytes) }
     }
 
     mutating func problem(_ message: @autoclosure () -> String) { r.fail() }

@@ -4,22 +4,18 @@ import JSON
 
 enum ArrangementMember: String, SceneMembers {
     case style, axes, container, primary, secondary
-    static let jsonNames = JSONNames(Self.self)
 }
 
 enum ArrangedViewMember: String, SceneMembers {
     case ratio, size, contentSize, fixedSize, overlayEdge
-    static let jsonNames = JSONNames(Self.self)
 }
 
 enum FixedSizeMember: String, SceneMembers {
     case horizontal, vertical
-    static let jsonNames = JSONNames(Self.self)
 }
 
 enum AxisPreferenceMember: String, SceneMembers {
     case minHorizontal, idealHorizontal, maxHorizontal, idealVertical
-    static let jsonNames = JSONNames(Self.self)
 }
 
 extension SceneReader {

@@ -11,7 +11,6 @@ enum PresentationMember: String, SceneMembers {
     case edgeAttachedInCompactHeight, widthFollowsContentSize
     case anchor, arrowEdge, compactAdaptation
     case breakpoint, alignment, panelWidth, panelHeight, modal
-    static let jsonNames = JSONNames(Self.self)
 
     static var common: UInt64 { id.bit | kind.bit | presentedFrom.bit | intent.bit | placement.bit }
     static var sheet: UInt64 {
@@ -36,33 +35,27 @@ enum PresentationMember: String, SceneMembers {
 
 enum IntentMember: String, SceneMembers {
     case hasDecision, abandonableWithoutCost
-    static let jsonNames = JSONNames(Self.self)
 }
 
 enum ToolbarItemMember: String, SceneMembers {
     case title, systemImage, placement
-    static let jsonNames = JSONNames(Self.self)
 }
 
 /// The detents given by name, and the members of a detent given by an object (exactly one of them).
-enum DetentName: String, JSONStringEnumeration {
+enum DetentName: String, CaseIterable {
     case medium, large, fitted
-    static let jsonNames = JSONNames(Self.self)
 }
 
 enum DetentMember: String, SceneMembers {
     case height, fraction
-    static let jsonNames = JSONNames(Self.self)
 }
 
-enum BackgroundInteractionName: String, JSONStringEnumeration {
+enum BackgroundInteractionName: String, CaseIterable {
     case disabled, enabled
-    static let jsonNames = JSONNames(Self.self)
 }
 
 enum BackgroundInteractionMember: String, SceneMembers {
     case upThrough
-    static let jsonNames = JSONNames(Self.self)
 }
 
 extension SceneReader {

@@ -11,29 +11,24 @@ import JSON
 enum SceneMember: String, SceneMembers {
     case device, display, orientation, posture, layoutDirection, dynamicTypeSize, window, safeArea, sizeClass
     case fold, constants, constantSet, presentations, arrangement
-    static let jsonNames = JSONNames(Self.self)
 }
 
 /// `window` and a popover's `anchor` (all four), a `contentSize` (`width` and `height`).
 enum FrameMember: String, SceneMembers {
     case width, height, x, y
-    static let jsonNames = JSONNames(Self.self)
     static var size: UInt64 { Self.width.bit | Self.height.bit }
 }
 
 enum InsetsMember: String, SceneMembers {
     case top, leading, bottom, trailing
-    static let jsonNames = JSONNames(Self.self)
 }
 
 enum SizeClassMember: String, SceneMembers {
     case horizontal, vertical
-    static let jsonNames = JSONNames(Self.self)
 }
 
 enum FoldMember: String, SceneMembers {
     case orientation, position, thickness
-    static let jsonNames = JSONNames(Self.self)
 }
 
 struct SceneReader<S: SceneSource> {

@@ -248,7 +248,7 @@ struct ReportingSource: SceneSource {
         return b
     }
 
-    mutating func enumeration<E: SceneNamed>(_: E.Type) -> E? {
+    mutating func enumeration<E: WireNamed>(_: E.Type) -> E? {
         if value.isNull { return nil }
         if let s = value.stringValue, case .some(let k?) = s.utf8.withContiguousStorageIfAvailable(E.jsonNames.ordinal)
         {
@@ -259,7 +259,7 @@ struct ReportingSource: SceneSource {
 
     mutating func null() {}
 
-    mutating func name<E: SceneNamed>(_: E.Type) -> E? {
+    mutating func name<E: WireNamed>(_: E.Type) -> E? {
         guard let s = value.stringValue,
             case .some(let k?) = s.utf8.withContiguousStorageIfAvailable(E.jsonNames.ordinal)
         else { return nil }

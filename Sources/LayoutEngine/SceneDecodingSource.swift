@@ -7,30 +7,15 @@ import JSON
 
 /// The members of one kind of object of a request: each case's name is the member's name in JSON, and the
 /// order of the cases is the order in which the reporting source asks for them (and lists its errors).
-protocol SceneMembers: SceneNamed, Equatable {}
+protocol SceneMembers: WireNamed, Equatable {}
 
 extension SceneMembers {
-    /// The member's bit in a mask: bit `ordinal` (its index in `allCases`), a constant where the case is.
+    /// The member's bit in a mask: bit `ordinal` (its position in `allCases`), a constant where the case is.
     @inline(__always)
-    var bit: UInt64 { 1 << UInt64(withUnsafeBytes(of: self) { $0.isEmpty ? 0 : $0[0] }) }
+    var bit: UInt64 { 1 << UInt64(ordinal) }
 
     /// Every member (every bit: a mask to ask for with, not to compare with).
     static var everyMember: UInt64 { UInt64.max }
-
-    /// The case of ordinal `i` (an index into `allCases`, as `jsonNames.ordinal(of:)` gives it): a case without
-    /// payload is stored as its ordinal, in one byte (no byte when it is the only case). Read without making
-    /// `allCases`, once per member of a request.
-    @inline(__always)
-    static func ofOrdinal(_ i: Int) -> Self { caseOfOrdinal(i) }
-}
-
-/// The case of `E` whose ordinal (its index in `allCases`) is `i`, for an enumeration whose cases have no payload
-/// (then a case is stored as its ordinal: one byte, none when it is the only case) and fewer than 256 cases. Read
-/// without making `allCases`.
-@inline(__always)
-func caseOfOrdinal<E: CaseIterable>(_ i: Int) -> E {
-    precondition(MemoryLayout<E>.size <= 1, "caseOfOrdinal: a case without payload, fewer than 256 cases")
-    return withUnsafeBytes(of: UInt8(truncatingIfNeeded: i)) { $0.load(as: E.self) }
 }
 
 /// The JSON type of the value at hand.
@@ -95,9 +80,9 @@ protocol SceneSource {
     /// Reads past the `null` at hand.
     mutating func null()
     /// One of `E`'s raw values; nil for `null`. Anything else is a problem that lists them.
-    mutating func enumeration<E: SceneNamed>(_: E.Type) -> E?
+    mutating func enumeration<E: WireNamed>(_: E.Type) -> E?
     /// The string at hand when it is one of `E`'s raw values, nil otherwise, without a problem.
-    mutating func name<E: SceneNamed>(_: E.Type) -> E?
+    mutating func name<E: WireNamed>(_: E.Type) -> E?
 
     /// A problem with the value at hand.
     mutating func problem(_ message: @autoclosure () -> String)

@@ -69,7 +69,8 @@ struct SceneGenerator {
         if chance(0.3) { o["dynamicTypeSize"] = .string(pick(DynamicTypeSize.allCases).rawValue) }
         if chance(0.15) {
             o["sizeClass"] = [
-                "horizontal": .string(pick(["compact", "regular"])), "vertical": .string(pick(["compact", "regular"])),
+                "horizontal": .string(pick(SizeClass.allCases).rawValue),
+                "vertical": .string(pick(SizeClass.allCases).rawValue),
             ]
         }
         if chance(0.2) {
@@ -137,7 +138,7 @@ struct SceneGenerator {
             }
         default:
             p["kind"] = "adaptivePanel"
-            p["alignment"] = .string(pick(["leading", "trailing"]))
+            p["alignment"] = .string(pick(PanelAlignment.allCases).rawValue)
             if chance(0.5) { p["panelWidth"] = .number(round(range(50, 2000))) }
             if chance(0.5) { p["panelHeight"] = .number(round(range(50, 2000))) }
             if chance(0.3) { p["breakpoint"] = .number(round(range(0, 2000))) }
@@ -169,8 +170,10 @@ struct SceneGenerator {
     }
 
     mutating func arrangement() -> JSONValue {
-        var a: JSONObject = ["style": .string(pick(["split", "overlay"])), "primary": view(), "secondary": view()]
-        if chance(0.3) { a["axes"] = [.string(pick(["horizontal", "vertical"]))] }
+        var a: JSONObject = [
+            "style": .string(pick(ArrangementStyle.allCases).rawValue), "primary": view(), "secondary": view(),
+        ]
+        if chance(0.3) { a["axes"] = [.string(pick(Axis.allCases).rawValue)] }
         return .object(a)
     }
 }

@@ -30,10 +30,10 @@ struct RandomProfilePropertyTests {
                     "leading": .number(g.round(g.range(0, 60))), "trailing": .number(g.round(g.range(0, 60))),
                 ],
                 "sizeClasses": [
-                    "portrait": ["horizontal": .string(g.pick(["compact", "regular"])), "vertical": "regular"],
+                    "portrait": ["horizontal": .string(g.pick(SizeClass.allCases).rawValue), "vertical": "regular"],
                     "landscape": [
-                        "horizontal": .string(g.pick(["compact", "regular"])),
-                        "vertical": .string(g.pick(["compact", "regular"])),
+                        "horizontal": .string(g.pick(SizeClass.allCases).rawValue),
+                        "vertical": .string(g.pick(SizeClass.allCases).rawValue),
                     ],
                 ],
             ]
@@ -96,7 +96,7 @@ struct RandomProfilePropertyTests {
                 o["device"] = .string(id)
                 let landscape = g.chance(0.4)
                 if landscape { o["orientation"] = "landscape" }
-                o["posture"] = .string(g.pick(["flat", "halfOpened", "closed"]))
+                o["posture"] = .string(g.pick(Posture.allCases).rawValue)
                 if g.chance(0.5) { o["layoutDirection"] = "rtl" }
                 let count = g.int(6)
                 o["presentations"] = .array((0..<count).map { g.presentation($0, W: 300, H: 300) })

@@ -116,65 +116,11 @@ public enum LintRules {
 
     public static var ids: [String] { all.map(\.id) }
 
-    /// The documentation anchor and summary of each engine code (docs/rules.md#diagnostics lists the same anchors).
+    /// The rule of an engine code: its `DiagnosticCode.rule`, which docs/rules.md#diagnostics lists too.
     static func rule(for code: DiagnosticCode) -> LintRule {
-        let (severity, anchor, summary) = describe(code)
+        let rule = code.rule
         return LintRule(
-            id: code.rawValue, defaultSeverity: severity, document: "docs/rules.md", anchor: anchor, summary: summary)
-    }
-
-    // One case per code, so that a new code does not compile without its entry here.
-    private static func describe(_ code: DiagnosticCode) -> (LintSeverity, String, String) {
-        switch code {
-        case .postureIgnored: return (.info, "posture", "A posture is given for a device or window that does not fold.")
-        case .chainedModal: return (.warning, "modal-stack", "A modal is presented from another modal.")
-        case .concurrentPresentation:
-            return (.warning, "modal-stack", "Two modals are presented from the same context at once.")
-        case .placementMovedByFold:
-            return (.info, "placement-moved-by-fold", "A sheet's placement would cross the fold and moves to a region.")
-        case .detentsIgnored:
-            return (.info, "full-window-sheet", "Detents are listed for a sheet style that ignores them.")
-        case .placementNoEffect:
-            return (.info, "bottom-sheet", "A sheet placement has no visible effect in this size class.")
-        case .detentClamped:
-            return (.info, "detent-heights", "A detent is taller than the large detent and is clamped.")
-        case .unsavedChangesDismissible:
-            return (.warning, "dismissal", "A sheet with unsaved changes can be swiped away.")
-        case .toolbarItemMissingIcon: return (.warning, "toolbar", "A toolbar item of a vertical toolbar has no icon.")
-        case .toolbarMissingExit: return (.info, "toolbar", "A sheet's toolbar has no way out.")
-        case .fittedAccessibilityRisk:
-            return (.warning, "dynamic-type-risk", "Fitted or fixed detents may be outgrown at large text sizes.")
-        case .contentSpansFold:
-            return (
-                .warning, "full-screen-cover",
-                "Content spans a separating fold (info for a cover, warning for an overlay)."
-            )
-        case .placementIgnored:
-            return (.warning, "stray-placement", "A placement is given to a presentation that is not a sheet.")
-        case .popoverAdapted:
-            return (.info, "popover-adaptation", "A popover is shown as a sheet or a full-screen cover.")
-        case .panelClamped:
-            return (.info, "adaptive-panel", "An adaptive panel is larger than the window and is clamped.")
-        case .panelSnappedToFold:
-            return (.info, "panel-snapping", "An adaptive panel would cross the fold and snaps to a region.")
-        case .preferNavigation:
-            return (.info, "present-or-navigate", "The content would read better as a navigation push.")
-        case .preferSheet: return (.info, "present-or-navigate", "The content would read better as a sheet.")
-        case .preferCoverOrGuard:
-            return (
-                .warning, "present-or-navigate",
-                "A decision that cannot be abandoned needs a cover or a dismissal guard."
-            )
-        case .arrangementInScrollContainer:
-            return (.warning, "arrangement", "An ArrangementView sits inside a List or ScrollView.")
-        case .splitFollowsFold: return (.info, "split", "The split follows the fold and ignores its size preferences.")
-        case .secondaryHidden: return (.warning, "split", "The split's axes hide the secondary view here.")
-        case .presentationCovered:
-            return (
-                .warning, "covered-presentation",
-                "A popover (warning), or a non-modal panel over a modal (info), wholly covers a presentation."
-            )
-        case .unknownField: return (.warning, "unknown-fields", "A member no rule reads: often a typo.")
-        }
+            id: code.rawValue, defaultSeverity: LintSeverity(rule.severity), document: "docs/rules.md",
+            anchor: rule.anchor, summary: rule.summary)
     }
 }
