@@ -43,9 +43,10 @@ extension WireframeModel {
     /// "1. filters — sheet → bottomSheet, 390×422 · detents medium 422 (selected), large 797".
     func legendEntry(_ item: Item) -> String {
         guard item.presented else {
-            let why = notes.first { $0.presentation == item.id && $0.code == "concurrent-presentation" }
+            let code = DiagnosticCode.concurrentPresentation.rawValue
+            let why = notes.first { $0.presentation == item.id && $0.code == code }
             return "\(item.index + 1). \(item.id) — \(item.kindName) IGNORED, not drawn"
-                + (why != nil ? " (concurrent-presentation)" : "")
+                + (why != nil ? " (\(code))" : "")
         }
         let size =
             item.frame.map { "\(SVGNumber.format($0.width))×\($0.height == 0 ? "0" : SVGNumber.format($0.height))" }

@@ -95,7 +95,6 @@ struct DiagnosticCoverageTests {
     @Test("Every diagnostic code of the spec is in the table")
     func tableIsComplete() {
         #expect(Set(Self.table.map(\.0)) == Set(DiagnosticCode.allCases))
-        #expect(DiagnosticCode.allCases.count == 24)
     }
 
     @Test("Each diagnostic code is produced, with a message and a pointer", arguments: table)
