@@ -70,7 +70,7 @@ enum ArrangementRules {
                     message: .arrangementInScrollContainer(a.container)))
         }
         switch a.style {
-        case .split: return split(a, env: env, constants: c, diagnostics: &diagnostics)
+        case .automatic, .split: return split(a, env: env, constants: c, diagnostics: &diagnostics)
         case .overlay: return overlay(a, env: env, diagnostics: &diagnostics)
         }
     }

@@ -64,7 +64,9 @@ public struct Placement: Sendable, Equatable {
     }
 }
 
-public enum ArrangementStyle: String, Sendable, CaseIterable { case split, overlay }
+/// `ArrangementView`'s style. A request may say `automatic`, SwiftUI's default, which resolves as `split`
+/// (docs/rules.md#arrangement); an answer says `split` or `overlay`.
+public enum ArrangementStyle: String, Sendable, CaseIterable { case automatic, split, overlay }
 
 public struct ArrangedView: Sendable, Equatable {
     /// nil when the view is hidden.

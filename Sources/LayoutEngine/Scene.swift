@@ -162,6 +162,9 @@ public struct SheetRequest: Sendable, Equatable {
     public var contentScrollable = false
     public var edgeAttachedInCompactHeight = false
     public var widthFollowsContentSize = false
+    /// The axes on which a card's form or page size follows `contentSize` (`.page.fitted(horizontal:vertical:)`;
+    /// docs/rules.md#sheet-fitted-axes); empty: none.
+    public var fittedAxes: [Axis] = []
     public init() {}
 }
 

@@ -40,24 +40,6 @@ extension SceneReader {
         s.arrangementBox = ArrangementBox(a)
     }
 
-    /// `axes`: one or two axes, each once (a repeated one counts once).
-    private mutating func axes() -> [Axis]? {
-        guard var e = src.array(maxCount: 2) else { return nil }
-        var axes: [Axis] = []
-        axes.reserveCapacity(2)
-        var count = 0
-        while src.next(&e) {
-            count += 1
-            if src.peek() == .null {
-                src.problem("expected a string, found null")
-            } else if let axis = src.enumeration(Axis.self), !axes.contains(axis) {
-                axes.append(axis)
-            }
-        }
-        if count == 0 { src.problem("must allow at least one axis") }
-        return axes
-    }
-
     /// One view of the arrangement; `null` leaves it as it is.
     private mutating func view(into v: inout ArrangedViewRequest) {
         guard var o = src.object(ArrangedViewMember.self) else { return }

@@ -8,7 +8,7 @@ enum PresentationMember: String, SceneMembers {
     case id, kind, presentedFrom, intent, placement
     case sizing, contentSize, detents, selectedDetent, backgroundInteraction, interactiveDismissDisabled
     case hasUnsavedChanges, dragIndicator, cornerRadius, toolbar, contentScrollable
-    case edgeAttachedInCompactHeight, widthFollowsContentSize
+    case edgeAttachedInCompactHeight, widthFollowsContentSize, fittedAxes
     case anchor, arrowEdge, compactAdaptation
     case breakpoint, alignment, panelWidth, panelHeight, modal
 
@@ -17,6 +17,7 @@ enum PresentationMember: String, SceneMembers {
         common | sizing.bit | contentSize.bit | detents.bit | selectedDetent.bit | backgroundInteraction.bit
             | interactiveDismissDisabled.bit | hasUnsavedChanges.bit | dragIndicator.bit | cornerRadius.bit
             | toolbar.bit | contentScrollable.bit | edgeAttachedInCompactHeight.bit | widthFollowsContentSize.bit
+            | fittedAxes.bit
     }
     static var popover: UInt64 { common | anchor.bit | arrowEdge.bit | contentSize.bit | compactAdaptation.bit }
     static var panel: UInt64 {
@@ -156,6 +157,7 @@ extension SceneReader {
         case .contentScrollable: d.sheet.contentScrollable = src.bool() ?? false
         case .edgeAttachedInCompactHeight: d.sheet.edgeAttachedInCompactHeight = src.bool() ?? false
         case .widthFollowsContentSize: d.sheet.widthFollowsContentSize = src.bool() ?? false
+        case .fittedAxes: if let axes = axes() { d.sheet.fittedAxes = axes }
         case .anchor: d.anchor = anchor()
         case .arrowEdge: d.popover.arrowEdge = src.enumeration(ArrowEdge.self) ?? .top
         case .compactAdaptation: d.popover.compactAdaptation = src.enumeration(CompactAdaptation.self) ?? .automatic
@@ -200,6 +202,17 @@ extension SceneReader {
             }
             if d.sheet.sizing == .fitted, d.contentSize == nil {
                 src.problem(at: PresentationMember.sizing.rawValue, "fitted sizing needs the measured \"contentSize\"")
+            }
+            // docs/rules.md#sheet-fitted-axes: fitted on some axes of a form or page size.
+            if !d.sheet.fittedAxes.isEmpty {
+                if d.sheet.sizing == .fitted {
+                    src.problem(
+                        at: PresentationMember.fittedAxes.rawValue,
+                        "fitted sizing already fits both axes: give fittedAxes with automatic, form or page sizing")
+                } else if d.contentSize == nil {
+                    src.problem(
+                        at: PresentationMember.fittedAxes.rawValue, "fitted axes need the measured \"contentSize\"")
+                }
             }
             return .sheet(d.sheet)
         case .fullScreenCover:

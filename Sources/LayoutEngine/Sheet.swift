@@ -282,6 +282,11 @@ enum SheetRules {
             w = sheet.contentSize?.width ?? c.sheetFormWidth
             h = sheet.contentSize?.height ?? c.sheetFormHeight
         }
+        // docs/rules.md#sheet-fitted-axes: on a fitted axis the size is the content's.
+        if let content = sheet.contentSize {
+            if sheet.fittedAxes.contains(.horizontal) { w = content.width }
+            if sheet.fittedAxes.contains(.vertical) { h = content.height }
+        }
         // Always clamped to the container minus sheet.margin on every side.
         w = max(0, min(w, f.width - 2 * m))
         h = max(0, min(h, f.height - 2 * m))

@@ -160,6 +160,30 @@ struct SheetTests {
         #expect(r.codeSet == c.codes)
     }
 
+    @Test("sheet-fitted-axes: a page card takes the content's size on each fitted axis only")
+    func fittedAxes() throws {
+        let content = #""sizing":"page","contentSize":{"width":300,"height":200}"#
+        func frame(_ extra: String) throws -> Rect {
+            try #require(try resolve(sheetScene(Self.tablet, content + extra)).placement("s")?.frame)
+        }
+        let page = try frame("")
+        #expect(page.width == 704)  // min(1024 − 2·20, sheet.pageWidth 704)
+        let horizontal = try frame(#","fittedAxes":["horizontal"]"#)
+        #expect(horizontal.width == 300 && horizontal.height == page.height)
+        #expect(horizontal.x == (1024 - 300) / 2)
+        let vertical = try frame(#","fittedAxes":["vertical"]"#)
+        #expect(vertical.width == 704 && vertical.height == 200)
+        let both = try frame(#","fittedAxes":["vertical","horizontal"]"#)
+        #expect(both.width == 300 && both.height == 200)
+        // Without the measured content, or with fitted sizing (both axes already), the member is refused.
+        let missing = try errors(sheetScene(Self.tablet, #""sizing":"page","fittedAxes":["horizontal"]"#))
+        #expect(missing.map(\.path.description) == ["/presentations/0/fittedAxes"])
+        let redundant = try errors(
+            sheetScene(
+                Self.tablet, #""sizing":"fitted","contentSize":{"width":1,"height":1},"fittedAxes":["vertical"]"#))
+        #expect(redundant.map(\.path.description) == ["/presentations/0/fittedAxes"])
+    }
+
     @Test("detent-order: ties keep request order, selectedDetent must be requested")
     func detentOrder() throws {
         let r = try resolve(sheetScene(Self.phone, #""detents":["large",{"fraction":1},{"height":100}]"#))
