@@ -1,9 +1,43 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The directory of the toolchain's own SwiftSyntax and SwiftParser (`usr/lib/swift/host`: `.swiftmodule`s and
+/// `libSwiftSyntax.so`, `libSwiftParser.so`, …), found from the `swift` that builds this package: the manifest runs
+/// as a child of `swift-build` or `swift-package`, which live in the toolchain's `usr/bin`. Failing that (another
+/// parent), the first `swift` on `PATH` with its symbolic links resolved. docs/swiftui.md#toolchain.
+func toolchainHostLibraries() -> String {
+    func resolved(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
+    }
+    func host(besides executable: String) -> String? {
+        guard let slash = executable.lastIndex(of: "/") else { return nil }
+        let lib = String(executable[..<slash]) + "/../lib/swift/host"
+        guard access(lib + "/libSwiftSyntax.so", F_OK) == 0 || access(lib + "/libSwiftSyntax.dylib", F_OK) == 0
+        else { return nil }
+        return resolved(lib)
+    }
+    if let parent = resolved("/proc/\(getppid())/exe"), let lib = host(besides: parent) { return lib }
+    if let path = getenv("PATH") {
+        for dir in String(cString: path).split(separator: ":") {
+            if let swift = resolved(dir + "/swift"), let lib = host(besides: swift) { return lib }
+        }
+    }
+    return "/usr/lib/swift/host"
+}
+let swiftSyntaxHost = toolchainHostLibraries()
+
 // Modules and their direction of dependency: see CONTRIBUTING.md#modules.
 //   hinge → {HingeCLI, Service, HTTPServer, ArgumentScanning, Resolving} ;
-//   HingeCLI → {Resolving, ArgumentScanning, Store, Wireframe, LayoutEngine, JSON, CLinux, Threads} ;
+//   HingeCLI → {Resolving, ArgumentScanning, Store, Wireframe, LayoutEngine, JSON, CLinux, Threads, SwiftUIBridge} ;
+//   SwiftUIBridge → {SwiftCodeModel, LayoutEngine, JSON, Threads} ; SwiftCodeModel → the toolchain's SwiftSyntax, SwiftParser ;
 //   Service → {Resolving, HTTPServer, ArgumentScanning, Store, Wireframe, LayoutEngine, JSON, CLinux, Threads} ;
 //   Resolving → {Store, Wireframe, LayoutEngine, JSON} ; Wireframe → {LayoutEngine, JSON} ;
 //   LayoutEngine → JSON ; Store → {CSQLite, CPostgreSQL, CLinux, Threads, LayoutEngine, JSON} ; HTTPServer → {CLinux, Threads} ;
@@ -51,11 +85,30 @@ let package = Package(
             // Hinge Studio's files for GET / and /studio/… (StudioRoutes).
             resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Studio")]
         ),
+        // Swift files parsed with the toolchain's own parser and lowered to a plain model of view code: the SwiftSyntax
+        // and SwiftParser libraries of the `swift` that builds the package, linked from its `usr/lib/swift/host` and
+        // found there at run time (rpath), or beside the binary ($ORIGIN). Built with library evolution and importing
+        // nothing else, so that the modules above it need not find SwiftSyntax's modules (the `internal import`s of a
+        // module without it are required by every module that imports it).
+        .target(
+            name: "SwiftCodeModel",
+            swiftSettings: [.unsafeFlags(["-I", swiftSyntaxHost, "-enable-library-evolution"])],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-L", swiftSyntaxHost, "-Xlinker", "-rpath", "-Xlinker", swiftSyntaxHost,
+                    "-Xlinker", "-rpath", "-Xlinker", "$ORIGIN",
+                ]),
+                .linkedLibrary("SwiftSyntax"), .linkedLibrary("SwiftParser"),
+            ]
+        ),
+        // SwiftUI source → scenes and scenes → SwiftUI (docs/swiftui.md). Threads: files are parsed on every core.
+        .target(name: "SwiftUIBridge", dependencies: ["SwiftCodeModel", "LayoutEngine", "JSON", "Threads"]),
         // The subcommands' parsers and runners; the executable only wires and prints. Threads: `hinge lint`'s workers.
         .target(
             name: "HingeCLI",
             dependencies: [
                 "Resolving", "ArgumentScanning", "Store", "Wireframe", "LayoutEngine", "JSON", "CLinux", "Threads",
+                "SwiftUIBridge",
             ]),
         .executableTarget(
             name: "hinge", dependencies: ["HingeCLI", "Service", "HTTPServer", "ArgumentScanning", "Resolving"]),
@@ -85,6 +138,10 @@ let package = Package(
             dependencies: [
                 "Service", "Resolving", "ArgumentScanning", "Wireframe", "HingeCLI", "Threads", "TestSupport",
             ]),
+        .testTarget(
+            name: "SwiftUIBridgeTests",
+            dependencies: ["SwiftUIBridge", "LayoutEngine", "JSON", "Store", "TestSupport"],
+            resources: [.copy("Corpus")]),
         .testTarget(
             name: "HingeCLITests",
             dependencies: ["HingeCLI", "Resolving", "ArgumentScanning", "Store", "LayoutEngine", "JSON", "TestSupport"]),
