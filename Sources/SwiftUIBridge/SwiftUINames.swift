@@ -11,7 +11,8 @@ enum SwiftUINames {
         "LazyVGrid", "LazyVStack", "Link", "List", "Menu", "NavigationLink", "NavigationSplitView", "NavigationStack",
         "NavigationView", "Picker", "ProgressView", "ScrollView", "ScrollViewReader", "Section", "SecureField",
         "ShareLink", "Slider", "Spacer", "Stepper", "TabView", "Text", "TextEditor", "TextField", "TimelineView",
-        "Toggle", "VStack", "ViewThatFits", "ZStack", "ArrangementView",
+        "Toggle", "VStack", "ViewThatFits", "ZStack", "ArrangementView", "ToolbarItem", "ToolbarItemGroup",
+        "ToolbarSpacer",
     ]
 
     /// Modifiers whose closures are views (so an unknown helper in them matters); other modifiers' closures are
@@ -20,6 +21,20 @@ enum SwiftUINames {
         "background", "overlay", "mask", "safeAreaInset", "toolbar", "contextMenu", "navigationDestination",
         "tabItem", "alert", "confirmationDialog",
     ]
+
+    /// Whether a closure given to a SwiftUI view builds views: a container's content, a control's `label:`; not a
+    /// button's action. Views of other modules are not known: their closures count as actions.
+    static func isViewBuilder(_ a: CodeArgument, of c: CodeCall, calledBy name: String) -> Bool {
+        guard case .closure = a.value, views.contains(name) else { return false }
+        switch name {
+        case "Button":
+            return a.label == "label" || (a.label == nil && a.trailing && c.argument("action") != nil)
+        case "TextField", "SecureField", "Toggle", "Slider", "Stepper", "DatePicker":
+            return a.label == "label"
+        default:
+            return true
+        }
+    }
 
     /// Containers that scroll: an arrangement inside one has no stable length (docs/rules.md#arrangement).
     static let scrollContainers: [String: ArrangementContainer] = [

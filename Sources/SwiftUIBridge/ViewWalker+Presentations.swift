@@ -96,7 +96,9 @@ extension ViewWalker {
                     + "the scene's `anchor` is the caller's presenter frame, with the code's attachment anchor")
         }
         if node.presentation.measuresContent {
-            let measured = node.members.first { $0.suffix == "detents" || $0.suffix == "sizing" }?.point ?? point
+            let p = node.presentation
+            let cause = p.sizing == .fitted || p.fittedAxes != nil ? "sizing" : "detents"
+            let measured = node.members.first { $0.suffix == cause }?.point ?? point
             node.unresolved(
                 measured,
                 "the content's measured size is known only when it runs: the scene's `contentSize` is the caller's")
@@ -146,6 +148,17 @@ extension ViewWalker {
             }
         }
         func rootName(of body: [CodeStatement], _ scope: Scope, depth: Int) -> (name: String, at: SourcePoint)? {
+            // `if #available(iOS 27, *) { … } else { … }`: the branch that runs.
+            if body.count == 1, case .branches(let b) = body[0] {
+                for branch in b.branches {
+                    switch Self.availability(branch.conditions) {
+                    case true?: return rootName(of: branch.body, scope, depth: depth + 1)
+                    case false?: continue
+                    case nil: return nil
+                    }
+                }
+                return b.elseBody.flatMap { rootName(of: $0, scope, depth: depth + 1) }
+            }
             let views = body.compactMap { s -> CodeExpr? in
                 switch s {
                 case .expression(let e), .returnStatement(let e?): return e

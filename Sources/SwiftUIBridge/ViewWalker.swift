@@ -251,6 +251,11 @@ final class ViewWalker {
             return inline(f, key: "\(ctx.scope.type ?? "").\(name)", c, ctx, type: ctx.scope.type, callSite: nil)
         }
         if index.isView(name) { return viewStruct(name, c, ctx) }
+        if let type = ctx.scope.type, let p = index.members(of: type)?.properties[name] {
+            // A value held in a property and called (`dismiss()`), or a closure given by the caller.
+            if let getter = p.getter { walk(getter, ctx.nested()) }
+            return arguments(c, ctx, viewBuilders: false)
+        }
         let uppercase = name.first?.isUppercase ?? false
         if uppercase, ctx.followViews, ctx.node !== root, !SwiftUINames.views.contains(name) {
             missingTypes.insert(name)
@@ -264,7 +269,11 @@ final class ViewWalker {
         }
         var inner = ctx
         if let container = SwiftUINames.scrollContainers[name] { inner.container = container }
-        arguments(c, inner, viewBuilders: SwiftUINames.views.contains(name) || uppercase)
+        for a in c.arguments {
+            var argument = inner
+            argument.viewBuilder = SwiftUINames.isViewBuilder(a, of: c, calledBy: name)
+            view(a.value, argument, position: false)
+        }
     }
 
     /// A reference by name: a local, a helper property (`var editor: some View`), a stored property.

@@ -5,7 +5,8 @@ import Resolving
 import Service
 
 /// A subcommand of `hinge`. Each lives in its own file (`ServeCommand.swift`, `ResolveCommand.swift`,
-/// `DevicesCommand.swift`, `ReplayCommand.swift`, `LintCommand.swift`, `ConstantSetsCommand.swift`) and is listed in `CommandLineInterface.commands`.
+/// `DevicesCommand.swift`, `ReplayCommand.swift`, `LintCommand.swift`, `ConstantSetsCommand.swift`, `ScenesCommand.swift`) and
+/// is listed in `CommandLineInterface.commands`.
 protocol Subcommand: Sendable {
     static var name: String { get }
     static var summary: String { get }
@@ -18,7 +19,7 @@ protocol Subcommand: Sendable {
 enum CommandLineInterface {
     static let commands: [any Subcommand.Type] = [
         ServeCommand.self, ResolveCommand.self, DevicesCommand.self, ReplayCommand.self, LintCommand.self,
-        ConstantSetsCommand.self,
+        ConstantSetsCommand.self, ScenesCommand.self,
     ]
 
     static var help: String {
