@@ -99,6 +99,7 @@ struct ToolbarReader {
             case "Label": labelView(inner, into: &item, at: point)
             case "Image": if let s = inner.argument("systemName") { item.systemImage = text(s, at: point, what: "symbol") }
             case "Text": if let t = inner.arguments.first?.value { item.title = text(t, at: point, what: "title") }
+            case "EmptyView": break
             default: node.unresolved(point, "the label `\(n)` of the toolbar item is not read")
             }
         }
