@@ -114,7 +114,7 @@ let package = Package(
             name: "hinge", dependencies: ["HingeCLI", "Service", "HTTPServer", "ArgumentScanning", "Resolving"]),
         .executableTarget(
             name: "hinge-bench",
-            dependencies: ["LayoutEngine", "JSON", "Store"],
+            dependencies: ["LayoutEngine", "JSON", "Store", "SwiftUIBridge"],
             path: "Benchmarks/hinge-bench"
         ),
         // Helpers shared by the test targets (temporary directories, files, a loopback socket and HTTP client, a PRNG).

@@ -10,6 +10,7 @@ import Foundation
 import JSON
 import LayoutEngine
 import Store
+import SwiftUIBridge
 import Synchronization
 
 // MARK: - Devices
@@ -329,6 +330,18 @@ if let dir = ProcessInfo.processInfo.environment["HINGE_BENCH_DUMP"] {
             exit(1)
         }
     }
+    exit(0)
+}
+
+// HINGE_BENCH_SWIFT_PARSE=DIR: only read every .swift file under DIR and parse each, on this thread, with the toolchain's
+// parser, keeping nothing: the floor `hinge scenes` is measured against (Benchmarks/scenes.sh, docs/swiftui.md#speed).
+if let dir = ProcessInfo.processInfo.environment["HINGE_BENCH_SWIFT_PARSE"] {
+    let paths = (FileManager.default.enumerator(atPath: dir)?.allObjects as? [String] ?? [])
+        .filter { $0.hasSuffix(".swift") }.sorted()
+    let files = paths.map { path in
+        SwiftSourceFile(path: path, bytes: Array(FileManager.default.contents(atPath: dir + "/" + path) ?? Data()))
+    }
+    print("\(files.count) files, \(SwiftUIReader.parseOnly(files)) top-level statements")
     exit(0)
 }
 

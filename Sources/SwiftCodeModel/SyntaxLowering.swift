@@ -8,7 +8,7 @@ public enum SyntaxLowering {
     /// every `SourcePoint` of it carries.
     public static func lower(_ text: [UInt8], file: Int) -> CodeFile {
         let types = text.withUnsafeBufferPointer { buffer in
-            var lowerer = Lowerer(file: file)
+            var lowerer = Lowerer(file: file, text: buffer)
             lowerer.topLevel(Parser.parse(source: buffer).statements)
             return lowerer.types
         }
@@ -23,9 +23,14 @@ public enum SyntaxLowering {
 
 private struct Lowerer {
     let file: Int
+    /// The file's text, for the source text of messages.
+    let source: UnsafeBufferPointer<UInt8>
     var types: [CodeType] = []
 
-    init(file: Int) { self.file = file }
+    init(file: Int, text: UnsafeBufferPointer<UInt8>) {
+        self.file = file
+        self.source = text
+    }
 
     func point(_ node: some SyntaxProtocol) -> SourcePoint {
         SourcePoint(file: file, offset: node.positionAfterSkippingLeadingTrivia.utf8Offset)
@@ -183,7 +188,7 @@ private struct Lowerer {
             elements.count == 3
             ? expression(elements[2])
             : .other(
-                text: Self.text(seq), children: elements.dropFirst(2).map { expression($0) }, at: point(elements[2]))
+                text: text(seq), children: elements.dropFirst(2).map { expression($0) }, at: point(elements[2]))
         return .assignment(target: target, value: value, at: point(elements[0]))
     }
 
@@ -193,7 +198,7 @@ private struct Lowerer {
         while true {
             result.branches.append(
                 CodeBranches.Branch(
-                    conditions: conditions(current.conditions), text: Self.text(current.conditions),
+                    conditions: conditions(current.conditions), text: text(current.conditions),
                     body: statements(current.body.statements), at: point(current.conditions)))
             switch current.elseBody {
             case .ifExpr(let next)?: current = next
@@ -211,7 +216,7 @@ private struct Lowerer {
             return statements(c.statements)
         }
         return .switchStatement(
-            subject: expression(s.subject), cases: cases, text: Self.text(s.subject), at: point(s.subject))
+            subject: expression(s.subject), cases: cases, text: text(s.subject), at: point(s.subject))
     }
 
     private func conditions(_ list: ConditionElementListSyntax) -> [CodeCondition] {
@@ -227,7 +232,7 @@ private struct Lowerer {
             case .expression(let e):
                 return .expression(expression(e))
             default:
-                return .expression(.other(text: Self.text(element), children: [], at: point(element)))
+                return .expression(.other(text: text(element), children: [], at: point(element)))
             }
         }
     }
@@ -254,11 +259,11 @@ private struct Lowerer {
         if let r = e.as(DeclReferenceExprSyntax.self) { return .name(r.baseName.text, at: point(r)) }
         if let s = e.as(StringLiteralExprSyntax.self) { return .string(Self.stringValue(s), at: point(s)) }
         if let i = e.as(IntegerLiteralExprSyntax.self) {
-            guard let v = i.representedLiteralValue else { return .other(text: Self.text(i), children: [], at: point(i)) }
+            guard let v = i.representedLiteralValue else { return .other(text: text(i), children: [], at: point(i)) }
             return .number(Double(v), at: point(i))
         }
         if let f = e.as(FloatLiteralExprSyntax.self) {
-            guard let v = f.representedLiteralValue else { return .other(text: Self.text(f), children: [], at: point(f)) }
+            guard let v = f.representedLiteralValue else { return .other(text: text(f), children: [], at: point(f)) }
             return .number(v, at: point(f))
         }
         if let b = e.as(BooleanLiteralExprSyntax.self) { return .bool(b.literal.text == "true", at: point(b)) }
@@ -283,7 +288,7 @@ private struct Lowerer {
         }
         if let i = e.as(IfExprSyntax.self) { return .statement(.branches(branches(i)), at: point(i)) }
         if let s = e.as(SwitchExprSyntax.self) { return .statement(switchStatement(s), at: point(s)) }
-        return .other(text: Self.text(e), children: childExpressions(Syntax(e)), at: point(e))
+        return .other(text: text(e), children: childExpressions(Syntax(e)), at: point(e))
     }
 
     private func call(_ c: FunctionCallExprSyntax) -> CodeCall {
@@ -324,21 +329,30 @@ private struct Lowerer {
         return out
     }
 
-    /// Source text for messages: trimmed, on one line, at most 80 characters.
-    static func text(_ node: some SyntaxProtocol) -> String {
-        var s = ""
+    /// Source text for messages: the node's first 80 bytes or so, on one line (blanks and line breaks as one
+    /// space). Read from the file's bytes: a node's own description would build its whole subtree's text.
+    func text(_ node: some SyntaxProtocol) -> String {
+        let start = max(0, min(node.positionAfterSkippingLeadingTrivia.utf8Offset, source.count))
+        let end = max(start, min(node.endPositionBeforeTrailingTrivia.utf8Offset, source.count))
+        var bytes: [UInt8] = []
         var space = false
-        for ch in node.trimmedDescription {
-            if ch == "\n" || ch == "\r" || ch == " " || ch == "\t" {
+        var i = start
+        while i < end {
+            let b = source[i]
+            i += 1
+            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
                 space = true
                 continue
             }
-            if space && !s.isEmpty { s.append(" ") }
+            if space && !bytes.isEmpty { bytes.append(0x20) }
             space = false
-            s.append(ch)
-            if s.count >= 80 { return s + "…" }
+            bytes.append(b)
+            // Stop at 80 bytes, at the end of a character.
+            if bytes.count >= 80 && (i >= end || source[i] & 0xC0 != 0x80) {
+                return String(decoding: bytes, as: UTF8.self) + (i < end ? "…" : "")
+            }
         }
-        return s
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A string literal's value when it has no interpolation.

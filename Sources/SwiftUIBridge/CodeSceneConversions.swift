@@ -78,6 +78,10 @@ extension CodePreference {
 public struct CodeSceneError: Error, Equatable, CustomStringConvertible {
     public var pointer: String
     public var message: String
+    public init(pointer: String, message: String) {
+        self.pointer = pointer
+        self.message = message
+    }
     public var description: String { "\(pointer): \(message)" }
 }
 
