@@ -34,6 +34,42 @@ func toolchainHostLibraries() -> String {
 }
 let swiftSyntaxHost = toolchainHostLibraries()
 
+/// `HINGE_SWIFTUI=off` builds without SwiftUI reading (SwiftCodeModel, SwiftUIBridge, `hinge scenes`): for a binary
+/// with the Swift runtime inside it (`--static-swift-stdlib`), since the parser's shared libraries bring the
+/// toolchain's runtime with them (docs/swiftui.md#toolchain). Everything else is the same.
+let readsSwiftUI = getenv("HINGE_SWIFTUI").map { String(cString: $0) } != "off"
+let swiftUI: [Target.Dependency] = readsSwiftUI ? ["SwiftUIBridge"] : []
+let swiftUIDefine: [SwiftSetting] = readsSwiftUI ? [.define("HINGE_SWIFTUI")] : []
+/// The files of `hinge scenes` (and its tests), left out without SwiftUI reading.
+let scenesCommand: [String] = readsSwiftUI ? [] : ["ScenesCommand.swift"]
+let scenesCommandTests: [String] = readsSwiftUI ? [] : ["ScenesCommandTests.swift"]
+let swiftUITargets: [Target] =
+    readsSwiftUI
+    ? [
+        // Swift files parsed with the toolchain's own parser and lowered to a plain model of view code: the
+        // SwiftSyntax and SwiftParser libraries of the `swift` that builds the package, linked from its
+        // `usr/lib/swift/host` and found there at run time (rpath), or beside the binary ($ORIGIN). Built with library
+        // evolution and importing nothing else, so that the modules above it need not find SwiftSyntax's modules (the
+        // `internal import`s of a module without it are required by every module that imports it).
+        .target(
+            name: "SwiftCodeModel",
+            swiftSettings: [.unsafeFlags(["-I", swiftSyntaxHost, "-enable-library-evolution"])],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-L", swiftSyntaxHost, "-Xlinker", "-rpath", "-Xlinker", swiftSyntaxHost,
+                    "-Xlinker", "-rpath", "-Xlinker", "$ORIGIN",
+                ]),
+                .linkedLibrary("SwiftSyntax"), .linkedLibrary("SwiftParser"),
+            ]
+        ),
+        // SwiftUI source → scenes and scenes → SwiftUI (docs/swiftui.md). Threads: files are parsed on every core.
+        .target(name: "SwiftUIBridge", dependencies: ["SwiftCodeModel", "LayoutEngine", "JSON", "Threads"]),
+        .testTarget(
+            name: "SwiftUIBridgeTests",
+            dependencies: ["SwiftUIBridge", "LayoutEngine", "JSON", "Store", "TestSupport"],
+            resources: [.copy("Corpus")]),
+    ] : []
+
 // Modules and their direction of dependency: see CONTRIBUTING.md#modules.
 //   hinge → {HingeCLI, Service, HTTPServer, ArgumentScanning, Resolving} ;
 //   HingeCLI → {Resolving, ArgumentScanning, Store, Wireframe, LayoutEngine, JSON, CLinux, Threads, SwiftUIBridge} ;
@@ -85,37 +121,20 @@ let package = Package(
             // Hinge Studio's files for GET / and /studio/… (StudioRoutes).
             resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Studio")]
         ),
-        // Swift files parsed with the toolchain's own parser and lowered to a plain model of view code: the SwiftSyntax
-        // and SwiftParser libraries of the `swift` that builds the package, linked from its `usr/lib/swift/host` and
-        // found there at run time (rpath), or beside the binary ($ORIGIN). Built with library evolution and importing
-        // nothing else, so that the modules above it need not find SwiftSyntax's modules (the `internal import`s of a
-        // module without it are required by every module that imports it).
-        .target(
-            name: "SwiftCodeModel",
-            swiftSettings: [.unsafeFlags(["-I", swiftSyntaxHost, "-enable-library-evolution"])],
-            linkerSettings: [
-                .unsafeFlags([
-                    "-L", swiftSyntaxHost, "-Xlinker", "-rpath", "-Xlinker", swiftSyntaxHost,
-                    "-Xlinker", "-rpath", "-Xlinker", "$ORIGIN",
-                ]),
-                .linkedLibrary("SwiftSyntax"), .linkedLibrary("SwiftParser"),
-            ]
-        ),
-        // SwiftUI source → scenes and scenes → SwiftUI (docs/swiftui.md). Threads: files are parsed on every core.
-        .target(name: "SwiftUIBridge", dependencies: ["SwiftCodeModel", "LayoutEngine", "JSON", "Threads"]),
         // The subcommands' parsers and runners; the executable only wires and prints. Threads: `hinge lint`'s workers.
         .target(
             name: "HingeCLI",
             dependencies: [
                 "Resolving", "ArgumentScanning", "Store", "Wireframe", "LayoutEngine", "JSON", "CLinux", "Threads",
-                "SwiftUIBridge",
-            ]),
+            ] + swiftUI, exclude: scenesCommand),
         .executableTarget(
-            name: "hinge", dependencies: ["HingeCLI", "Service", "HTTPServer", "ArgumentScanning", "Resolving"]),
+            name: "hinge", dependencies: ["HingeCLI", "Service", "HTTPServer", "ArgumentScanning", "Resolving"],
+            exclude: scenesCommand, swiftSettings: swiftUIDefine),
         .executableTarget(
             name: "hinge-bench",
-            dependencies: ["LayoutEngine", "JSON", "Store", "SwiftUIBridge"],
-            path: "Benchmarks/hinge-bench"
+            dependencies: ["LayoutEngine", "JSON", "Store"] + swiftUI,
+            path: "Benchmarks/hinge-bench",
+            swiftSettings: swiftUIDefine
         ),
         // Helpers shared by the test targets (temporary directories, files, a loopback socket and HTTP client, a PRNG).
         .target(name: "TestSupport", dependencies: ["Threads"], path: "Tests/TestSupport"),
@@ -139,12 +158,10 @@ let package = Package(
                 "Service", "Resolving", "ArgumentScanning", "Wireframe", "HingeCLI", "Threads", "TestSupport",
             ]),
         .testTarget(
-            name: "SwiftUIBridgeTests",
-            dependencies: ["SwiftUIBridge", "LayoutEngine", "JSON", "Store", "TestSupport"],
-            resources: [.copy("Corpus")]),
-        .testTarget(
             name: "HingeCLITests",
-            dependencies: ["HingeCLI", "Resolving", "ArgumentScanning", "Store", "LayoutEngine", "JSON", "TestSupport"]),
-    ],
+            dependencies: [
+                "HingeCLI", "Resolving", "ArgumentScanning", "Store", "LayoutEngine", "JSON", "TestSupport",
+            ], exclude: scenesCommandTests),
+    ] + swiftUITargets,
     swiftLanguageModes: [.v6]
 )

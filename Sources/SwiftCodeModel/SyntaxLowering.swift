@@ -112,7 +112,8 @@ private struct Lowerer {
             default: break
             }
             return CodeProperty(
-                name: name, attributes: attributes, isConstant: isConstant, type: binding.typeAnnotation?.type.trimmedDescription,
+                name: name, attributes: attributes, isConstant: isConstant,
+                type: binding.typeAnnotation?.type.trimmedDescription,
                 initializer: binding.initializer.map { expression($0.value) }, getter: getter, at: point(binding))
         }
     }
@@ -224,7 +225,9 @@ private struct Lowerer {
             switch element.condition {
             case .availability(let a):
                 let text = a.trimmedDescription
-                guard text.hasPrefix("#available") else { return .expression(.other(text: text, children: [], at: point(a))) }
+                guard text.hasPrefix("#available") else {
+                    return .expression(.other(text: text, children: [], at: point(a)))
+                }
                 return .available(iOS: Self.iOSVersion(in: text))
             case .optionalBinding(let b):
                 let name = b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? b.pattern.trimmedDescription
@@ -240,9 +243,11 @@ private struct Lowerer {
     /// The iOS version of `#available(iOS 27.0, *)`.
     public static func iOSVersion(in text: String) -> (major: Int, minor: Int)? {
         let scalars = Array(text.unicodeScalars)
-        guard let at = scalars.indices.first(where: { i in
-            i + 3 <= scalars.count && String(String.UnicodeScalarView(scalars[i..<i + 3])) == "iOS"
-        }) else { return nil }
+        guard
+            let at = scalars.indices.first(where: { i in
+                i + 3 <= scalars.count && String(String.UnicodeScalarView(scalars[i..<i + 3])) == "iOS"
+            })
+        else { return nil }
         let rest = String(String.UnicodeScalarView(scalars[(at + 3)...])).drop { $0 == " " }
         let digits = rest.prefix { $0.isNumber || $0 == "." }.split(separator: ".")
         guard let major = digits.first.flatMap({ Int($0) }) else { return nil }
@@ -268,7 +273,9 @@ private struct Lowerer {
         }
         if let b = e.as(BooleanLiteralExprSyntax.self) { return .bool(b.literal.text == "true", at: point(b)) }
         if e.is(NilLiteralExprSyntax.self) { return .nilLiteral(at: point(e)) }
-        if let a = e.as(ArrayExprSyntax.self) { return .array(a.elements.map { expression($0.expression) }, at: point(a)) }
+        if let a = e.as(ArrayExprSyntax.self) {
+            return .array(a.elements.map { expression($0.expression) }, at: point(a))
+        }
         if let c = e.as(ClosureExprSyntax.self) { return .closure(closure(c)) }
         if let f = e.as(ForceUnwrapExprSyntax.self) { return .forceUnwrap(expression(f.expression), at: point(f)) }
         if let t = e.as(TernaryExprSyntax.self) {
@@ -299,7 +306,8 @@ private struct Lowerer {
             arguments.append(CodeArgument(label: nil, value: .closure(closure(t)), trailing: true))
         }
         for extra in c.additionalTrailingClosures {
-            arguments.append(CodeArgument(label: extra.label.text, value: .closure(closure(extra.closure)), trailing: true))
+            arguments.append(
+                CodeArgument(label: extra.label.text, value: .closure(closure(extra.closure)), trailing: true))
         }
         return CodeCall(callee: expression(c.calledExpression), arguments: arguments, at: point(c))
     }

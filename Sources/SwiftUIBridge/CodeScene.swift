@@ -1,5 +1,5 @@
-import SwiftCodeModel
 import LayoutEngine
+import SwiftCodeModel
 
 /// The part of a scene that SwiftUI code says (docs/swiftui.md#read): the presentations and the arrangement. What
 /// only layout knows — the device and window, where a popover's presenting view lies, the measured size of content —

@@ -149,7 +149,8 @@ private struct JSONFields {
         return e
     }
 
-    func names<E: RawRepresentable>(_ key: String, _: E.Type) throws(CodeSceneError) -> [E]? where E.RawValue == String {
+    func names<E: RawRepresentable>(_ key: String, _: E.Type) throws(CodeSceneError) -> [E]?
+    where E.RawValue == String {
         guard let v = value(key) else { return nil }
         guard case .array(let items) = v else { throw fail(key, "expected an array") }
         var out: [E] = []

@@ -1,6 +1,6 @@
-import SwiftCodeModel
 import JSON
 import LayoutEngine
+import SwiftCodeModel
 
 // A code scene written as the scene JSON of docs/api.md#resolve, with the caller's layout facts.
 
@@ -75,7 +75,9 @@ extension CodeArrangedView {
         if let ratio { o["ratio"] = ratio.json }
         if let size { o["size"] = size.json }
         if fixesSize {
-            o["fixedSize"] = .object(["horizontal": .bool(fixedHorizontal ?? false), "vertical": .bool(fixedVertical ?? false)])
+            o["fixedSize"] = .object([
+                "horizontal": .bool(fixedHorizontal ?? false), "vertical": .bool(fixedVertical ?? false),
+            ])
             o["contentSize"] = context.contentSize.json
         }
         if let overlayEdge { o["overlayEdge"] = .string(overlayEdge.rawValue) }

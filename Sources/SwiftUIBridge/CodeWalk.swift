@@ -1,4 +1,5 @@
 import SwiftCodeModel
+
 /// Plain searches over the code model: every call, every member named, every assignment.
 enum CodeWalk {
     /// The name a call is made by: `sheet` for `x.sheet(…)` and `.sheet(…)`, `Text` for `Text(…)`.

@@ -1,4 +1,5 @@
 import SwiftCodeModel
+
 /// The `present-by-item` finding (docs/swiftui.md#present-by-item): a presentation driven by a boolean whose content
 /// reads an optional the view also holds. The flag and the value are two states that nothing keeps together — the
 /// sheet that shows empty, or shows the previous item — where `.sheet(item:)` makes them one.
@@ -54,7 +55,7 @@ enum PresentByItem {
             case .branches(let b):
                 for branch in b.branches { branch.body.forEach(statement) }
                 b.elseBody?.forEach(statement)
-            case .switchStatement(_, let cases, _, _): cases.forEach { $0.forEach(statement) }
+            case .switchStatement(_, let cases, _, _): for c in cases { c.forEach(statement) }
             case .loop(_, let body): body.forEach(statement)
             default: break
             }
@@ -66,7 +67,7 @@ enum PresentByItem {
                 if let n = CodeWalk.referencedName(x), names.contains(n) { found = n } else { expression(x) }
             case .call(let c):
                 expression(c.callee)
-                c.arguments.forEach { expression($0.value) }
+                for a in c.arguments { expression(a.value) }
             case .member(let base?, _, _): expression(base)
             case .array(let xs, _): xs.forEach(expression)
             case .closure(let c): c.body.forEach(statement)

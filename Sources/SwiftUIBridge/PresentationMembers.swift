@@ -1,5 +1,5 @@
-import SwiftCodeModel
 import LayoutEngine
+import SwiftCodeModel
 
 /// The presentation modifiers read into a presentation's members (docs/swiftui.md#read), and the arguments of the
 /// presenting modifier itself (a popover's anchor and arrow edge, a panel's fields).
@@ -26,7 +26,8 @@ struct PresentationMembers {
             if let existing = node.presentation[keyPath: path] {
                 if existing != v {
                     node.unresolved(
-                        point, "`.\(modifier)` is applied twice to this presentation with different values: "
+                        point,
+                        "`.\(modifier)` is applied twice to this presentation with different values: "
                             + "the innermost is read")
                 }
                 return
@@ -46,17 +47,25 @@ struct PresentationMembers {
             if let a = c.argument("attachmentAnchor") {
                 set(\.attachmentAnchor, values.attachmentAnchor(a), "anchor", at: point, modifier: "popover")
             }
-            set(\.arrowEdge, values.name(c.argument("arrowEdge"), ArrowEdge.self), "arrowEdge", at: point,
+            set(
+                \.arrowEdge, values.name(c.argument("arrowEdge"), ArrowEdge.self), "arrowEdge", at: point,
                 modifier: "popover")
         case .adaptivePanel:
-            set(\.breakpoint, values.number(c.argument("breakpoint")), "breakpoint", at: point, modifier: "adaptivePanel")
-            set(\.alignment, values.name(c.argument("alignment"), PanelAlignment.self), "alignment", at: point,
+            set(
+                \.breakpoint, values.number(c.argument("breakpoint")), "breakpoint", at: point,
                 modifier: "adaptivePanel")
-            set(\.panelWidth, values.number(c.argument("panelWidth")), "panelWidth", at: point, modifier: "adaptivePanel")
-            set(\.panelHeight, values.number(c.argument("panelHeight")), "panelHeight", at: point,
+            set(
+                \.alignment, values.name(c.argument("alignment"), PanelAlignment.self), "alignment", at: point,
+                modifier: "adaptivePanel")
+            set(
+                \.panelWidth, values.number(c.argument("panelWidth")), "panelWidth", at: point,
+                modifier: "adaptivePanel")
+            set(
+                \.panelHeight, values.number(c.argument("panelHeight")), "panelHeight", at: point,
                 modifier: "adaptivePanel")
             set(\.modal, values.bool(c.argument("modal")), "modal", at: point, modifier: "adaptivePanel")
-            set(\.cornerRadius, values.number(c.argument("cornerRadius")), "cornerRadius", at: point,
+            set(
+                \.cornerRadius, values.number(c.argument("cornerRadius")), "cornerRadius", at: point,
                 modifier: "adaptivePanel")
         case .sheet, .fullScreenCover: break
         }
@@ -104,7 +113,8 @@ struct PresentationMembers {
         case "presentationPlacement":
             set(\.placement, values.name(argument, SheetPlacement.self), "placement", at: point, modifier: name)
         case "presentationBackgroundInteraction":
-            set(\.backgroundInteraction, values.backgroundInteraction(argument), "backgroundInteraction", at: point,
+            set(
+                \.backgroundInteraction, values.backgroundInteraction(argument), "backgroundInteraction", at: point,
                 modifier: name)
         case "interactiveDismissDisabled":
             let reading: Reading<Bool> =
@@ -140,7 +150,8 @@ extension ViewWalker {
         if let condition = ctx.condition {
             return ctx.node.unresolved(
                 point,
-                "`.\(name)(…)` applies only when \(condition) holds, which only runtime decides: the scene leaves it out")
+                "`.\(name)(…)` applies only when \(condition) holds, which only runtime decides: the scene leaves it out"
+            )
         }
         PresentationMembers(walker: self, node: ctx.node, ctx: ctx).read(name, c, at: point)
     }

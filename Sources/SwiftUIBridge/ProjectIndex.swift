@@ -1,4 +1,5 @@
 import SwiftCodeModel
+
 /// The declarations of every file read, by name: a view's members come from its declaration and all its extensions,
 /// wherever they are; `extension View` functions are the custom modifiers.
 struct ProjectIndex: Sendable {
@@ -71,7 +72,7 @@ struct ProjectIndex: Sendable {
     }
 
     /// The `@State` properties of `t` assigned in the `action` of an `onGeometryChange` whose transform reads a
-    /// height: SwiftUI's measured-height pattern (seed: a sheet that fits its content).
+    /// height: SwiftUI's measured-height pattern of a sheet that fits its content.
     private static func measuredHeights(_ t: Members) -> Set<String> {
         var found = Set<String>()
         func statements(_ list: [CodeStatement]) { for s in list { statement(s) } }

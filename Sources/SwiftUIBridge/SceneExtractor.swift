@@ -1,4 +1,5 @@
 import SwiftCodeModel
+
 /// Turns the views of a file into scenes: each view that presents or arranges gives one scene per chain of
 /// presentations — a presentation and, in turn, one presented from its content — since a view shows one of its
 /// presentations at a time (two at once is the engine's `concurrent-presentation`); a view that only arranges gives

@@ -1,5 +1,5 @@
-import SwiftCodeModel
 import JSON
+import SwiftCodeModel
 
 /// A place in a Swift file: line and column as `hinge lint` counts them (docs/lint.md#positions: 1-based, the
 /// column in UTF-16 code units).

@@ -1,4 +1,5 @@
 import SwiftCodeModel
+
 /// Byte scans that decide which files are parsed at all: parsing costs about 13 ms per 200-line file, a scan a few
 /// microseconds (docs/swiftui.md#speed).
 enum SwiftSourceScan {
@@ -26,7 +27,9 @@ enum SwiftSourceScan {
                     while i < t.count, t[i] == 0x20 || t[i] == 0x09 { i += 1 }
                     let start = i
                     while i < t.count, isIdentifier(t[i]) { i += 1 }
-                    if i > start, names.contains(String(decoding: UnsafeBufferPointer(rebasing: t[start..<i]), as: UTF8.self)) {
+                    if i > start,
+                        names.contains(String(decoding: UnsafeBufferPointer(rebasing: t[start..<i]), as: UTF8.self))
+                    {
                         return true
                     }
                 }

@@ -1,5 +1,5 @@
-import SwiftCodeModel
 import LayoutEngine
+import SwiftCodeModel
 
 /// Names of SwiftUI the reader knows without reading their declarations.
 enum SwiftUINames {

@@ -1,5 +1,5 @@
-import SwiftCodeModel
 import Glibc
+import SwiftCodeModel
 import Threads
 
 /// A Swift file to read: the path shown for it, and its bytes.
@@ -60,7 +60,9 @@ public enum SwiftUIReader {
             let index = ProjectIndex(files: lowered.compactMap { $0 })
             let extractor = SceneExtractor(index: index, paths: paths)
             results = ParallelMap.map(index.files.count, jobs: jobs) { k in extractor.scenes(in: index.files[k]) }
-            let missing = results.reduce(into: Set<String>()) { $0.formUnion($1.missingTypes.union($1.missingFunctions)) }
+            let missing = results.reduce(into: Set<String>()) {
+                $0.formUnion($1.missingTypes.union($1.missingFunctions))
+            }
             guard round < 2, parse(where: { SwiftSourceScan.declares(missing, in: $0) }) else { break }
         }
 

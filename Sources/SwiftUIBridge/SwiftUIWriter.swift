@@ -63,11 +63,12 @@ private struct Writing {
         for (i, p) in scene.presentations.enumerated() {
             height.append(unique(binding[i] + "Height"))
             // A selected fitted detent is the measured height, which no initial value can name: not written.
-            selection.append(p.selectedDetent == nil || p.selectedDetent == .fitted ? "" : unique(binding[i] + "Detent"))
+            selection.append(
+                p.selectedDetent == nil || p.selectedDetent == .fitted ? "" : unique(binding[i] + "Detent"))
         }
     }
 
-    mutating func line(_ s: String) { lines.append(String(repeating: "    ", count: level) + s) }
+    mutating func line(_ s: String) { lines.append(s.isEmpty ? "" : String(repeating: "    ", count: level) + s) }
 
     mutating func block(_ opening: String, _ body: (inout Writing) -> Void, closing: String = "}") {
         line(opening)
@@ -250,7 +251,8 @@ private struct Writing {
 
     mutating func modifiers(_ i: Int, _ p: CodePresentation) {
         if measures(p) {
-            block(".onGeometryChange(for: CGFloat.self) { proxy in", { w in w.line("proxy.size.height") },
+            block(
+                ".onGeometryChange(for: CGFloat.self) { proxy in", { w in w.line("proxy.size.height") },
                 closing: "} action: { newHeight in")
             level += 1
             line("\(height[i]) = max(1, newHeight)")

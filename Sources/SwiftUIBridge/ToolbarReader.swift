@@ -1,5 +1,5 @@
-import SwiftCodeModel
 import LayoutEngine
+import SwiftCodeModel
 
 /// A sheet's toolbar items from `.toolbar { … }` in its content: `ToolbarItem(placement:)`, `ToolbarItemGroup`, and
 /// bare buttons, each with the title and SF Symbol its button or label shows (docs/swiftui.md#read).
@@ -91,13 +91,15 @@ struct ToolbarReader {
         // The label closure: labelled `label:`, or the trailing closure when the action is an argument.
         let labelClosure =
             c.closures.first(where: { $0.label == "label" })?.closure
-            ?? (c.argument("action") != nil || name != "Button" ? c.closures.first(where: { $0.label == nil })?.closure : nil)
+            ?? (c.argument("action") != nil || name != "Button"
+                ? c.closures.first(where: { $0.label == nil })?.closure : nil)
         guard item.title == nil && item.systemImage == nil, let labelClosure else { return }
         for s in labelClosure.body {
             guard case .expression(.call(let inner)) = s, case .name(let n, _) = inner.callee else { continue }
             switch n {
             case "Label": labelView(inner, into: &item, at: point)
-            case "Image": if let s = inner.argument("systemName") { item.systemImage = text(s, at: point, what: "symbol") }
+            case "Image":
+                if let s = inner.argument("systemName") { item.systemImage = text(s, at: point, what: "symbol") }
             case "Text": if let t = inner.arguments.first?.value { item.title = text(t, at: point, what: "title") }
             case "EmptyView": break
             default: node.unresolved(point, "the label `\(n)` of the toolbar item is not read")

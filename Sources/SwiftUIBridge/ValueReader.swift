@@ -1,5 +1,5 @@
-import SwiftCodeModel
 import LayoutEngine
+import SwiftCodeModel
 
 /// A value read from an argument: known, written as the default (`.automatic`, `nil`: the scene leaves the member
 /// out), or unknown without running the code (with the reason).
@@ -143,7 +143,8 @@ struct ValueReader {
             if kind == "fraction" {
                 if case .value(let f) = reader(scope).number(argument) { return .value(.fraction(f)) }
                 return .unresolved(
-                    "the detent's fraction `\(CodeText.describe(argument))` is held in a variable: only runtime knows it")
+                    "the detent's fraction `\(CodeText.describe(argument))` is held in a variable: only runtime knows it"
+                )
             }
             if kind == "custom" { return .unresolved("a custom detent's height is computed when it runs") }
         case .name(let n, _):
@@ -160,7 +161,8 @@ struct ValueReader {
             let p = index.members(of: type)?.properties[String(n.dropFirst())], p.attributes.contains("State"),
             let initial = p.initializer
         else {
-            return .unresolved("the selected detent is held in `\(CodeText.describe(e))`, whose value only runtime knows")
+            return .unresolved(
+                "the selected detent is held in `\(CodeText.describe(e))`, whose value only runtime knows")
         }
         return ValueReader(index: index, scope: Scope(type: type)).detent(initial)
     }
@@ -231,8 +233,11 @@ struct ValueReader {
         else { return .unresolved("`\(CodeText.describe(e))` is not an attachment anchor the reader can evaluate") }
         let (a, _) = r.resolve(inner)
         if kind == "point" {
-            if case .member(_, let n, _) = a, let p = SwiftUINames.unitPoints[n] { return .value(.point(x: p.x, y: p.y)) }
-            if case .call(let u) = a, case .value(let x) = r.number(u.argument("x")), case .value(let y) = r.number(u.argument("y"))
+            if case .member(_, let n, _) = a, let p = SwiftUINames.unitPoints[n] {
+                return .value(.point(x: p.x, y: p.y))
+            }
+            if case .call(let u) = a, case .value(let x) = r.number(u.argument("x")),
+                case .value(let y) = r.number(u.argument("y"))
             {
                 return .value(.point(x: x, y: y))
             }

@@ -1,5 +1,5 @@
-import SwiftCodeModel
 import LayoutEngine
+import SwiftCodeModel
 
 /// A presenting modifier: `.sheet`, `.fullScreenCover`, `.popover` (each `isPresented:` or `item:`), and the
 /// `.adaptivePanel(isPresented:…)` modifier of the adaptive panel pattern (docs/swiftui.md#adaptive-panel).
@@ -138,8 +138,11 @@ extension ViewWalker {
                 }
                 return nil
             case .name(let n, _):
-                if let bound = scope.lookup(n) { return bound.expr.flatMap { rootName($0, bound.scope, depth: depth + 1) } }
-                if let type = scope.type, let getter = index.members(of: type)?.properties[n]?.getter, !seen.contains(n) {
+                if let bound = scope.lookup(n) {
+                    return bound.expr.flatMap { rootName($0, bound.scope, depth: depth + 1) }
+                }
+                if let type = scope.type, let getter = index.members(of: type)?.properties[n]?.getter, !seen.contains(n)
+                {
                     seen.insert(n)
                     return rootName(of: getter, Scope(type: type), depth: depth + 1)
                 }
@@ -226,7 +229,8 @@ extension ViewWalker {
                 if ctx.container != nil { arrangementPoints.append(("container", point)) }
             } else {
                 takes = false
-                root.unresolved(point, "a second `ArrangementView` at the root: the scene's arrangement is the first one")
+                root.unresolved(
+                    point, "a second `ArrangementView` at the root: the scene's arrangement is the first one")
             }
         }
         for a in c.arguments {
@@ -304,7 +308,8 @@ extension ViewWalker {
         arrangementPoints.append(("\(prefix)/\(suffix)", point))
         if suffix == "fixedSize" {
             root.unresolved(
-                point, "the content's measured size is known only when it runs: the view's `contentSize` is the caller's")
+                point,
+                "the content's measured size is known only when it runs: the view's `contentSize` is the caller's")
         }
     }
 }

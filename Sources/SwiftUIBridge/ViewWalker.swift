@@ -1,5 +1,5 @@
-import SwiftCodeModel
 import LayoutEngine
+import SwiftCodeModel
 
 /// A name bound to code: an expression to read in its own scope, or (nil) a value only runtime knows (a closure's
 /// parameter, a binding of `if let`).

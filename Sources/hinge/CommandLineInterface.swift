@@ -17,10 +17,16 @@ protocol Subcommand: Sendable {
 }
 
 enum CommandLineInterface {
-    static let commands: [any Subcommand.Type] = [
-        ServeCommand.self, ResolveCommand.self, DevicesCommand.self, ReplayCommand.self, LintCommand.self,
-        ConstantSetsCommand.self, ScenesCommand.self,
-    ]
+    static let commands: [any Subcommand.Type] = {
+        var commands: [any Subcommand.Type] = [
+            ServeCommand.self, ResolveCommand.self, DevicesCommand.self, ReplayCommand.self, LintCommand.self,
+            ConstantSetsCommand.self,
+        ]
+        #if HINGE_SWIFTUI
+            commands.append(ScenesCommand.self)
+        #endif
+        return commands
+    }()
 
     static var help: String {
         var s = "hinge \(hingeVersion) — layout resolution service\n\nUSAGE: hinge <command> [options]\n\nCOMMANDS:\n"

@@ -49,7 +49,8 @@ import Testing
         let out = ScenesCommandRunner.run(try ScenesCommandOptions.parse([dir.path]))
         #expect(out.exitCode == 0 && out.stderr.isEmpty)
         let json = try JSONParser.parse(out.stdout)
-        guard case .object(let o) = json, case .array(let scenes)? = o["scenes"], case .object(let first)? = scenes.first
+        guard case .object(let o) = json, case .array(let scenes)? = o["scenes"],
+            case .object(let first)? = scenes.first
         else {
             Issue.record("not a report: \(String(decoding: out.stdout, as: UTF8.self))")
             return

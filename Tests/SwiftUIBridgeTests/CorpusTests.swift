@@ -72,9 +72,9 @@ import Testing
 
     @Test("read: the report's JSON is what `hinge scenes` prints: files, and each scene's members")
     func reportJSON() throws {
-        let report = Corpus.read("seed-003-modals")
+        let report = Corpus.read("articles-modals")
         let json = report.json(context: .standard)
-        #expect(json.member("files") == .number(Double(Corpus.files("seed-003-modals").count)))
+        #expect(json.member("files") == .number(Double(Corpus.files("articles-modals").count)))
         guard case .array(let scenes)? = json.member("scenes") else {
             Issue.record("no scenes")
             return

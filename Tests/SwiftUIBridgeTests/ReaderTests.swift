@@ -13,7 +13,8 @@ import Testing
 
     @Test("read: a file that names no presenting modifier is never parsed; one that names one only in a comment is")
     func byteScan() {
-        let plain = SwiftSourceFile(path: "A.swift", bytes: source("struct A: View {", "    var body: some View { Text(\"a\") }", "}"))
+        let plain = SwiftSourceFile(
+            path: "A.swift", bytes: source("struct A: View {", "    var body: some View { Text(\"a\") }", "}"))
         let comment = SwiftSourceFile(path: "B.swift", bytes: source("// no sheet here", "struct B {}"))
         let showsSheet = SwiftSourceFile(path: "C.swift", bytes: source("let showsSheet = true", "let sheetTitle = 1"))
         let report = SwiftUIReader.read([plain, comment, showsSheet], jobs: 2)
@@ -25,11 +26,13 @@ import Testing
     @Test("read: columns count UTF-16 code units; a byte order mark is not counted; CR LF is one line break")
     func positions() throws {
         // "😀" is two UTF-16 code units, "é" one (two UTF-8 bytes).
-        let text = [0xEF, 0xBB, 0xBF] + Array(
-            [
-                "struct V: View {", "    @State var a = false", "    var body: some View {",
-                "        Text(\"é😀\").sheet(isPresented: $a) { Text(\"x\") }", "    }", "}",
-            ].joined(separator: "\r\n").utf8)
+        let text =
+            [0xEF, 0xBB, 0xBF]
+            + Array(
+                [
+                    "struct V: View {", "    @State var a = false", "    var body: some View {",
+                    "        Text(\"é😀\").sheet(isPresented: $a) { Text(\"x\") }", "    }", "}",
+                ].joined(separator: "\r\n").utf8)
         let s = try only(readOne(text))
         #expect(s.source == SourcePosition(path: "View.swift", line: 1, column: 8))
         #expect(s.position(of: "/presentations/0") == SourcePosition(path: "View.swift", line: 4, column: 21))
@@ -77,7 +80,8 @@ import Testing
                     "    }",
                     "}")))
         #expect(s.scene.presentations == [CodePresentation(id: "a", kind: .sheet)])
-        #expect(s.unresolved.map { [$0.position.line, $0.position.column] } == [[8, 27], [11, 18], [12, 18], [13, 18]])
+        #expect(
+            s.unresolved.map { [$0.position.line, $0.position.column] } == [[8, 27], [11, 18], [12, 18], [13, 18]])
         #expect(s.unresolved[0].message.contains("applies only when `big` holds"))
         #expect(s.unresolved[1].message.contains("held in `detents`"))
     }
@@ -89,10 +93,12 @@ import Testing
                 source(
                     "struct V: View {", "    @State var a = false", "    var body: some View {",
                     "        Color.clear.sheet(isPresented: $a) {",
-                    "            if #available(iOS 28, *) {", "                Text(\"x\").presentationPlacement(.leading)",
+                    "            if #available(iOS 28, *) {",
+                    "                Text(\"x\").presentationPlacement(.leading)",
                     "            } else if #available(iOS 27.1, *) {",
                     "                Text(\"x\").presentationPlacement(.trailing)",
-                    "            } else {", "                Text(\"x\").presentationPlacement(.center)", "            }",
+                    "            } else {", "                Text(\"x\").presentationPlacement(.center)",
+                    "            }",
                     "        }", "    }", "}")))
         #expect(s.scene.presentations.first?.placement == .trailing && s.unresolved.isEmpty)
     }
@@ -113,7 +119,10 @@ import Testing
                 "                Text(\"b\").presentationDetents([.medium], selection: $other)",
                 "            }", "    }", "}"))
         #expect(report.scenes.map { $0.scene.presentations[0].selectedDetent } == [.height(300), nil])
-        #expect(report.scenes[1].unresolved.map(\.message) == ["the selected detent's initial value is not one of the detents"])
+        #expect(
+            report.scenes[1].unresolved.map(\.message) == [
+                "the selected detent's initial value is not one of the detents"
+            ])
     }
 
     @Test("read: a custom modifier read elsewhere presents at its call; one not read is unresolved")
@@ -191,9 +200,13 @@ import Testing
                 "                Text(\"b\").presentationCompactAdaptation(horizontal: .sheet, vertical: .popover)",
                 "            }", "    }", "}"))
         let a = report.scenes[0].scene.presentations[0]
-        #expect(a.attachmentAnchor == .point(x: 0.25, y: 1) && a.arrowEdge == .bottom && a.compactAdaptation == .popover)
+        #expect(
+            a.attachmentAnchor == .point(x: 0.25, y: 1) && a.arrowEdge == .bottom && a.compactAdaptation == .popover)
         #expect(a.anchor(in: Rect(x: 100, y: 200, width: 40, height: 20)) == Rect(x: 110, y: 220, width: 0, height: 0))
-        #expect(report.scenes[0].unresolved.map(\.message).contains { $0.contains("popover has no member for `.presentationDetents") })
+        #expect(
+            report.scenes[0].unresolved.map(\.message).contains {
+                $0.contains("popover has no member for `.presentationDetents")
+            })
         let b = report.scenes[1].scene.presentations[0]
         #expect(b.attachmentAnchor == .rect(Rect(x: 4, y: 6, width: 10, height: 8)) && b.compactAdaptation == nil)
         #expect(b.anchor(in: Rect(x: 100, y: 200, width: 40, height: 20)) == Rect(x: 104, y: 206, width: 10, height: 8))
@@ -205,7 +218,8 @@ import Testing
         func findings(_ content: String) -> [String] {
             readOne(
                 source(
-                    "struct V: View {", "    @State var a = false", "    @State var item: Item?", "    var other: Int = 0",
+                    "struct V: View {", "    @State var a = false", "    @State var item: Item?",
+                    "    var other: Int = 0",
                     "    var body: some View {", "        Color.clear.sheet(isPresented: $a) {", content, "        }",
                     "    }", "}")
             ).scenes.flatMap { $0.findings.map(\.code) }
@@ -224,18 +238,24 @@ import Testing
                 source(
                     "struct V: View {", "    var body: some View {", "        List {",
                     "            ArrangementView { Text(\"a\") } secondary: { Text(\"b\").splitArrangementFixedLayoutSize(horizontal: true, vertical: false) }",
-                    "            ArrangementView { Text(\"c\") } secondary: { Text(\"d\") }", "        }", "    }", "}")))
+                    "            ArrangementView { Text(\"c\") } secondary: { Text(\"d\") }", "        }", "    }", "}")
+            ))
         #expect(s.scene.arrangement?.container == .list)
-        #expect(s.scene.arrangement?.secondary.fixedHorizontal == true && s.scene.arrangement?.secondary.fixedVertical == false)
+        #expect(
+            s.scene.arrangement?.secondary.fixedHorizontal == true
+                && s.scene.arrangement?.secondary.fixedVertical == false)
         #expect(s.unresolved.map { $0.position.line } == [4, 5])
-        #expect(s.scene.json(context: .standard).member("arrangement")?.member("secondary")?.member("contentSize") != nil)
+        #expect(
+            s.scene.json(context: .standard).member("arrangement")?.member("secondary")?.member("contentSize") != nil)
     }
 
     @Test("scene JSON: an unknown kind or a wrong type is refused at its pointer")
     func jsonErrors() throws {
         #expect(throws: CodeSceneError.self) { try CodeScene(json: .array([])) }
         let kind = try JSONParser.parse(#"{"presentations": [{"id": "a", "kind": "sheeet"}]}"#)
-        #expect(throws: CodeSceneError(pointer: "/presentations/0/kind", message: "\"sheeet\" is not a value the scene has")) {
+        #expect(
+            throws: CodeSceneError(pointer: "/presentations/0/kind", message: "\"sheeet\" is not a value the scene has")
+        ) {
             try CodeScene(json: kind)
         }
         let detent = try JSONParser.parse(#"{"presentations": [{"id": "a", "kind": "sheet", "detents": [3]}]}"#)
