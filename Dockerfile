@@ -13,8 +13,10 @@ COPY Package.swift openapi.yaml ./
 COPY Sources ./Sources
 COPY Benchmarks ./Benchmarks
 COPY Tests ./Tests
-RUN swift build -c release --static-swift-stdlib --product hinge \
-    && cp "$(swift build -c release --show-bin-path)/hinge" /hinge
+# The Swift runtime inside the binary: built without SwiftUI reading (`hinge scenes`), whose parser libraries would
+# bring the toolchain's runtime (docs/swiftui.md#toolchain).
+RUN HINGE_SWIFTUI=off swift build -c release --static-swift-stdlib --product hinge \
+    && cp "$(HINGE_SWIFTUI=off swift build -c release --show-bin-path)/hinge" /hinge
 
 # ---- run: slim Debian with only what the binary links at run time (and liblz4-1, which the request log
 # loads at run time to compress bodies; bookworm-slim has it already, through apt)

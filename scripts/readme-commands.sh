@@ -57,6 +57,7 @@ fi
 mkdir -p "$work/run/bin"
 ln -s "$bin" "$work/run/bin/hinge"
 ln -s "$root/Benchmarks" "$work/run/Benchmarks"
+ln -s "$root/Tests" "$work/run/Tests"
 cd "$work/run"
 "$bin" serve --log-level warn 2>"$work/server.log" &
 pid=$!

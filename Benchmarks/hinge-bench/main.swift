@@ -12,6 +12,10 @@ import LayoutEngine
 import Store
 import Synchronization
 
+#if HINGE_SWIFTUI
+    import SwiftUIBridge
+#endif
+
 // MARK: - Devices
 
 /// The built-in catalog the server seeds its database with (the scenes name its devices).
@@ -331,6 +335,20 @@ if let dir = ProcessInfo.processInfo.environment["HINGE_BENCH_DUMP"] {
     }
     exit(0)
 }
+
+// HINGE_BENCH_SWIFT_PARSE=DIR: only read every .swift file under DIR and parse each, on this thread, with the toolchain's
+// parser, keeping nothing: the floor `hinge scenes` is measured against (Benchmarks/scenes.sh, docs/swiftui.md#speed).
+#if HINGE_SWIFTUI
+    if let dir = ProcessInfo.processInfo.environment["HINGE_BENCH_SWIFT_PARSE"] {
+        let paths = (FileManager.default.enumerator(atPath: dir)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".swift") }.sorted()
+        let files = paths.map { path in
+            SwiftSourceFile(path: path, bytes: Array(FileManager.default.contents(atPath: dir + "/" + path) ?? Data()))
+        }
+        print("\(files.count) files, \(SwiftUIReader.parseOnly(files)) top-level statements")
+        exit(0)
+    }
+#endif
 
 // HINGE_BENCH_STAGES=1: the typical pipeline with each stage timed inside it (read, resolve, encode, and the drop of the
 // scene, the resolution and the body), best of 15 rounds of 20,000: where a change to the pipeline's time lands,

@@ -5,7 +5,8 @@ import Resolving
 import Service
 
 /// A subcommand of `hinge`. Each lives in its own file (`ServeCommand.swift`, `ResolveCommand.swift`,
-/// `DevicesCommand.swift`, `ReplayCommand.swift`, `LintCommand.swift`, `ConstantSetsCommand.swift`) and is listed in `CommandLineInterface.commands`.
+/// `DevicesCommand.swift`, `ReplayCommand.swift`, `LintCommand.swift`, `ConstantSetsCommand.swift`, `ScenesCommand.swift`) and
+/// is listed in `CommandLineInterface.commands`.
 protocol Subcommand: Sendable {
     static var name: String { get }
     static var summary: String { get }
@@ -16,10 +17,16 @@ protocol Subcommand: Sendable {
 }
 
 enum CommandLineInterface {
-    static let commands: [any Subcommand.Type] = [
-        ServeCommand.self, ResolveCommand.self, DevicesCommand.self, ReplayCommand.self, LintCommand.self,
-        ConstantSetsCommand.self,
-    ]
+    static let commands: [any Subcommand.Type] = {
+        var commands: [any Subcommand.Type] = [
+            ServeCommand.self, ResolveCommand.self, DevicesCommand.self, ReplayCommand.self, LintCommand.self,
+            ConstantSetsCommand.self,
+        ]
+        #if HINGE_SWIFTUI
+            commands.append(ScenesCommand.self)
+        #endif
+        return commands
+    }()
 
     static var help: String {
         var s = "hinge \(hingeVersion) — layout resolution service\n\nUSAGE: hinge <command> [options]\n\nCOMMANDS:\n"

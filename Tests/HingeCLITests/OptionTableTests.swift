@@ -102,6 +102,16 @@ func checkUnknownFlag<Options, Parsed>(
         }
     }
 
+    @Test func scenes() throws {
+        typealias S = OptionSample<ScenesCommandOptions>
+        try checkEveryOption(ScenesCommandOptions.table, [S("--jobs", "3", with: ["App.swift"]) { $0.jobs == 3 }]) {
+            args throws(UsageError) in try ScenesCommandOptions.parse(args)
+        }
+        checkUnknownFlag(ScenesCommandOptions.table, valid: ["App.swift"]) { args throws(UsageError) in
+            try ScenesCommandOptions.parse(args)
+        }
+    }
+
     @Test func replay() throws {
         typealias S = OptionSample<ReplayCommandOptions>
         try checkEveryOption(
