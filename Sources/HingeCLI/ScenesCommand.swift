@@ -16,7 +16,9 @@ public struct ScenesCommandOptions: Sendable, Equatable {
     public static func parse(_ arguments: [String]) throws(UsageError) -> ScenesCommandOptions {
         var o = ScenesCommandOptions()
         var paths: [String] = []
-        try table.parse(arguments, into: &o, environment: { _ in nil }) { p throws(UsageError) in paths.append(p) }
+        // `hinge scenes` reads no environment variable.
+        let noEnvironment: (String) -> String? = { _ in nil }
+        try table.parse(arguments, into: &o, environment: noEnvironment) { p throws(UsageError) in paths.append(p) }
         o.paths = paths
         if o.paths.isEmpty { throw UsageError("no path given (see hinge scenes --help)") }
         return o

@@ -15,7 +15,7 @@ struct DiscountDetailView: View {
                 }
             }
             if showsConditions {
-                Text("El descuento solo se aplica a renovaciones mensuales y no es acumulable con otras promociones activas.")
+                Text("El descuento solo se aplica a renovaciones mensuales y no es acumulable.")
                     .font(.footnote)
                     .foregroundStyle(.secondary)
             }
@@ -32,7 +32,7 @@ struct AccessibleSummarySheet: View {
             VStack(alignment: .leading, spacing: 16) {
                 Text("Cambios importantes")
                     .font(.title2.bold())
-                Text("Hemos actualizado las condiciones del servicio para simplificar la facturación y mejorar la transparencia de los cargos recurrentes.")
+                Text("Hemos actualizado las condiciones del servicio para simplificar la facturación.")
                 Button("Entendido") {
                     // Cerrar sheet desde el entorno o desde el estado del padre
                 }
