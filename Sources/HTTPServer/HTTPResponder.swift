@@ -9,7 +9,7 @@ import Synchronization
 /// thread answering a batch of requests costs one `write(2)` per loop, not one per response.
 /// A responder dropped without responding answers 500, so a handler bug never hangs a connection.
 public final class HTTPResponder: Sendable {
-    private let loop: EventLoop
+    private let loop: any ResponseDestination
     private let fd: Int32
     private let connectionID: UInt64
     private let done = Atomic<Bool>(false)
@@ -18,7 +18,9 @@ public final class HTTPResponder: Sendable {
     /// address, of the connection's peer (read once per connection); 0 when unknown.
     public let clientKey: UInt64
 
-    init(loop: EventLoop, fd: Int32, connectionID: UInt64, liveness: ConnectionLiveness, clientKey: UInt64) {
+    init(
+        loop: any ResponseDestination, fd: Int32, connectionID: UInt64, liveness: ConnectionLiveness, clientKey: UInt64
+    ) {
         self.liveness = liveness
         self.clientKey = clientKey
         self.loop = loop

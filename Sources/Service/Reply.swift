@@ -1,7 +1,7 @@
-import Glibc
 import HTTPServer
 import Store
 import Synchronization
+import Threads
 
 /// The answer to one request: sends through the server's responder and records the route's metrics.
 /// Sendable: it may be carried to another thread (the worker pool, a read thread); a completion on the
@@ -9,6 +9,9 @@ import Synchronization
 struct Reply: Sendable {
     let responder: HTTPResponder
     let counters: RouteCounters
+    /// The shard of the loop that read the request, which the route's counters add to on any thread.
+    let shard: LoopShard
+    /// When the request reached its route (`MonotonicClock`).
     let startNanos: UInt64
     let cors: CORSPolicy
     let origin: CORSPolicy.Verdict
@@ -16,7 +19,7 @@ struct Reply: Sendable {
     /// Whether the client went away before the answer was sent (`HTTPResponder.clientGone`).
     var clientGone: Bool { responder.clientGone }
 
-    var elapsedMicros: Int64 { Int64((monotonicNanos() &- startNanos) / 1000) }
+    var elapsedMicros: Int64 { Int64((MonotonicClock.nanoseconds() &- startNanos) / 1000) }
 
     /// Runs `finish` on the request's event loop: a completion on another thread (the request log's writer)
     /// hands back with it, so that `send` and its header work run where the response is sent.
@@ -28,7 +31,7 @@ struct Reply: Sendable {
         var response = response
         if !response.headers.contains("Cache-Control") { response.headers.add("Cache-Control", "no-store") }
         cors.decorate(&response.headers, origin)
-        counters.observe(status: response.status.code, nanos: monotonicNanos() &- startNanos)
+        counters.observe(status: response.status.code, nanos: MonotonicClock.nanoseconds() &- startNanos, shard: shard)
         responder.respond(response)
     }
 }
