@@ -108,9 +108,18 @@ extension EventLoop {
         } else {
             handler(
                 request,
-                HTTPResponder(loop: self, fd: c.fd, connectionID: c.id, liveness: c.liveness, clientKey: c.peerKey))
+                HTTPResponder(
+                    queue: responses, fd: c.fd, connectionID: c.id, liveness: c.liveness, clientKey: c.peerKey))
+            deliverHandedOver()  // the handler's answer, when it answered at once (before parsing resumes)
         }
         c.machine.dispatchReturned()
+    }
+
+    /// Delivers the responses handed over on the loop's thread (`ResponseQueue.deliver`), in order.
+    @inline(__always) func deliverHandedOver() {
+        while let handed = responses.nextHandedOver() {
+            deliverOnLoop(fd: handed.fd, connectionID: handed.connectionID, response: handed.response)
+        }
     }
 
     func deliverOnLoop(fd: Int32, connectionID: UInt64, response: HTTPResponse) {

@@ -2,20 +2,11 @@ import CLinux
 import Glibc
 import Threads
 
-/// What a responder needs of its event loop, whatever the loop's transport.
-protocol ResponseDestination: AnyObject, Sendable {
-    /// Sends `response` to connection `fd` if it is still connection `connectionID`: at once on the loop's
-    /// thread, else through the loop's `ResponseQueue`.
-    func deliver(fd: Int32, connectionID: UInt64, response: HTTPResponse)
-    /// Runs `job` on the loop's thread: now when called there, else after the loop drains its queue.
-    func run(_ job: @escaping @Sendable () -> Void)
-}
-
 /// One level-triggered event loop on its own thread. It composes its parts and performs I/O through its
 /// transport, driving each connection's `ConnectionStateMachine` (which decides; the loop does):
 /// - `ConnectionTable` (`connections`): the open connections by descriptor, connection ids;
 /// - `LoopTimers` (`timers`): the batch's time, the tick, accept pauses, the shutdown deadline, heap trims;
-/// - `ResponseQueue` (`responses`): what other threads hand to the loop, and the wake-up;
+/// - `ResponseQueue` (`responses`): what responders and other threads hand to the loop, and the wake-up;
 /// - `LoopMetrics` (`metrics`): the loop's counters and its shard of the server's;
 /// - `ResponseEncoder`, `AccessLog`, and the end-of-batch queues (`ConnectionBatch`).
 ///
@@ -25,8 +16,8 @@ protocol ResponseDestination: AnyObject, Sendable {
 ///
 /// `@unchecked Sendable`: all mutable state below `// MARK: loop-thread state` is only read or written by the
 /// loop's thread (and by `init` before the loop is shared). Other threads reach the loop only through
-/// `deliver`/`run`/`responses.send` (the queue's Mutex and eventfd) and `metrics.load` (an Atomic).
-final class EventLoop<Transport: EventLoopTransport>: ResponseDestination, @unchecked Sendable {
+/// `responses` (the queue's Mutex and eventfd) and `metrics.load` (an Atomic).
+final class EventLoop<Transport: EventLoopTransport>: @unchecked Sendable {
     let index: Int
     let configuration: Configuration
     let limits: HTTPParser.Limits
@@ -86,20 +77,6 @@ final class EventLoop<Transport: EventLoopTransport>: ResponseDestination, @unch
 
     deinit { readBuffer.deallocate() }
 
-    // MARK: - Cross-thread entry points
-
-    func run(_ job: @escaping @Sendable () -> Void) {
-        if responses.isCurrentThread { job() } else { responses.send(.job(job)) }
-    }
-
-    func deliver(fd: Int32, connectionID: UInt64, response: HTTPResponse) {
-        if responses.isCurrentThread {
-            deliverOnLoop(fd: fd, connectionID: connectionID, response: response)
-        } else {
-            responses.send(.response(fd: fd, connectionID: connectionID, response: response))
-        }
-    }
-
     // MARK: - A batch of events
 
     /// The loop starts on the calling thread.
@@ -118,6 +95,7 @@ final class EventLoop<Transport: EventLoopTransport>: ResponseDestination, @unch
     /// Ends a batch: parses and answers what the batch read, writes what it answered, runs the tick when due,
     /// writes the access log. False once a shutting-down loop is done.
     func endBatch() -> Bool {
+        deliverHandedOver()
         processScheduled()
         flushScheduled()
         if timers.tickDue {
@@ -152,9 +130,11 @@ final class EventLoop<Transport: EventLoopTransport>: ResponseDestination, @unch
                 beginShutdown(deadline: deadline)
             case .job(let job):
                 job()
+                deliverHandedOver()
             }
         }
         messages.removeAll(keepingCapacity: true)
+        deliverHandedOver()  // a job released with the messages may have dropped the last reference to a responder
     }
 
     private func beginShutdown(deadline: UInt64) {

@@ -12,18 +12,32 @@ enum LoopMessage: Sendable {
     case job(@Sendable () -> Void)
 }
 
-/// The way into a loop from other threads: responses from worker and writer threads, connections handed off by
-/// another loop, shutdown, jobs. A message goes into a mutex-guarded inbox and, when the inbox was empty, one
-/// `write(2)` on an eventfd wakes the loop, so a batch of responses costs one wake-up. The loop takes the whole
-/// inbox at once (`take`), swapping arrays so that neither side allocates once both have grown.
+/// A response handed over on the loop's own thread.
+struct HandedOverResponse {
+    let fd: Int32
+    let connectionID: UInt64
+    let response: HTTPResponse
+}
+
+/// The way into a loop: what responders hand to it (responses, jobs) and what other threads send it
+/// (connections handed off by another loop, shutdown). Responders reach it without knowing the loop's type.
 ///
-/// It also knows the loop's thread (`isCurrentThread`): a responder on that thread hands its response to the
-/// loop directly, without the inbox.
+/// - From another thread, a message goes into a mutex-guarded inbox and, when the inbox was empty, one
+///   `write(2)` on an eventfd wakes the loop, so a batch of responses costs one wake-up. The loop takes the
+///   whole inbox at once (`take`), swapping arrays so that neither side allocates once both have grown.
+/// - On the loop's own thread (a handler answering at once, a job the loop runs), a response is handed over
+///   without lock or wake-up, and the loop delivers it as soon as the handler or job returns
+///   (`nextHandedOver`): the loop's own code does the delivering, specialised for its transport.
 final class ResponseQueue: Sendable {
     /// The eventfd the loop watches; written when the inbox goes from empty to not empty.
     let wakeFD: Int32
     private let inbox = Mutex<[LoopMessage]>([])
     private let threadID = Atomic<UInt>(0)
+    /// Responses handed over on the loop's thread, and how many of them the loop has taken. Only the loop's
+    /// thread touches them (`isCurrentThread`), so they need no lock; exclusivity is not checked at run time
+    /// (no access is held across a call that could reach them again).
+    @exclusivity(unchecked) nonisolated(unsafe) private var handedOver: [HandedOverResponse] = []
+    @exclusivity(unchecked) nonisolated(unsafe) private var handedOverTaken = 0
 
     init() throws(SystemError) {
         let fd = hinge_eventfd_create()
@@ -31,8 +45,7 @@ final class ResponseQueue: Sendable {
         wakeFD = fd
     }
 
-    // Responders keep their loop, and so its queue, alive: the eventfd is never closed while one could still
-    // write it.
+    // Responders keep the queue alive: the eventfd is never closed while one could still write it.
     deinit { Glibc.close(wakeFD) }
 
     /// Makes the calling thread the loop's thread (the loop does it when it starts).
@@ -41,6 +54,36 @@ final class ResponseQueue: Sendable {
     var isCurrentThread: Bool { threadID.load(ordering: .relaxed) == Self.currentThread }
 
     private static var currentThread: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
+
+    /// Sends `response` to connection `fd` if it is still connection `connectionID`: handed over on the loop's
+    /// thread, queued from any other.
+    func deliver(fd: Int32, connectionID: UInt64, response: HTTPResponse) {
+        if isCurrentThread {
+            handedOver.append(HandedOverResponse(fd: fd, connectionID: connectionID, response: response))
+        } else {
+            send(.response(fd: fd, connectionID: connectionID, response: response))
+        }
+    }
+
+    /// Runs `job` on the loop's thread: now when called there, else after the loop drains its inbox.
+    func run(_ job: @escaping @Sendable () -> Void) {
+        if isCurrentThread { job() } else { send(.job(job)) }
+    }
+
+    /// The next response handed over on the loop's thread, in the order they came; nil when none is left
+    /// (the list is then emptied, keeping its capacity). The loop's thread only; delivering one may hand over
+    /// more, which a nested call takes in turn.
+    @inline(__always) func nextHandedOver() -> HandedOverResponse? {
+        if handedOverTaken < handedOver.count {
+            defer { handedOverTaken += 1 }
+            return handedOver[handedOverTaken]
+        }
+        if handedOverTaken > 0 {
+            handedOver.removeAll(keepingCapacity: true)
+            handedOverTaken = 0
+        }
+        return nil
+    }
 
     /// Queues a message and wakes the loop if the inbox was empty (one wake-up per batch).
     func send(_ message: LoopMessage) {

@@ -207,6 +207,60 @@ extension LoopMetrics {
         #expect(queue.wakeUpsPending() == 0)
     }
 
+    @Test func onTheLoopsThreadAResponseIsHandedOverInOrderWithoutTheInbox() throws {
+        let queue = try ResponseQueue()
+        queue.bindToCurrentThread()
+        queue.deliver(fd: 5, connectionID: 1, response: .text("a"))
+        queue.deliver(fd: 6, connectionID: 2, response: .text("b"))
+        #expect(!queue.hasMessages)
+        #expect(queue.wakeUpsPending() == 0)
+        let first = try #require(queue.nextHandedOver())
+        #expect(first.fd == 5 && first.connectionID == 1 && first.response == .text("a"))
+        queue.deliver(fd: 7, connectionID: 3, response: .text("c"))  // handed over while delivering
+        #expect(queue.nextHandedOver()?.response == .text("b"))
+        #expect(queue.nextHandedOver()?.response == .text("c"))
+        #expect(queue.nextHandedOver() == nil)
+        queue.deliver(fd: 8, connectionID: 4, response: .text("d"))
+        #expect(queue.nextHandedOver()?.fd == 8)
+        #expect(queue.nextHandedOver() == nil)
+    }
+
+    @Test func fromAnotherThreadAResponseGoesThroughTheInbox() throws {
+        let queue = try ResponseQueue()
+        queue.bindToCurrentThread()
+        let thread = try NamedThread(name: "worker") {
+            queue.deliver(fd: 5, connectionID: 9, response: .text("late"))
+        }
+        thread.join()
+        #expect(queue.nextHandedOver() == nil)
+        #expect(queue.wakeUpsPending() == 1)
+        var taken: [LoopMessage] = []
+        queue.take(into: &taken)
+        guard case .response(let fd, let id, let response) = try #require(taken.first) else {
+            Issue.record("not a response: \(taken)")
+            return
+        }
+        #expect(fd == 5 && id == 9 && response == .text("late"))
+    }
+
+    @Test func aJobRunsAtOnceOnTheLoopsThreadAndIsQueuedFromAnother() throws {
+        let queue = try ResponseQueue()
+        queue.bindToCurrentThread()
+        let ran = Atomic<Int>(0)
+        queue.run { ran.add(1, ordering: .relaxed) }
+        let ranAtOnce = ran.load(ordering: .relaxed)
+        #expect(ranAtOnce == 1)
+        let thread = try NamedThread(name: "worker") { queue.run { ran.add(10, ordering: .relaxed) } }
+        thread.join()
+        let ranElsewhere = ran.load(ordering: .relaxed)
+        #expect(ranElsewhere == 1)  // waits for the loop
+        var taken: [LoopMessage] = []
+        queue.take(into: &taken)
+        for case .job(let job) in taken { job() }
+        let ranAfter = ran.load(ordering: .relaxed)
+        #expect(ranAfter == 11)
+    }
+
     @Test func onlyTheBoundThreadIsTheLoopsThread() throws {
         let queue = try ResponseQueue()
         #expect(!queue.isCurrentThread)
