@@ -122,7 +122,7 @@ extension EventLoop {
         }
     }
 
-    func deliverOnLoop(fd: Int32, connectionID: UInt64, response: HTTPResponse) {
+    func deliverOnLoop(fd: Int32, connectionID: UInt64, response: consuming HTTPResponse) {
         guard let c = connections[fd], c.id == connectionID,
             let write = c.machine.responseReady(
                 now: timers.now, bufferedInputBytes: c.parser.bufferedByteCount, outputPending: c.hasPendingOutput)

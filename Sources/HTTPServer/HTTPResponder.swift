@@ -29,7 +29,7 @@ public final class HTTPResponder: Sendable {
         self.connectionID = connectionID
     }
 
-    public func respond(_ response: HTTPResponse) {
+    public func respond(_ response: consuming HTTPResponse) {
         if done.exchange(true, ordering: .acquiringAndReleasing) { return }
         queue.deliver(fd: fd, connectionID: connectionID, response: response)
     }

@@ -33,11 +33,14 @@ final class ResponseQueue: Sendable {
     let wakeFD: Int32
     private let inbox = Mutex<[LoopMessage]>([])
     private let threadID = Atomic<UInt>(0)
-    /// Responses handed over on the loop's thread, and how many of them the loop has taken. Only the loop's
-    /// thread touches them (`isCurrentThread`), so they need no lock; exclusivity is not checked at run time
-    /// (no access is held across a call that could reach them again).
-    @exclusivity(unchecked) nonisolated(unsafe) private var handedOver: [HandedOverResponse] = []
-    @exclusivity(unchecked) nonisolated(unsafe) private var handedOverTaken = 0
+    /// Responses handed over on the loop's thread, oldest first: `handedOverFirst`, then the `later` ones
+    /// not yet taken (`laterTaken` of them are). A handler answers once, so the first slot is nearly always
+    /// all there is, and handing over costs two stores. Only the loop's thread touches them
+    /// (`isCurrentThread`), so they need no lock; exclusivity is not checked at run time (no access is held
+    /// across a call that could reach them again).
+    @exclusivity(unchecked) nonisolated(unsafe) private var handedOverFirst: HandedOverResponse?
+    @exclusivity(unchecked) nonisolated(unsafe) private var later: [HandedOverResponse] = []
+    @exclusivity(unchecked) nonisolated(unsafe) private var laterTaken = 0
 
     init() throws(SystemError) {
         let fd = hinge_eventfd_create()
@@ -57,9 +60,15 @@ final class ResponseQueue: Sendable {
 
     /// Sends `response` to connection `fd` if it is still connection `connectionID`: handed over on the loop's
     /// thread, queued from any other.
-    func deliver(fd: Int32, connectionID: UInt64, response: HTTPResponse) {
+    func deliver(fd: Int32, connectionID: UInt64, response: consuming HTTPResponse) {
         if isCurrentThread {
-            handedOver.append(HandedOverResponse(fd: fd, connectionID: connectionID, response: response))
+            let handed = HandedOverResponse(fd: fd, connectionID: connectionID, response: response)
+            // The first slot holds the oldest response waiting: it takes one only when nothing else waits.
+            if handedOverFirst == nil && laterTaken == later.count {
+                handedOverFirst = handed
+            } else {
+                later.append(handed)
+            }
         } else {
             send(.response(fd: fd, connectionID: connectionID, response: response))
         }
@@ -74,14 +83,17 @@ final class ResponseQueue: Sendable {
     /// (the list is then emptied, keeping its capacity). The loop's thread only; delivering one may hand over
     /// more, which a nested call takes in turn.
     @inline(__always) func nextHandedOver() -> HandedOverResponse? {
-        if handedOverTaken < handedOver.count {
-            defer { handedOverTaken += 1 }
-            return handedOver[handedOverTaken]
+        if let first = handedOverFirst.take() { return first }
+        return later.isEmpty ? nil : nextLater()
+    }
+
+    private func nextLater() -> HandedOverResponse? {
+        if laterTaken < later.count {
+            defer { laterTaken += 1 }
+            return later[laterTaken]
         }
-        if handedOverTaken > 0 {
-            handedOver.removeAll(keepingCapacity: true)
-            handedOverTaken = 0
-        }
+        later.removeAll(keepingCapacity: true)
+        laterTaken = 0
         return nil
     }
 
