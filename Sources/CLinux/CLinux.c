@@ -58,11 +58,6 @@ uint64_t hinge_peer_key(int fd) {
     return 0;
 }
 
-_Static_assert((HINGE_THREAD_SHARDS & (HINGE_THREAD_SHARDS - 1)) == 0, "a power of two");
-static __thread int hinge_thread_shard = 0;
-int hinge_thread_shard_get(void) { return hinge_thread_shard; }
-void hinge_thread_shard_set(int shard) { hinge_thread_shard = shard & (HINGE_THREAD_SHARDS - 1); }
-
 int hinge_thread_set_name(const char *name) {
     char cut[16];
     strncpy(cut, name, sizeof cut - 1);

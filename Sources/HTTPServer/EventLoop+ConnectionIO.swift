@@ -4,16 +4,12 @@ import Glibc
 /// Connection I/O: read, parse, dispatch, deliver, write. Each step tells the connection's state machine
 /// what happened and performs what it answers.
 extension EventLoop {
-    private static let bufferFull = HTTPResponse.problem(
-        status: .serviceUnavailable,
-        detail: "The server holds too many response bytes for clients that have not read them yet; retry shortly.",
-        headers: ["Retry-After": "1"])
-
+    /// Connection `fd` is ready: `flags` are epoll's (`hinge_epoll_in()`, `hinge_epoll_out()`, …).
     func handleEvent(fd: Int32, flags: UInt32) {
-        guard Int(fd) < connections.count, let c = connections[Int(fd)] else { return }
+        guard let c = connections[fd] else { return }
         if flags & hinge_epoll_out() != 0 {
             flush(c)
-            guard connections[Int(fd)] === c else { return }
+            guard connections.contains(c) else { return }
         }
         if flags & (hinge_epoll_in() | hinge_epoll_hup() | hinge_epoll_err()) != 0 {
             readable(c)
@@ -21,7 +17,7 @@ extension EventLoop {
     }
 
     private func readable(_ c: HTTPConnection) {
-        let n = recv(c.fd, readBuffer.baseAddress, readBuffer.count, 0)
+        let n = transport.receive(c.fd, into: readBuffer.baseAddress!, count: readBuffer.count)
         if n > 0 {
             if c.machine.bytesReceived() == .discard { return }  // lingering: the connection is being closed
             c.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]))
@@ -35,7 +31,7 @@ extension EventLoop {
             }
             process(c)  // half-closed by the peer: answer what is complete, then close
         } else {
-            let e = errno
+            let e = Int32(truncatingIfNeeded: -n)
             if e == EINTR || e == EAGAIN || e == EWOULDBLOCK { return }
             close(c)  // ECONNRESET and friends: this connection only
         }
@@ -50,7 +46,7 @@ extension EventLoop {
                 c.out.append(contentsOf: ResponseEncoder.continueBytes)
             case .writeErrorAndClose:
                 guard case .error(let e) = event else { break }
-                metrics.parseErrors.add(1)
+                metrics.parseError()
                 writeError(c, status: e.status, detail: e.detail)
             case .dispatch:
                 // Consumed: the request moves to the handler instead of being copied out of the event.
@@ -58,7 +54,7 @@ extension EventLoop {
                 dispatch(c, request)
             }
         }
-        c.machine.parsingPaused(parserPhase: c.parser.phase, now: now)
+        c.machine.parsingPaused(parserPhase: c.parser.phase, now: timers.now)
         scheduleFlush(c)
     }
 
@@ -68,7 +64,7 @@ extension EventLoop {
     func scheduleProcessing(_ c: HTTPConnection) { toProcess.add(c) }
 
     /// Processes the connections `scheduleProcessing` queued (those still open), in the order they were queued.
-    func processScheduled() { toProcess.drain { c in if isOpen(c) { process(c) } } }
+    func processScheduled() { toProcess.drain { c in if connections.contains(c) { process(c) } } }
 
     /// Writes `c`'s output after every event of the current `epoll_wait` batch has been handled
     /// (`flushScheduled`), not at once: the responses of a batch leave back to back, so a client that reads
@@ -77,12 +73,7 @@ extension EventLoop {
     func scheduleFlush(_ c: HTTPConnection) { toFlush.add(c) }
 
     /// Flushes the connections `scheduleFlush` queued (those still open), in the order they were queued.
-    func flushScheduled() { toFlush.drain { c in if isOpen(c) { flush(c) } } }
-
-    /// Whether `c` is still the connection registered at its descriptor (not closed, its descriptor not reused).
-    @inline(__always) private func isOpen(_ c: HTTPConnection) -> Bool {
-        Int(c.fd) < connections.count && connections[Int(c.fd)] === c
-    }
+    func flushScheduled() { toFlush.drain { c in if connections.contains(c) { flush(c) } } }
 
     private static func machineEvent(_ event: HTTPParser.Event) -> ConnectionStateMachine.ParsedEvent {
         switch event {
@@ -97,54 +88,59 @@ extension EventLoop {
     func writeError(_ c: HTTPConnection, status: HTTPStatus, detail: String) {
         encoder.encode(
             .problem(status: status, detail: detail), into: &c.out, head: false, close: true, version10: false)
-        metrics.countResponse(status: status)
+        metrics.response(status)
         if configuration.logRequests { accessLog.log(method: "-", path: "-", status: status.code, micros: 0) }
     }
 
     private func dispatch(_ c: HTTPConnection, _ request: consuming HTTPRequest) {
         request.loopIndex = index
-        c.id = nextConnectionID
-        nextConnectionID &+= 1
+        c.id = connections.newID()
         if configuration.logRequests {
-            c.requestStart = monotonicNanoseconds()
+            c.requestStart = transport.now()
             c.logMethod = request.method.rawValue
             c.logPath = request.path
         }
-        metrics.requests.add(1)
-        if c.hasPendingOutput && overBufferedBytes {
+        metrics.requestDispatched()
+        if c.hasPendingOutput && metrics.overBufferedBytes(configuration.maxBufferedResponseBytes) {
             // This connection is itself among those not reading: refuse before the handler makes more.
-            metrics.refusedForBufferedBytes.add(1)
-            deliverOnLoop(fd: c.fd, connectionID: c.id, response: Self.bufferFull)
+            metrics.refusedForBufferedBytes()
+            deliverOnLoop(fd: c.fd, connectionID: c.id, response: HTTPResponse.bufferFull)
         } else {
             handler(
                 request,
-                HTTPResponder(loop: self, fd: c.fd, connectionID: c.id, liveness: c.liveness, clientKey: c.peerKey))
+                HTTPResponder(
+                    queue: responses, fd: c.fd, connectionID: c.id, liveness: c.liveness, clientKey: c.peerKey))
+            deliverHandedOver()  // the handler's answer, when it answered at once (before parsing resumes)
         }
         c.machine.dispatchReturned()
     }
 
-    /// Slow readers together hold more than `maxBufferedResponseBytes` (docs/http.md#slow-readers).
-    @inline(__always) private var overBufferedBytes: Bool {
-        metrics.bufferedResponseBytes.load(ordering: .relaxed) > configuration.maxBufferedResponseBytes
+    /// Delivers the responses handed over on the loop's thread (`ResponseQueue.deliver`), in order.
+    @inline(__always) func deliverHandedOver() {
+        while let handed = responses.nextHandedOver() {
+            deliverOnLoop(fd: handed.fd, connectionID: handed.connectionID, response: handed.response)
+        }
     }
 
-    func deliverOnLoop(fd: Int32, connectionID: UInt64, response: HTTPResponse) {
-        guard Int(fd) < connections.count, let c = connections[Int(fd)], c.id == connectionID,
+    func deliverOnLoop(fd: Int32, connectionID: UInt64, response: consuming HTTPResponse) {
+        guard let c = connections[fd], c.id == connectionID,
             let write = c.machine.responseReady(
-                now: now, bufferedInputBytes: c.parser.bufferedByteCount, outputPending: c.hasPendingOutput)
+                now: timers.now, bufferedInputBytes: c.parser.bufferedByteCount, outputPending: c.hasPendingOutput)
         else {
             return  // the connection is gone (closed, reset, shut down) or answered already
         }
         var response = response
-        if response.body.count > configuration.smallResponseBytes && overBufferedBytes {
+        if response.body.count > configuration.smallResponseBytes
+            && metrics.overBufferedBytes(configuration.maxBufferedResponseBytes)
+        {
             // Above the server-wide bound only small answers leave: a large one is what slow readers pile up.
-            metrics.refusedForBufferedBytes.add(1)
-            response = Self.bufferFull
+            metrics.refusedForBufferedBytes()
+            response = HTTPResponse.bufferFull
         }
         encoder.encode(response, into: &c.out, head: write.isHead, close: write.close, version10: write.version10)
-        metrics.countResponse(status: response.status)
+        metrics.response(response.status)
         if configuration.logRequests {
-            let micros = Int((monotonicNanoseconds() &- c.requestStart) / 1000)
+            let micros = Int((transport.now() &- c.requestStart) / 1000)
             accessLog.log(method: c.logMethod, path: c.logPath, status: response.status.code, micros: micros)
         }
         if write.resumeParsing { process(c) }
@@ -156,40 +152,40 @@ extension EventLoop {
         var progressed = false
         while c.outSent < c.out.count {
             let n = c.out.withUnsafeBytes { p in
-                Glibc.send(c.fd, p.baseAddress! + c.outSent, p.count - c.outSent, hinge_msg_nosignal())
+                transport.send(c.fd, p.baseAddress! + c.outSent, count: p.count - c.outSent)
             }
             if n > 0 {
                 c.outSent += n
                 progressed = true
                 continue
             }
-            let e = errno
+            let e = Int32(truncatingIfNeeded: -n)
             if n < 0 && e == EINTR { continue }
             if n < 0 && (e == EAGAIN || e == EWOULDBLOCK) { break }
             close(c)  // EPIPE, ECONNRESET: this connection only
             return
         }
         if progressed {
-            c.machine.outputProgressed(now: now)
+            c.machine.outputProgressed(now: timers.now)
             c.kernelQueued = -1
         }
-        countBuffered(c, c.pendingOutputBytes)
+        metrics.countUnsent(c, c.pendingOutputBytes)
         if !c.hasPendingOutput {
             if c.out.capacity > 256 * 1024 {
-                if c.out.capacity >= Self.largeResponseBytes { noteLargeFree() }
+                if c.out.capacity >= Self.largeResponseBytes { timers.noteLargeFree() }
                 c.out = []
             } else {
                 c.out.removeAll(keepingCapacity: true)
             }
             c.outSent = 0
-            switch c.machine.outputFlushed(parserPhase: c.parser.phase, now: now) {
+            switch c.machine.outputFlushed(parserPhase: c.parser.phase, now: timers.now) {
             case .none:
                 break
             case .close:
                 close(c)
                 return
             case .startLingering:
-                Glibc.shutdown(c.fd, Int32(SHUT_WR))
+                transport.shutdownOutput(c.fd)
             }
         }
         updateInterest(c)
@@ -203,15 +199,15 @@ extension EventLoop {
         if interest.write { wanted |= hinge_epoll_out() }
         if wanted != c.interest {
             c.interest = wanted
-            _ = hinge_epoll_ctl(epollFD, hinge_epoll_mod(), c.fd, wanted, UInt64(UInt32(bitPattern: c.fd)))
+            transport.rewatch(c.fd, events: wanted)
         }
     }
+}
 
-    /// Keeps `ServerMetrics.bufferedResponseBytes` equal to the sum of the connections' unsent bytes:
-    /// touches the shared count only when this connection's figure changes.
-    @inline(__always) func countBuffered(_ c: HTTPConnection, _ pending: Int) {
-        if pending == c.outCounted { return }
-        metrics.bufferedResponseBytes.add(pending - c.outCounted, ordering: .relaxed)
-        c.outCounted = pending
-    }
+extension HTTPResponse {
+    /// The answer while slow readers hold more than `maxBufferedResponseBytes` (docs/http.md#slow-readers).
+    static let bufferFull = HTTPResponse.problem(
+        status: .serviceUnavailable,
+        detail: "The server holds too many response bytes for clients that have not read them yet; retry shortly.",
+        headers: ["Retry-After": "1"])
 }

@@ -21,7 +21,7 @@ public final class HTTPServer: Sendable {
 
     private struct State: Sendable {
         var started = false
-        var loops: [EventLoop] = []
+        var loops: [SocketEventLoop] = []
         var threads: [NamedThread] = []
         var port = 0
         /// The listening socket, shared by the loops; closed by `wait()` once they have stopped.
@@ -42,7 +42,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Connections assigned to each loop now (tests: the loops share the accepts evenly).
-    var loopLoads: [Int] { state.withLock { $0.loops.map { $0.load.load(ordering: .relaxed) } } }
+    var loopLoads: [Int] { state.withLock { $0.loops.map { $0.metrics.load.load(ordering: .relaxed) } } }
 
     /// The bound port (the kernel's choice when `configuration.port` is 0); 0 before `start()`.
     public var port: Int { state.withLock { $0.port } }
@@ -64,12 +64,12 @@ public final class HTTPServer: Sendable {
         let shared = configuration.acceptStrategy == .sharedListener
         let listener = try Listener.open(
             host: configuration.host, port: configuration.port, backlog: configuration.backlog)
-        var loops: [EventLoop] = []
+        var loops: [SocketEventLoop] = []
         do {
             for i in 0..<threads {
                 let fd: Int32 = shared || i == 0 ? listener.fd : -1
                 loops.append(
-                    try EventLoop(
+                    try SocketEventLoop(
                         index: i, configuration: configuration, handler: handler, metrics: metrics, listenFD: fd))
             }
         } catch {
@@ -94,7 +94,7 @@ public final class HTTPServer: Sendable {
     /// `Connection: close`), then closes what remains once `deadline` (default
     /// `configuration.shutdownDeadline`) has passed. Returns at once; `wait()` blocks until done.
     public func shutdown(deadline: Duration? = nil) {
-        let loops = state.withLock { s -> [EventLoop] in
+        let loops = state.withLock { s -> [SocketEventLoop] in
             if s.shutdownRequested { return [] }
             s.shutdownRequested = true
             // Stop listening at once (new connections are refused) while the loops finish; the descriptor
@@ -102,8 +102,8 @@ public final class HTTPServer: Sendable {
             if s.listenFD >= 0 { Glibc.shutdown(s.listenFD, Int32(SHUT_RD)) }
             return s.loops
         }
-        let at = monotonicNanoseconds() &+ (deadline ?? configuration.shutdownDeadline).nanoseconds
-        for loop in loops { loop.send(.shutdown(deadlineNanoseconds: at)) }
+        let at = MonotonicClock.nanoseconds() &+ (deadline ?? configuration.shutdownDeadline).nanoseconds
+        for loop in loops { loop.responses.send(.shutdown(deadlineNanoseconds: at)) }
     }
 
     /// Blocks until the loops have stopped after `shutdown`, then runs the shutdown hooks once.

@@ -1,3 +1,5 @@
+import Threads
+
 /// An HTTP method token (`GET`, `POST`…). Any RFC 9110 token is accepted by the parser; the common
 /// ones are constants so that parsing them allocates nothing.
 public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -138,6 +140,9 @@ public struct HTTPRequest: Sendable, Equatable {
     /// The event loop that read the request (0-based, set before the handler runs): a handler that keeps
     /// state per loop (a snapshot, a cache) chooses it by this index, on whatever thread it finishes.
     public var loopIndex = 0
+    /// The shard of the loop that read the request: what work done for it adds to or reads from (counters,
+    /// snapshots kept per loop), on whatever thread it runs.
+    public var shard: LoopShard { LoopShard(loopIndex: loopIndex) }
 
     public init(
         method: HTTPMethod, path: String, query: String? = nil, version: HTTPVersion = .http1_1,

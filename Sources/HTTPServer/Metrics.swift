@@ -1,23 +1,10 @@
-import CLinux
 import Synchronization
+import Threads
 
-/// Which of a `ShardedCounters`' shards the calling thread adds to: each event loop sets its own (loop index
-/// + 1) when it starts; every other thread uses shard 0.
-public enum CounterShard {
-    /// Shards per counter (loops beyond 7 share shards, which stays correct, only slower): CLinux's
-    /// `HINGE_THREAD_SHARDS`, which Store's `DeviceProfileStore` uses too.
-    public static let count = Int(HINGE_THREAD_SHARDS)
-
-    /// The calling thread's shard, 0..<count (a thread-local read; the C setter keeps it in range).
-    @inline(__always) public static var current: Int { Int(hinge_thread_shard_get()) }
-
-    /// Sets the calling thread's shard (taken modulo `count` by `hinge_thread_shard_set`).
-    public static func set(_ shard: Int) { hinge_thread_shard_set(Int32(truncatingIfNeeded: shard)) }
-}
-
-/// `slots` counters, each kept as one relaxed atomic per shard, the shards of a slot 64 bytes apart: threads
-/// that add to the same counter touch different cache lines, and a read sums the shards. (One shared atomic
-/// per counter made both event loops bounce its cache line on every request.)
+/// `slots` counters, each kept as one relaxed atomic per shard (`LoopShard`), the shards of a slot 64 bytes
+/// apart: loops that add to the same counter touch different cache lines, and a read sums the shards. (One
+/// shared atomic per counter would bounce its cache line between the loops on every request.) A caller names its
+/// shard: an event loop its own, work done for a request the shard of the request's loop (`HTTPRequest.shard`).
 public final class ShardedCounters: Sendable {
     // Sendable: the pointer is set once in init and only ever used through atomic operations.
     nonisolated(unsafe) private let base: UnsafeMutablePointer<Atomic<Int>>
@@ -28,24 +15,24 @@ public final class ShardedCounters: Sendable {
     public init(slots: Int) {
         self.slots = slots
         stride = (slots + 7) / 8 * 8
-        let total = stride * CounterShard.count
+        let total = stride * LoopShard.count
         base = .allocate(capacity: total)
         for i in 0..<total { (base + i).initialize(to: Atomic(0)) }
     }
 
     deinit {
-        _ = base.deinitialize(count: stride * CounterShard.count)
+        _ = base.deinitialize(count: stride * LoopShard.count)
         base.deallocate()
     }
 
-    @inline(__always) public func add(_ slot: Int, _ n: Int = 1) {
-        (base + CounterShard.current * stride + slot).pointee.add(n, ordering: .relaxed)
+    @inline(__always) public func add(_ slot: Int, _ n: Int = 1, shard: LoopShard) {
+        (base + shard.index * stride + slot).pointee.add(n, ordering: .relaxed)
     }
 
     /// The sum over the shards (each read relaxed: a snapshot that may miss additions in flight).
     public func load(_ slot: Int) -> Int {
         var sum = 0
-        for shard in 0..<CounterShard.count { sum &+= (base + shard * stride + slot).pointee.load(ordering: .relaxed) }
+        for shard in 0..<LoopShard.count { sum &+= (base + shard * stride + slot).pointee.load(ordering: .relaxed) }
         return sum
     }
 }
@@ -55,8 +42,8 @@ public final class ShardedCounters: Sendable {
 public struct ShardedCounter: Sendable {
     private let counters = ShardedCounters(slots: 1)
     public init() {}
-    @inline(__always) public func add(_ n: Int = 1) { counters.add(0, n) }
-    @inline(__always) public func subtract(_ n: Int) { counters.add(0, -n) }
+    @inline(__always) public func add(_ n: Int = 1, shard: LoopShard) { counters.add(0, n, shard: shard) }
+    @inline(__always) public func subtract(_ n: Int, shard: LoopShard) { counters.add(0, -n, shard: shard) }
     public func load() -> Int { counters.load(0) }
 }
 
@@ -91,13 +78,13 @@ public final class ServerMetrics: Sendable {
 
     public init() {}
 
-    func countResponse(status: HTTPStatus) {
+    func countResponse(status: HTTPStatus, shard: LoopShard) {
         switch status.code {
-        case ..<200: responses1xx.add()
-        case 200..<300: responses2xx.add()
-        case 300..<400: responses3xx.add()
-        case 400..<500: responses4xx.add()
-        default: responses5xx.add()
+        case ..<200: responses1xx.add(shard: shard)
+        case 200..<300: responses2xx.add(shard: shard)
+        case 300..<400: responses3xx.add(shard: shard)
+        case 400..<500: responses4xx.add(shard: shard)
+        default: responses5xx.add(shard: shard)
         }
     }
 }

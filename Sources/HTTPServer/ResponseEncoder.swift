@@ -1,5 +1,3 @@
-import CLinux
-
 /// Serializes responses: status line, `Server`, `Date` (formatted once per second), the handler's headers
 /// (minus the ones the server manages), `Content-Length`, `Connection`, body. One per event loop.
 struct ResponseEncoder {
@@ -19,9 +17,8 @@ struct ResponseEncoder {
         serverLine = Array("Server: \(serverName)\r\n".utf8)
     }
 
-    /// Re-formats the `Date` line when the wall-clock second changed.
-    mutating func refreshDate() {
-        let s = hinge_wall_seconds()
+    /// Re-formats the `Date` line when the wall-clock second (`wallSeconds`, since the epoch) changed.
+    mutating func refreshDate(wallSeconds s: Int64) {
         if s != dateSecond {
             dateSecond = s
             dateLine = Array("Date: ".utf8) + httpDate(epochSeconds: s) + [13, 10]

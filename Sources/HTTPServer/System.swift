@@ -27,9 +27,6 @@ func syscall<T: BinaryInteger>(_ function: StaticString, _ body: () -> T) throws
     }
 }
 
-/// Monotonic clock in nanoseconds.
-@inline(__always) func monotonicNanoseconds() -> UInt64 { hinge_monotonic_ns() }
-
 /// Formats an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110 §5.6.7) without Foundation.
 func httpDate(epochSeconds: Int64) -> [UInt8] {
     var t = time_t(epochSeconds)

@@ -1,8 +1,8 @@
-import Glibc
 import HTTPServer
 import JSON
 import Store
 import Synchronization
+import Threads
 
 /// The service's `error` lines on the log (standard error by default): what failed, with the SQL, the
 /// paths and SQLite's message that a problem detail never shows, and the request id that the problem
@@ -35,9 +35,7 @@ final class ErrorLog: Sendable {
 
     /// `error: <message>` as one line (newlines in the message become spaces), rate-limited.
     func error(_ message: String) {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &now)
-        let second = Int64(now.tv_sec)
+        let second = Int64(MonotonicClock.nanoseconds() / 1_000_000_000)
         let (write, suppressedBefore) = window.withLock { w -> (Bool, Int) in
             var reported = 0
             if w.second != second {

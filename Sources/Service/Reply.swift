@@ -1,7 +1,7 @@
-import Glibc
 import HTTPServer
 import Store
 import Synchronization
+import Threads
 
 /// The answer to one request: sends through the server's responder and records the route's metrics.
 /// Sendable: it may be carried to another thread (the worker pool, the long-work lane, a store thread).
@@ -12,6 +12,9 @@ import Synchronization
 struct Reply: Sendable {
     let responder: HTTPResponder
     let counters: RouteCounters
+    /// The shard of the loop that read the request, which the route's counters add to on any thread.
+    let shard: LoopShard
+    /// When the request reached its route (`MonotonicClock`).
     let startNanos: UInt64
     let cors: CORSPolicy
     let origin: CORSPolicy.Verdict
@@ -23,7 +26,7 @@ struct Reply: Sendable {
     /// Whether the client went away before the answer was sent (`HTTPResponder.clientGone`).
     var clientGone: Bool { responder.clientGone }
 
-    var elapsedMicros: Int64 { Int64((monotonicNanos() &- startNanos) / 1000) }
+    var elapsedMicros: Int64 { Int64((MonotonicClock.nanoseconds() &- startNanos) / 1000) }
 
     /// Runs `finish` on the request's event loop.
     func onLoop(_ finish: @escaping @Sendable () -> Void) { responder.onLoop(finish) }
@@ -45,7 +48,7 @@ struct Reply: Sendable {
         var response = response
         if !response.headers.contains("Cache-Control") { response.headers.add("Cache-Control", "no-store") }
         cors.decorate(&response.headers, origin)
-        counters.observe(status: response.status.code, nanos: monotonicNanos() &- startNanos)
+        counters.observe(status: response.status.code, nanos: MonotonicClock.nanoseconds() &- startNanos, shard: shard)
         responder.respond(response)
     }
 }

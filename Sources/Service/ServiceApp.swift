@@ -58,11 +58,11 @@ final class ServiceContext: Sendable {
     /// The catalog of the loop that read `request` (`HTTPRequest.loopIndex`), so that event loops resolving at
     /// once never share a lock or a cache line to read their devices.
     func catalog(for request: HTTPRequest) -> any DeviceCatalog {
-        shardCatalogs[ServiceContext.shard(request) & (DeviceProfileStore.shardCount - 1)]
+        shardCatalogs[ServiceContext.shard(request)]
     }
 
-    /// The device-snapshot shard of the loop that read `request`: its index + 1 (0 is for other threads).
-    static func shard(_ request: HTTPRequest) -> Int { request.loopIndex + 1 }
+    /// The device-snapshot shard of the loop that read `request` (`HTTPRequest.shard`: 0 is for other threads).
+    static func shard(_ request: HTTPRequest) -> Int { request.shard.index }
 }
 
 /// Wires `hinge serve`: configuration from `ServeOptions`, the store, every route, readiness.

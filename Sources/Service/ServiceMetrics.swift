@@ -1,7 +1,7 @@
-import Glibc
 import HTTPServer
 import Store
 import Synchronization
+import Threads
 
 /// Per-route request counts by status and a latency histogram per route, for `GET /metrics`.
 ///
@@ -54,7 +54,7 @@ final class RouteCounters: Sendable {
     private static let statusBase = 100
     private static let statusSlots = 500
     /// Slots: the statuses, then the latency buckets, then the count and the sum of nanoseconds; sharded per
-    /// event loop (see `ShardedCounters`).
+    /// event loop (see `ShardedCounters`): a request's observation goes to the shard of the loop that read it.
     private let slots: ShardedCounters
     private static let bucketBase = statusSlots
     private static let countSlot = statusSlots + ServiceMetrics.bucketBounds.count
@@ -64,15 +64,15 @@ final class RouteCounters: Sendable {
         slots = ShardedCounters(slots: RouteCounters.sumSlot + 1)
     }
 
-    func observe(status: Int, nanos: UInt64) {
+    func observe(status: Int, nanos: UInt64, shard: LoopShard) {
         let slot = status - RouteCounters.statusBase
-        if slot >= 0 && slot < RouteCounters.statusSlots { slots.add(slot) }
+        if slot >= 0 && slot < RouteCounters.statusSlots { slots.add(slot, shard: shard) }
         let seconds = Double(nanos) / 1e9
         var i = 0
         while i < ServiceMetrics.bucketBounds.count, seconds > ServiceMetrics.bucketBounds[i] { i += 1 }
-        if i < ServiceMetrics.bucketBounds.count { slots.add(RouteCounters.bucketBase + i) }
-        slots.add(RouteCounters.countSlot)
-        slots.add(RouteCounters.sumSlot, Int(truncatingIfNeeded: nanos))
+        if i < ServiceMetrics.bucketBounds.count { slots.add(RouteCounters.bucketBase + i, shard: shard) }
+        slots.add(RouteCounters.countSlot, shard: shard)
+        slots.add(RouteCounters.sumSlot, Int(truncatingIfNeeded: nanos), shard: shard)
     }
 
     func state() -> ServiceMetrics.RouteState {
@@ -86,11 +86,4 @@ final class RouteCounters: Sendable {
         s.sumSeconds = Double(slots.load(RouteCounters.sumSlot)) / 1e9
         return s
     }
-}
-
-/// Monotonic clock in nanoseconds.
-func monotonicNanos() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
 }

@@ -1,7 +1,7 @@
-import Glibc
 import HTTPServer
 import Store
 import Synchronization
+import Threads
 
 /// A router whose handlers get a `Reply` (metrics by route pattern, CORS and caching headers) instead of the
 /// bare responder. Each route declares the query parameters it reads where it is registered (`query:`).
@@ -56,8 +56,9 @@ struct ServiceRouter {
             responding: { request, responder in
                 let origin = cors.verdict(request)
                 let reply = Reply(
-                    responder: responder, counters: counters, startNanos: monotonicNanos(), cors: cors, origin: origin,
-                    failures: failures, method: request.method, path: request.path)
+                    responder: responder, counters: counters, shard: request.shard,
+                    startNanos: MonotonicClock.nanoseconds(), cors: cors, origin: origin, failures: failures,
+                    method: request.method, path: request.path)
                 if CORSPolicy.refuses(origin, request.method) { return reply.send(CORSPolicy.refusal(request)) }
                 if !stateless, case .allowed = origin, SandboxPolicy.isOpaque(request),
                     !sandbox.isCredentialed(request)

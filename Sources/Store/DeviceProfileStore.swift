@@ -1,6 +1,7 @@
 import JSON
 import LayoutEngine
 import Synchronization
+import Threads
 
 /// A device profile as stored: the profile and its entity tag.
 public struct StoredProfile: Sendable, Equatable {
@@ -89,9 +90,9 @@ public final class DeviceProfileStore: DeviceCatalog, Sendable {
         public var count: Int { snapshot.byID.count }
     }
 
-    /// Slots (a power of two): a caller passes its own shard (Service: its event loop's index + 1, 0 for
-    /// other threads), so that loops reading at once never share a slot's lock; beyond 7 loops they share.
-    public static let shardCount = 8
+    /// Slots, one per `LoopShard`: a caller passes its own shard (Service: the shard of the event loop that
+    /// read the request, 0 for other threads), so that loops reading at once never share a slot's lock.
+    public static let shardCount = LoopShard.count
     private let slots: [Slot]
     private let writer: StoreWriter
     private let engine: any StoreEngine

@@ -1,4 +1,5 @@
 import Synchronization
+import Threads
 
 #if canImport(Glibc)
     import Glibc
@@ -58,7 +59,8 @@ final class PostgresEngine: StoreEngine {
     private final class WriterState: @unchecked Sendable {
         // Sendable proof: `StoreEngine`'s writer-side methods run on the writer thread only, one at a time.
         var connection: PGConnection?
-        var nextAttempt: ContinuousClock.Instant?
+        /// When the writer may try to connect again (`MonotonicClock` nanoseconds).
+        var nextAttempt: UInt64?
         var delayMillis: Int
         var writtenSincePruneCheck = Int.max / 2  // check at the first commit
         init(delayMillis: Int) { self.delayMillis = delayMillis }
@@ -187,7 +189,7 @@ final class PostgresEngine: StoreEngine {
         if let db = writer.connection, db.isUsable { return db }
         writer.connection?.close()
         writer.connection = nil
-        let now = ContinuousClock.now
+        let now = MonotonicClock.nanoseconds()
         if let next = writer.nextAttempt, now < next {
             throw .databaseUnavailable(currentProblem ?? "reconnecting")
         }
@@ -200,7 +202,7 @@ final class PostgresEngine: StoreEngine {
             setWriterProblem(nil)
             return db
         } catch {
-            writer.nextAttempt = now + .milliseconds(writer.delayMillis)
+            writer.nextAttempt = now &+ UInt64(writer.delayMillis) * 1_000_000
             log("store: \(displayName): the writer's reconnect failed (next in \(writer.delayMillis) ms): \(error)")
             writer.delayMillis = min(writer.delayMillis * 2, backoff.maxMillis)
             throw error

@@ -20,8 +20,8 @@ public final class ConditionLock: @unchecked Sendable {
         pthread_mutex_init(mutex, nil)
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
-        // Timed waits measure against the monotonic clock: a step of the wall clock (NTP, an operator)
-        // neither cuts a wait short nor stretches it.
+        // Timed waits measure against the monotonic clock (`MonotonicClock`'s, CLOCK_MONOTONIC): a step of the
+        // wall clock (NTP, an operator) neither cuts a wait short nor stretches it.
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
@@ -45,26 +45,23 @@ public final class ConditionLock: @unchecked Sendable {
     public func wait(milliseconds: Int) {
         wait(until: ConditionLock.deadline(afterNanoseconds: milliseconds * 1_000_000))
     }
-    /// Waits until `deadline` at the latest (`CLOCK_MONOTONIC`, from `deadline(afterNanoseconds:)`).
+    /// Waits until `deadline` at the latest (`MonotonicClock` time, from `deadline(afterNanoseconds:)`).
     public func wait(until deadline: timespec) {
         var d = deadline
         _ = pthread_cond_timedwait(condition, mutex, &d)
     }
-    /// The `CLOCK_MONOTONIC` time `nanoseconds` from now, for `wait(until:)`.
+    /// The `MonotonicClock` time `nanoseconds` from now, for `wait(until:)`.
     public static func deadline(afterNanoseconds nanoseconds: Int) -> timespec {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let total = Int(now.tv_nsec) + nanoseconds % 1_000_000_000
+        let at = MonotonicClock.nanoseconds() &+ UInt64(max(nanoseconds, 0))
         var deadline = timespec()
-        deadline.tv_sec = now.tv_sec + nanoseconds / 1_000_000_000 + total / 1_000_000_000
-        deadline.tv_nsec = total % 1_000_000_000
+        deadline.tv_sec = time_t(at / 1_000_000_000)
+        deadline.tv_nsec = Int(at % 1_000_000_000)
         return deadline
     }
-    /// True once `deadline` (`CLOCK_MONOTONIC`) has passed.
+    /// True once `deadline` (`MonotonicClock` time) has passed.
     public static func hasPassed(_ deadline: timespec) -> Bool {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return now.tv_sec > deadline.tv_sec || (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec)
+        let at = UInt64(deadline.tv_sec) &* 1_000_000_000 &+ UInt64(deadline.tv_nsec)
+        return MonotonicClock.nanoseconds() >= at
     }
     public func signal() { pthread_cond_signal(condition) }
     public func broadcast() { pthread_cond_broadcast(condition) }

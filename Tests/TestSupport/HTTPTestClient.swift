@@ -1,5 +1,7 @@
 // The HTTP client of the live tests: raw sockets to a server on loopback, so that tests see exactly the
 // bytes the server writes (and can send bytes no well-behaved client would).
+import Threads
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -180,13 +182,10 @@ public enum HTTPClient {
 
 /// Polls `condition` until it holds or `seconds` pass (never a fixed sleep as synchronisation).
 public func eventually(within seconds: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
-    var start = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &start)
+    let start = MonotonicClock.nanoseconds()
     while true {
         if try condition() { return true }
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        if Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1e9 > seconds { return false }
+        if Double(MonotonicClock.nanoseconds() - start) / 1e9 > seconds { return false }
         sched_yield()
         usleep(2000)
     }

@@ -20,16 +20,6 @@
 #include <unistd.h>
 #include "hinge_codec.h"
 
-/// How many thread shards there are: the one count behind HTTPServer's `CounterShard` (metrics) and
-/// Store's `DeviceProfileStore` slots. A power of two.
-#define HINGE_THREAD_SHARDS 8
-
-/// This thread's shard, in 0..<HINGE_THREAD_SHARDS (see `CounterShard` in HTTPServer/Metrics.swift): 0
-/// unless set, e.g. by an event loop for its own thread. A thread-local, so reading it costs a load.
-int hinge_thread_shard_get(void);
-/// Sets this thread's shard, taken modulo HINGE_THREAD_SHARDS.
-void hinge_thread_shard_set(int shard);
-
 /// Names the calling thread (at most 15 bytes are kept) and lowers its scheduling priority
 /// (its nice value becomes `nice`; 0 leaves it): worker threads yield the CPU to the event loops. Best
 /// effort; returns -1 on failure.
@@ -113,7 +103,7 @@ static inline int hinge_tcp_socket(int family) {
 }
 static inline int hinge_msg_nosignal(void) { return MSG_NOSIGNAL; }
 
-/// Monotonic clock in nanoseconds (vDSO, no syscall).
+/// Monotonic clock in nanoseconds (vDSO, no syscall): read through `MonotonicClock` (module Threads).
 static inline uint64_t hinge_monotonic_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
