@@ -362,8 +362,9 @@ const HingePanel = (() => {
       transport.post({ type: "draw", frameId: state.frame.id, scene: text, resolution: result.data });
     }
 
-    // The clipboard API first; where the host's frame refuses it (Figma's), the code is selected in the
-    // textarea and copied with execCommand; where that is refused too, it stays selected for Ctrl+C.
+    // The clipboard API first; where the host's frame refuses it (Figma's, a Penpot frame without the
+    // clipboard-write grant), the code is selected in the textarea and copied with execCommand; where that is
+    // refused too, it stays selected for Ctrl+C.
     async function copySwiftUI() {
       const scene = currentScene();
       if (!scene) { say("The scene JSON does not parse."); return; }
@@ -379,11 +380,19 @@ const HingePanel = (() => {
       const lines = source.split("\n").length - (source.endsWith("\n") ? 1 : 0);
       $.code.value = source;
       $.codeField.hidden = false;
+      // A frame whose permissions policy leaves out clipboard-write is not asked (the browser would log a
+      // violation): the code goes straight to execCommand.
+      const policy = document.permissionsPolicy || document.featurePolicy;
       let copied = false;
-      try {
-        await navigator.clipboard.writeText(source);
-        copied = true;
-      } catch {
+      if (navigator.clipboard && (!policy || policy.allowsFeature("clipboard-write"))) {
+        try {
+          await navigator.clipboard.writeText(source);
+          copied = true;
+        } catch {
+          copied = false;
+        }
+      }
+      if (!copied) {
         $.code.focus();
         $.code.select();
         try { copied = document.execCommand("copy"); } catch { copied = false; }
