@@ -75,7 +75,7 @@ let swiftUITargets: [Target] =
 //   HingeCLI → {Resolving, ArgumentScanning, Store, Wireframe, LayoutEngine, JSON, CLinux, Threads, SwiftUIBridge} ;
 //   SwiftUIBridge → {SwiftCodeModel, LayoutEngine, JSON, Threads} ; SwiftCodeModel → the toolchain's SwiftSyntax, SwiftParser ;
 //   Service → {Resolving, HTTPServer, ArgumentScanning, Store, Wireframe, LayoutEngine, JSON, CLinux, Threads} ;
-//   Resolving → {Store, Wireframe, LayoutEngine, JSON} ; Wireframe → {LayoutEngine, JSON} ;
+//   Resolving → {Store, Wireframe, LayoutEngine, JSON, SwiftUIBridge} ; Wireframe → {LayoutEngine, JSON} ;
 //   LayoutEngine → JSON ; Store → {CSQLite, CPostgreSQL, CLinux, Threads, LayoutEngine, JSON} ; HTTPServer → {CLinux, Threads} ;
 //   Threads → CLinux
 let package = Package(
@@ -110,7 +110,10 @@ let package = Package(
         // The SVG wireframe of a resolution, drawn from the response JSON.
         .target(name: "Wireframe", dependencies: ["LayoutEngine", "JSON"]),
         // The application core: resolve, matrix, replay and their problems as domain values — no HTTP.
-        .target(name: "Resolving", dependencies: ["Store", "Wireframe", "LayoutEngine", "JSON"]),
+        // SwiftUIBridge (unless HINGE_SWIFTUI=off): scenes from SwiftUI source and SwiftUI from a scene.
+        .target(
+            name: "Resolving", dependencies: ["Store", "Wireframe", "LayoutEngine", "JSON"] + swiftUI,
+            swiftSettings: swiftUIDefine),
         .target(
             name: "Service",
             dependencies: [
@@ -119,7 +122,8 @@ let package = Package(
             ],
             // openapi.yaml (the repository root's, through a symlink) is compiled into the binary for GET /openapi.yaml;
             // Hinge Studio's files for GET / and /studio/… (StudioRoutes).
-            resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Studio")]
+            resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Studio")],
+            swiftSettings: swiftUIDefine
         ),
         // The subcommands' parsers and runners; the executable only wires and prints. Threads: `hinge lint`'s workers.
         .target(

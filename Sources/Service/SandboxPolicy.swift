@@ -14,7 +14,7 @@ struct SandboxPolicy: Sendable {
         "POST /v1/resolve", "POST /v1/resolve/svg", "POST /v1/resolve/matrix",
         "GET /v1/devices", "GET /v1/devices/{id}", "GET /v1/constants",
         "GET /v1/constant-sets", "GET /v1/constant-sets/{name}", "GET /v1/constant-sets/{name}/versions/{n}",
-        "GET /healthz",
+        "GET /healthz", "POST /v1/scenes/from-swift", "POST /v1/swiftui",
     ]
 
     /// The bearer tokens that open the other routes to a sandboxed page: the API key and the pairing token.

@@ -179,6 +179,9 @@ public struct ServiceApp: Sendable {
         DeviceRoutes.register(on: &router, context: context)
         ConstantSetRoutes.register(on: &router, context: context)
         RequestRoutes.register(on: &router, context: context)
+        #if HINGE_SWIFTUI
+            SwiftUIRoutes.register(on: &router, context: context)
+        #endif
         let context = self.context
         OperationsRoutes.register(on: &router, context: context, server: { context.serverMetrics.withLock { $0 } })
         StudioRoutes.register(on: &router, writesNeedKey: context.authorization.key != nil)

@@ -21,7 +21,9 @@ import Testing
         // Nothing that reads the log or writes is among them.
         for route in SandboxPolicy.statelessRoutes {
             #expect(!route.contains("/v1/requests"))
-            #expect(route.hasPrefix("GET ") || route.hasPrefix("POST /v1/resolve"))
+            #expect(
+                route.hasPrefix("GET ") || route.hasPrefix("POST /v1/resolve") || route == "POST /v1/swiftui"
+                    || route == "POST /v1/scenes/from-swift")
         }
     }
 

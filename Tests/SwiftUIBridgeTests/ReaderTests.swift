@@ -213,7 +213,7 @@ import Testing
         #expect(report.scenes[1].unresolved.map(\.message).contains { $0.contains("one per size class") })
     }
 
-    @Test("read: present-by-item for `if let`, its shorthand, `guard let` and `!`; none when the optional is not read")
+    @Test("present-by-item: `if let`, its shorthand, `guard let` and `!`; none when the optional is not read")
     func presentByItem() throws {
         func findings(_ content: String) -> [String] {
             readOne(
