@@ -395,6 +395,7 @@ const HingePanel = (() => {
       if (!copied) {
         $.code.focus();
         $.code.select();
+        $.code.scrollTop = 0;
         try { copied = document.execCommand("copy"); } catch { copied = false; }
       }
       say(copied ? `Copied ${lines} lines of SwiftUI.` : `The panel may not use the clipboard: the SwiftUI (${lines} lines) is selected below, to copy with Ctrl+C or ⌘C.`);

@@ -367,6 +367,7 @@ export function mountScene(panel, studio) {
         swiftUIFallback.hidden = false;
         swiftUICode.focus();
         swiftUICode.select();
+        swiftUICode.scrollTop = 0;  // the code's first lines in view, the whole of it selected
         swiftUIStatus.textContent = `The browser refused the clipboard: the SwiftUI (${lines} lines) is selected below, to copy with Ctrl+C or ⌘C.`;
       }
     } finally {
