@@ -256,6 +256,83 @@ def studio_checks(b, hinge, shots, shots_dir):
         b.by("#tab-scene").click()
         b.collect()
 
+    def swiftui_answer(scene_text):
+        """What `POST /v1/swiftui` answers for a scene's text (not recorded)."""
+        status, headers, body = hinge.request("POST", "/v1/swiftui", scene_text.encode(),
+                                              {"Content-Type": "application/json", "Hinge-Record": "off"})
+        expect(status == 200, f"POST /v1/swiftui: {status} {body[:200]!r}")
+        expect(headers.get("Content-Type", "").startswith("text/x-swift"), f"Content-Type {headers.get('Content-Type')}")
+        return body.decode()
+
+    def copy_ended():
+        b.wait(lambda _: b.by("#scene-swiftui-status").text.startswith(("Copied", "The browser refused", "No SwiftUI")),
+               "Copy SwiftUI to end")
+        return b.by("#scene-swiftui-status").text
+
+    def press_copy():
+        """Copy SwiftUI from the keyboard: focus the button, press Enter."""
+        b.js("document.getElementById('scene-swiftui-status').textContent = ''")
+        button = b.by("#scene-copy-swiftui")
+        b.js("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", button)
+        button.send_keys(Keys.ENTER)
+        return copy_ended()
+
+    def copies_swiftui():
+        d.set_window_size(1400, 1000)
+        show_scene(DEFAULT_SCENE)
+        want = swiftui_answer(editor_text())
+        lines = want.count("\n") + (0 if want.endswith("\n") else 1)
+        d.execute_cdp_cmd("Browser.grantPermissions", {"origin": hinge.base,
+                                                       "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        status = press_copy()
+        expect(status == f"Copied {lines} lines of SwiftUI.", f"status: {status!r}")
+        copied = d.execute_async_script("const done = arguments[arguments.length - 1];"
+                                        "navigator.clipboard.readText().then(done, (e) => done('refused: ' + e))")
+        expect(copied == want, f"the clipboard holds {copied[:120]!r}, not the API's answer")
+        expect(copied.startswith("import SwiftUI"), f"the copied text starts {copied[:40]!r}")
+        ids = [p["id"] for p in DEFAULT_SCENE["presentations"]]
+        missing = [i for i in ids if f'"{i}"' not in copied]
+        expect(not missing, f"presentation ids not named in the SwiftUI: {missing}")
+        expect(not b.by("#scene-swiftui-fallback").is_displayed(), "the fallback shows though the clipboard took the code")
+        sent = [(m, u, h) for m, u, h in b.requests_since(0) if u.endswith("/v1/swiftui")]
+        expect(sent and {k.lower(): v for k, v in sent[-1][2].items()}.get("hinge-client") == "studio",
+               f"the call does not say it comes from the studio: {sent[-1:]}")
+        shots.append(b.shot(shots_dir, "scene-swiftui.png"))
+        # A browser that refuses the clipboard: the code is shown, focused and selected whole.
+        b.js("navigator.clipboard.writeText = () => Promise.reject(new DOMException('refused', 'NotAllowedError'))")
+        status = press_copy()
+        expect(status.startswith("The browser refused the clipboard") and f"({lines} lines)" in status, f"status: {status!r}")
+        expect(b.by("#scene-swiftui-fallback").is_displayed(), "the code is not shown")
+        shown = b.js("const t = document.getElementById('scene-swiftui-code');"
+                     "return {value: t.value, focused: document.activeElement === t, readOnly: t.readOnly,"
+                     " selected: t.value.slice(t.selectionStart, t.selectionEnd)}")
+        expect(shown["value"] == want and shown["selected"] == want, "the code shown is not the API's answer, selected whole")
+        expect(shown["focused"] and shown["readOnly"], f"the code is not focused and read-only: {shown}")
+        # 390 px: the button, the status and the code fit the window.
+        d.set_window_size(390, 844)
+        b.wait(lambda _: b.js("return document.documentElement.clientWidth") <= 390, "the narrow window")
+        overflow = b.js("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        expect(overflow <= 0, f"the page scrolls sideways by {overflow} px at 390 px with the code shown")
+        box = b.js("const r = document.getElementById('scene-copy-swiftui').getBoundingClientRect(); return [r.left, r.right]")
+        expect(box[0] >= 0 and box[1] <= 390, f"the button is outside the window at 390 px: {box}")
+        shots.append(b.shot(shots_dir, "scene-swiftui-390.png", scroll_to="#scene-copy-swiftui"))
+        d.set_window_size(1400, 1000)
+        # A scene the API refuses: its problem under the button, pointing into the text.
+        scene = json.loads(json.dumps(DEFAULT_SCENE))
+        scene["presentations"][0]["kind"] = "bogus"
+        b.set_scene(json.dumps(scene, indent=2))
+        b.wait(lambda _: b.by("#panel-scene").get_attribute("data-state") == "error", "the 422 of the edit")
+        status = press_copy()
+        expect(status.startswith("No SwiftUI (422)"), f"status: {status!r}")
+        pointers = [e.text for e in b.all("#scene-swiftui-errors .issue .pointer")]
+        expect("/presentations/0/kind" in pointers, f"the problem's pointer is not shown: {pointers}")
+        expect(not b.by("#scene-swiftui-fallback").is_displayed(), "the last code still shows after a refusal")
+        b.js("delete navigator.clipboard.writeText")  # the browser's own method again
+        show_scene(DEFAULT_SCENE)
+        bad = b.collect(allowed=[("/v1/resolve", 422), ("/v1/swiftui", 422)])
+        expect(not bad, f"console errors or failed requests: {bad}")
+        return f"{lines} lines copied from the keyboard; shown selected when refused; the 422's pointer listed"
+
     def tables_keep_words_whole():
         d.set_window_size(1400, 1000)
         show_scene({**DEFAULT_SCENE, "device": "iphone-duo", "orientation": "landscape", "posture": "halfOpened"})
@@ -333,6 +410,7 @@ def studio_checks(b, hinge, shots, shots_dir):
         ("layers under others stay visible: outlined, listed, and hidden on request", layers_under_others_stay_visible),
         ("errors show under the editor, on screen, point into the text; the rest is marked stale", errors_are_beside_the_editor),
         ("ids and names holding markup show as text (no script, no element, no alert)", xss_shows_as_text),
+        ("Copy SwiftUI copies the API's SwiftUI, shows it selected when the clipboard is refused, lists a 422", copies_swiftui),
     ])
     work_checks(b, hinge, shots, shots_dir, run, DEFAULT_SCENE)
     view_checks(b, hinge, shots, shots_dir, run)

@@ -18,6 +18,8 @@ import re
 import sys
 import urllib.request
 
+from selenium.webdriver.common.by import By
+
 from browser_harness import ROOT, Hinge, check, expect, free_port, results
 from plugin_host import (FIXTURES, FakeConstantSets, PenpotHost, PluginPage, StaticServer, compare, hinge_groups,
                          hinge_nodes, origin_of, wait_for)
@@ -328,6 +330,55 @@ def host_checks(run):
         run.clean()
         return f"{len(frames)} frames, one per combination, each equal to the API"
 
+    def copies_swiftui():
+        page.select(run.frames["duo"])
+        page.set_scene(TYPICAL)
+        status, headers, body = run.hinge.request("POST", "/v1/swiftui", TYPICAL)
+        expect(status == 200, f"POST /v1/swiftui: {status} {body[:200]!r}")
+        want = body.decode()
+        lines = want.count("\n") + (0 if want.endswith("\n") else 1)
+        # The system clipboard, read from the host page (its origin may).
+        page.driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": static.origin,
+                                                                  "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        page.js("return navigator.clipboard.writeText('')")
+        before = page.snapshot()
+        page.in_panel("document.getElementById('status').textContent = ''")
+        page.panel()
+        try:  # a trusted click, as a designer's: execCommand("copy") needs one
+            button = page.driver.find_element(By.ID, "copy-swiftui")
+            page.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+            button.click()
+        finally:
+            page.driver.switch_to.default_content()
+        done = page.wait_status(lambda s: s.startswith(("Copied", "The panel may not", "No SwiftUI", "Hinge did not")),
+                                "Copy SwiftUI to end")
+        expect(done == f"Copied {lines} lines of SwiftUI.", f"status: {done!r} {page.text('errors')!r}")
+        shown = page.in_panel("const t = document.getElementById('swiftui-code');"
+                              "return {value: t.value, visible: t.offsetParent !== null, readOnly: t.readOnly}")
+        expect(shown["value"] == want and shown["visible"] and shown["readOnly"], "the panel does not show the API's SwiftUI")
+        copied = page.driver.execute_async_script("const done = arguments[arguments.length - 1];"
+                                                  "navigator.clipboard.readText().then(done, (e) => done('refused: ' + e))")
+        expect(copied == want, f"the clipboard holds {copied[:120]!r}, not the API's answer")
+        expect(copied.startswith("import SwiftUI"), f"the copied text starts {copied[:40]!r}")
+        missing = [p["id"] for p in TYPICAL["presentations"] if f'"{p["id"]}"' not in copied]
+        expect(not missing, f"presentation ids not named in the SwiftUI: {missing}")
+        expect(shapes_only(page.snapshot()) == shapes_only(before), "copying changed the canvas")
+        page.in_panel("document.getElementById('swiftui-field').scrollIntoView()")
+        run.shots.append(page.shot(run.shots_dir, f"{kind}-swiftui.png"))
+        # A scene the API refuses: its violations, as for a resolution.
+        page.set_scene({"device": "iphone-duo", "presentations": [{"id": "s", "kind": "sheeet"}]})
+        page.in_panel("document.getElementById('status').textContent = ''")
+        page.click("copy-swiftui")
+        done = page.wait_status(lambda s: s.startswith(("Copied", "The panel may not", "No SwiftUI", "Hinge did not")),
+                                "Copy SwiftUI to end")
+        expect(done == "No SwiftUI (422).", f"status: {done!r}")
+        errors = page.in_panel("return [...document.querySelectorAll('#errors li')].map(l => l.textContent)")
+        expect(any(e.startswith("/presentations/0/kind") for e in errors), f"violations not listed: {errors}")
+        page.set_scene(TYPICAL)
+        run.clean(["/v1/swiftui - Failed to load resource: the server responded with a status of 422",
+                   "422 http://127.0.0.1:"])
+        return f"{lines} lines copied and shown; the 422's violations listed"
+
     def refused_422():
         before = page.snapshot()
         bad = {"device": "iphone-duo-x", "presentations": [{"id": "s", "kind": "sheet", "detents": ["tall"]}]}
@@ -482,6 +533,7 @@ def host_checks(run):
         ("every golden scene: every shape equals the API's numbers", every_scene(golden)),
         ("the typical scene on every built-in device and posture equals the API", every_scene(typical)),
         ("the matrix draws one frame per combination, each equal to the API", matrix),
+        ("Copy SwiftUI copies and shows the API's SwiftUI for the scene; a 422 lists its violations", copies_swiftui),
         ("a 422 lists each violation with its pointer and draws nothing", refused_422),
         ("an unreachable server says what to run and draws nothing", unreachable),
         ("a server without the CORS grant says which --cors-origin to add", missing_cors),

@@ -1,6 +1,7 @@
 // The plugins' panel, the same in every host: it edits the selected frame's scene (pickers from
 // GET /v1/devices, a presentation form in the API's vocabulary, the scene as JSON), calls Hinge from the
-// panel's own origin, lists diagnostics and errors, and posts resolutions to the main thread to draw.
+// panel's own origin, lists diagnostics and errors, and posts resolutions to the main thread to draw. "Copy
+// SwiftUI" copies the SwiftUI view Hinge writes for the scene (POST /v1/swiftui) and shows it.
 // `transport` is the host's message channel ({post(message), listen(callback)}). Nothing from the API or
 // the scene is inserted as markup: every text goes through textContent.
 const HingePanel = (() => {
@@ -89,6 +90,9 @@ const HingePanel = (() => {
     $.add = el("button", { id: "add", type: "button", on: { click: addPresentation } }, "Add presentation");
     $.json = el("textarea", { id: "scene-json", spellcheck: "false", rows: 10, on: { input: jsonEdited } });
     $.draw = el("button", { id: "draw", type: "button", class: "primary", on: { click: resolveAndDraw } }, "Resolve and draw");
+    $.copy = el("button", { id: "copy-swiftui", type: "button", on: { click: copySwiftUI } }, "Copy SwiftUI");
+    $.code = el("textarea", { id: "swiftui-code", readonly: true, spellcheck: "false", rows: 10 });
+    $.codeField = el("label", { class: "field", id: "swiftui-field", hidden: true }, "SwiftUI", $.code);
     $.matrixDevices = el("div", { id: "matrix-devices", class: "checks" });
     $.matrixPostures = el("div", { id: "matrix-postures", class: "checks" });
     $.matrix = el("button", { id: "matrix", type: "button", on: { click: drawMatrix } }, "Draw the matrix");
@@ -110,8 +114,8 @@ const HingePanel = (() => {
       el("fieldset", {}, el("legend", {}, "Presentations"), $.presentations, $.add,
         el("label", { class: "field" }, "Arrangement", $.arrangement)),
       el("details", { id: "json" }, el("summary", {}, "Scene JSON (paste a scene here)"), $.json),
-      el("div", { class: "actions" }, $.draw),
-      $.status, $.errors,
+      el("div", { class: "actions" }, $.draw, $.copy),
+      $.status, $.errors, $.codeField,
       el("h2", {}, "Diagnostics"), $.diagnostics,
       el("details", { id: "matrix-box" }, el("summary", {}, "Matrix: devices × postures"),
         $.matrixDevices, $.matrixPostures, $.matrix));
@@ -297,7 +301,7 @@ const HingePanel = (() => {
       const text = await response.text();
       let data = null;
       try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-      return { ok: response.ok, status: response.status, data };
+      return { ok: response.ok, status: response.status, data, text };
     }
 
     async function unreachable() {
@@ -356,6 +360,45 @@ const HingePanel = (() => {
       showDiagnostics(result.data);
       say("Drawing…");
       transport.post({ type: "draw", frameId: state.frame.id, scene: text, resolution: result.data });
+    }
+
+    // The clipboard API first; where the host's frame refuses it (Figma's, a Penpot frame without the
+    // clipboard-write grant), the code is selected in the textarea and copied with execCommand; where that is
+    // refused too, it stays selected for Ctrl+C.
+    async function copySwiftUI() {
+      const scene = currentScene();
+      if (!scene) { say("The scene JSON does not parse."); return; }
+      say("Writing SwiftUI…");
+      const result = await call("POST", "/v1/swiftui", JSON.stringify(frameWindow(scene)));
+      if (!result.ok) {
+        showProblem(result);
+        say(result.status ? `No SwiftUI (${result.status}).` : "Hinge did not answer: no SwiftUI.");
+        return;
+      }
+      fill($.errors);
+      const source = result.text;
+      const lines = source.split("\n").length - (source.endsWith("\n") ? 1 : 0);
+      $.code.value = source;
+      $.codeField.hidden = false;
+      // A frame whose permissions policy leaves out clipboard-write is not asked (the browser would log a
+      // violation): the code goes straight to execCommand.
+      const policy = document.permissionsPolicy || document.featurePolicy;
+      let copied = false;
+      if (navigator.clipboard && (!policy || policy.allowsFeature("clipboard-write"))) {
+        try {
+          await navigator.clipboard.writeText(source);
+          copied = true;
+        } catch {
+          copied = false;
+        }
+      }
+      if (!copied) {
+        $.code.focus();
+        $.code.select();
+        $.code.scrollTop = 0;
+        try { copied = document.execCommand("copy"); } catch { copied = false; }
+      }
+      say(copied ? `Copied ${lines} lines of SwiftUI.` : `The panel may not use the clipboard: the SwiftUI (${lines} lines) is selected below, to copy with Ctrl+C or ⌘C.`);
     }
 
     async function drawMatrix() {

@@ -60,6 +60,18 @@ export async function pictureText(method, path, options = {}) {
   return { svg: result.data, status: result.status, problem: null };
 }
 
+/**
+ * The SwiftUI view `POST /v1/swiftui` writes for a scene's text: `{source, status, problem}` (`source` null and
+ * the problem document on an error). Not recorded, like the editor's live resolutions.
+ */
+export async function swiftUISource(text) {
+  const result = await call("POST", "/v1/swiftui", { body: text, text: true, record: false });
+  if (!result.ok || typeof result.data !== "string") {
+    return { source: null, status: result.status, problem: result.data ?? { detail: `HTTP ${result.status}` } };
+  }
+  return { source: result.data, status: result.status, problem: null };
+}
+
 /** An object URL for SVG text, to show through `<img>` (scripts in an image never run). */
 export function svgURL(text) {
   return URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));

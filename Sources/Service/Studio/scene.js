@@ -2,12 +2,14 @@
 // one request at a time, the latest text wins, not recorded) and shown as the server's wireframe at the
 // width it has on screen, the layers, the diagnostics and the placements. A scene the API refuses shows
 // each error under the editor, and what is shown from the last scene that resolved is marked stale.
-// "Record" resolves the current scene once more with recording on. Changes the studio makes to the text
+// "Record" resolves the current scene once more with recording on. "Copy SwiftUI" asks the API for the SwiftUI
+// view of the current text and copies it; when the browser refuses the clipboard, the code is shown selected for
+// copying by hand. Changes the studio makes to the text
 // (pickers, a matrix combination, a device) can be undone until the designer types. The constant-set picker
 // writes the scene's "constantSet" like the other pickers; compare mode (compare.js) draws the scene under a
 // second set beside it. The text is kept in this browser across reloads (keep.js). While the text is not
 // JSON the pickers keep the values of the last text that was, marked stale.
-import { call, constantSets, devices, pictureText, showPicture, svgURL, widthOf } from "./api.js";
+import { call, constantSets, devices, pictureText, showPicture, svgURL, swiftUISource, widthOf } from "./api.js";
 import { el, fill, frameText, problemList, select, setOptions, table } from "./dom.js";
 import { compose, coverage, drawnPlacements, outlineKeyEntry } from "./picture.js";
 import { indexOfByte, locate } from "./locate.js";
@@ -76,6 +78,12 @@ export function mountScene(panel, studio) {
   const undo = el("button", { type: "button", id: "scene-undo", class: "secondary", disabled: true, onclick: () => undoLast() }, "Undo");
   const record = el("button", { type: "button", id: "scene-record", class: "secondary", onclick: () => recordScene() }, "Record this scene");
   const recorded = el("p", { id: "scene-recorded", class: "status", role: "status", "aria-live": "polite" });
+  const copySwiftUI = el("button", { type: "button", id: "scene-copy-swiftui", class: "secondary", onclick: () => copyScene() }, "Copy SwiftUI");
+  const swiftUIStatus = el("p", { id: "scene-swiftui-status", class: "status", role: "status", "aria-live": "polite" });
+  const swiftUIErrors = el("div", { id: "scene-swiftui-errors", class: "editor-errors" });
+  const swiftUICode = el("textarea", { id: "scene-swiftui-code", readonly: true, spellcheck: "false", autocapitalize: "off", rows: 12 });
+  const swiftUIFallback = el("div", { id: "scene-swiftui-fallback", class: "swiftui-fallback", hidden: true },
+    el("label", { for: "scene-swiftui-code" }, "SwiftUI (selected: copy it with Ctrl+C or ⌘C)"), swiftUICode);
   const picture = el("img", { id: "scene-picture", class: "wireframe", alt: "Wireframe of the resolved scene" });
   const frame = el("div", { class: "picture-frame" }, picture);
   const caption = el("figcaption", { id: "scene-caption" }, "Resolving…");
@@ -108,7 +116,7 @@ export function mountScene(panel, studio) {
         pickerSet,
         el("label", { for: "scene-json" }, "Scene (JSON, resolved as you type)"),
         editor, errors, status,
-        el("div", { class: "actions" }, record, undo), recorded),
+        el("div", { class: "actions" }, record, copySwiftUI, undo), recorded, swiftUIStatus, swiftUIErrors, swiftUIFallback),
       output));
 
   let catalog = [];
@@ -333,6 +341,38 @@ export function mountScene(panel, studio) {
     }
     fill(recorded, el("span", { class: "ok" }, `Recorded as #${id}${result.ok ? "" : ` (answer ${result.status})`}. `),
       el("button", { type: "button", class: "link", id: "scene-show-record", onclick: () => studio.showRecord(id) }, "Show it in the request log"));
+  }
+
+  /** Copies the SwiftUI view of the editor's text; shows the code selected when the clipboard is refused. */
+  async function copyScene() {
+    if (copySwiftUI.getAttribute("aria-busy") === "true") return;
+    // Not disabled while busy: a disabled button would drop the keyboard focus.
+    copySwiftUI.setAttribute("aria-busy", "true");
+    swiftUIStatus.textContent = "Writing SwiftUI…";
+    fill(swiftUIErrors);
+    swiftUIFallback.hidden = true;
+    try {
+      const answer = await swiftUISource(editor.value);
+      if (!answer.source) {
+        fill(swiftUIErrors, problemList(answer.problem, showInEditor));
+        swiftUIStatus.textContent = `No SwiftUI (${answer.status || "no answer"}): the problem is listed just below.`;
+        return;
+      }
+      const lines = answer.source.split("\n").length - (answer.source.endsWith("\n") ? 1 : 0);
+      try {
+        await navigator.clipboard.writeText(answer.source);
+        swiftUIStatus.textContent = `Copied ${lines} line${lines === 1 ? "" : "s"} of SwiftUI.`;
+      } catch {
+        swiftUICode.value = answer.source;
+        swiftUIFallback.hidden = false;
+        swiftUICode.focus();
+        swiftUICode.select();
+        swiftUICode.scrollTop = 0;  // the code's first lines in view, the whole of it selected
+        swiftUIStatus.textContent = `The browser refused the clipboard: the SwiftUI (${lines} lines) is selected below, to copy with Ctrl+C or ⌘C.`;
+      }
+    } finally {
+      copySwiftUI.removeAttribute("aria-busy");
+    }
   }
 
   // The picture counts as shown once decoded (the browser tests wait on data-pictures).
