@@ -90,12 +90,12 @@ struct CORSPolicy: Sendable, Equatable {
     }
 
     /// The 403 for `refuses`.
-    static func refusal(_ request: HTTPRequest) -> HTTPResponse {
+    static func refusal(_ request: HTTPRequest) -> RouteError {
         RouteError(
             status: .forbidden,
             detail: "Origin \(request.headers["Origin"] ?? "") may not \(request.method) here: it is neither this "
                 + "server's origin nor one allowed with --cors-origin."
-        ).response()
+        )
     }
 
     /// Adds the headers of an actual (non-preflight) response.

@@ -6,7 +6,7 @@ import JSON
 /// the accepted ones: `?fromat=svg` must not quietly answer JSON.
 enum QueryParameters {
     /// The 400 for the first of `items` that `accepted` does not name; nil when all are accepted.
-    static func refusal(_ items: [QueryItem], accepted: [String], route: String) -> HTTPResponse? {
+    static func refusal(_ items: [QueryItem], accepted: [String], route: String) -> RouteError? {
         for item in items {
             let name = item.name
             if accepted.contains(name) { continue }
@@ -20,7 +20,7 @@ enum QueryParameters {
                     JSONMember("parameter", .string(name)),
                     JSONMember("accepted", .array(accepted.map { .string($0) })),
                 ]
-            ).response()
+            )
         }
         return nil
     }

@@ -39,13 +39,13 @@ struct SandboxPolicy: Sendable {
     }
 
     /// The 403 for a sandboxed page on a route it may not call without a credential.
-    static func refusal(_ request: HTTPRequest) -> HTTPResponse {
+    static func refusal(_ request: HTTPRequest) -> RouteError {
         RouteError(
             status: .forbidden,
             detail: "A sandboxed page (Origin: null) may call only resolve, the matrix and the device and "
                 + "constant-set lists; \(request.method) \(request.path.prefix(200)) needs 'Authorization: Bearer' "
                 + "with the API key or the pairing token hinge serve printed at start."
-        ).response()
+        )
     }
 }
 
