@@ -136,6 +136,16 @@ import Testing
         #expect(p.lint(["src", "--no-config", "--rule", "present-by-item=off"]).findingLines.isEmpty)
     }
 
+    @Test("swift: a finding's pointer names its presentation by id, escaped as a pointer's token")
+    func pointerIDs() {
+        let ids = ["showsAccount", "a/b~c"]
+        #expect(LintSwiftInput.pointer("/presentations/0", ids: ids) == "/presentations/showsAccount")
+        #expect(LintSwiftInput.pointer("/presentations/1/detents/0", ids: ids) == "/presentations/a~1b~0c/detents/0")
+        #expect(LintSwiftInput.pointer("/presentations/2/detents", ids: ids) == "/presentations/2/detents")
+        #expect(LintSwiftInput.pointer("/arrangement/axes", ids: ids) == "/arrangement/axes")
+        #expect(LintSwiftInput.pointer("", ids: ids) == "")
+    }
+
     @Test("swift: a baseline keyed by scene id hides the findings, run after run")
     func baseline() throws {
         let p = try Self.project()
@@ -144,6 +154,9 @@ import Testing
         let baseline = try #require(p.read("baseline.json"))
         #expect(baseline.contains("\"file\": \"src/lint-chained-modal/SettingsView.swift#SettingsView/0\""))
         #expect(baseline.contains("\"rule\": \"chained-modal\""))
+        // A presentation by its id, not its position.
+        #expect(baseline.contains("\"pointer\": \"/presentations/confirmsSignOut/presentedFrom\""), "\(baseline)")
+        #expect(!baseline.contains("\"pointer\": \"/presentations/1"))
         for extra in [[], ["--no-cache"]] {
             let again = lint(p, ["--baseline", "baseline.json"] + extra)
             #expect(again.status == 0, "\(again.stdout)")

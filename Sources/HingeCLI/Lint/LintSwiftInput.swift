@@ -81,6 +81,19 @@ struct LintSwiftPrepared {
                 "Swift sources: \(sources.count) files, \(report.parsedFiles) parsed, \(report.scenes.count) scenes"
             return prepared
         }
+
+        /// `pointer` with a presentation's index replaced by its id (`/presentations/1/presentedFrom` →
+        /// `/presentations/confirmsSignOut/presentedFrom`, the id escaped as a JSON pointer's token): what the baseline
+        /// matches by, so an entry holds while presentations are added before it or reordered.
+        static func pointer(_ pointer: String, ids: [String]) -> String {
+            let prefix = "/presentations/"
+            guard pointer.hasPrefix(prefix) else { return pointer }
+            let rest = pointer.dropFirst(prefix.count)
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard let n = Int(digits), ids.indices.contains(n) else { return pointer }
+            let token = ids[n].replacing("~", with: "~0").replacing("/", with: "~1")
+            return prefix + token + rest.dropFirst(digits.count)
+        }
     }
 
     extension LintFileChecker {
@@ -112,7 +125,12 @@ struct LintSwiftPrepared {
                     LintRules.invalidScene, .error, pointer: "", at: Self.position(scene.source), combination: nil,
                     message: error.message)
             }
-            report.findings = findings.findings
+            let ids = scene.scene.presentations.map(\.id)
+            report.findings = findings.findings.map { f in
+                var f = f
+                f.pointer = LintSwiftInput.pointer(f.pointer, ids: ids)
+                return f
+            }
             report.render()
             return report
         }
