@@ -42,7 +42,7 @@ let swiftUI: [Target.Dependency] = readsSwiftUI ? ["SwiftUIBridge"] : []
 let swiftUIDefine: [SwiftSetting] = readsSwiftUI ? [.define("HINGE_SWIFTUI")] : []
 /// The files of `hinge scenes` (and its tests), left out without SwiftUI reading.
 let scenesCommand: [String] = readsSwiftUI ? [] : ["ScenesCommand.swift"]
-let scenesCommandTests: [String] = readsSwiftUI ? [] : ["ScenesCommandTests.swift"]
+let scenesCommandTests: [String] = readsSwiftUI ? [] : ["ScenesCommandTests.swift", "LintSwiftTests.swift"]
 let swiftUITargets: [Target] =
     readsSwiftUI
     ? [
@@ -130,7 +130,7 @@ let package = Package(
             name: "HingeCLI",
             dependencies: [
                 "Resolving", "ArgumentScanning", "Store", "Wireframe", "LayoutEngine", "JSON", "CLinux", "Threads",
-            ] + swiftUI, exclude: scenesCommand),
+            ] + swiftUI, exclude: scenesCommand, swiftSettings: swiftUIDefine),
         .executableTarget(
             name: "hinge", dependencies: ["HingeCLI", "Service", "HTTPServer", "ArgumentScanning", "Resolving"],
             exclude: scenesCommand, swiftSettings: swiftUIDefine),

@@ -11,11 +11,12 @@
 # On a machine shared with other work, wall times measure the CPU share the run got: compare CPU times too.
 #
 #   Benchmarks/scenes.sh [FILES] [RUNS]       # SCENES_NO_BUILD=1 skips `swift build -c release`
+#   SCENES_GENERATE=DIR Benchmarks/scenes.sh [FILES]   # only writes the files, under DIR/src (Benchmarks/lint-swift.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 files=${1:-1000}
 runs=${2:-3}
-if [ -z "${SCENES_NO_BUILD:-}" ]; then
+if [ -z "${SCENES_NO_BUILD:-}" ] && [ -z "${SCENES_GENERATE:-}" ]; then
     swift build -c release --product hinge >/dev/null
     swift build -c release --product hinge-bench >/dev/null
 fi
@@ -23,7 +24,7 @@ bin=$PWD/.build/release
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-python3 - "$tmp/src" "$files" <<'PY'
+python3 - "${SCENES_GENERATE:-$tmp}/src" "$files" <<'PY'
 import os, sys
 root, count = sys.argv[1], int(sys.argv[2])
 
@@ -253,6 +254,7 @@ for i in range(count):
     with open(os.path.join(d, f"Screen{i:04d}.swift"), "w") as f:
         f.write(source(i))
 PY
+if [ -n "${SCENES_GENERATE:-}" ]; then exit 0; fi
 
 lines=$(cat "$tmp"/src/*/*.swift | wc -l)
 echo "$files files, $((lines / files)) lines each on average; machine: $(nproc) processors, load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -93,16 +93,26 @@ import Testing
         #expect(movedResults.map { $0["partialFingerprints"] } == results.map { $0["partialFingerprints"] })
         #expect(movedResults[1]["locations"]?[0]?["physicalLocation"]?["region"]?["startLine"] == 5)
         let movedRules = moved["runs"]?[0]?["tool"]?["driver"]?["rules"]?.arrayValue ?? []
-        #expect(movedRules.last?["helpUri"] == "https://example.org/hinge/docs/lint.md#snapshots")
+        #expect(
+            movedRules.first { $0["id"] == "placement-changed" }?["helpUri"]
+                == "https://example.org/hinge/docs/lint.md#snapshots")
+        #expect(
+            movedRules.first { $0["id"] == "present-by-item" }?["helpUri"]
+                == "https://example.org/hinge/docs/swiftui.md#present-by-item")
         #expect(
             movedRules.first { $0["id"] == "chained-modal" }?["helpUri"]
                 == "https://example.org/hinge/docs/rules.md#modal-stack")
         #expect(moved["runs"]?[0]?["tool"]?["driver"]?["informationUri"] == "https://example.org/hinge/docs/lint.md")
     }
 
-    @Test("rules: every diagnostic code and the lint's two rules, each documented at an anchor that exists")
+    @Test(
+        "rules: every diagnostic code, the lint's two rules and the two of Swift sources, each documented at an anchor")
     func rulesDocumented() {
-        #expect(LintRules.ids == DiagnosticCode.allCases.map(\.rawValue) + ["invalid-scene", "placement-changed"])
+        #expect(
+            LintRules.ids
+                == DiagnosticCode.allCases.map(\.rawValue) + [
+                    "invalid-scene", "placement-changed", "present-by-item", "unresolved",
+                ])
         let root = "\(#filePath)".split(separator: "/").dropLast(3).joined(separator: "/")
         for rule in LintRules.all {
             let text = readFile("/" + root + "/" + rule.document).map { String(decoding: $0, as: UTF8.self) } ?? ""

@@ -171,6 +171,9 @@ func checkUnknownFlag<Options, Parsed>(
                     $0.matrix.devices == .ids(["iphone-16", "iphone-duo"])
                 },
                 S("--postures", "flat,halfOpened", with: path) { $0.matrix.postures == [.flat, .halfOpened] },
+                S("--dynamic-type-sizes", "large,accessibility3", with: path) {
+                    $0.matrix.dynamicTypeSizes == [.large, .accessibility3]
+                },
                 S("--orientations", "landscape", with: path) { $0.matrix.orientations == [.landscape] },
                 S("--layout-directions", "rtl,ltr", with: path) { $0.matrix.layoutDirections == [.rtl, .ltr] },
                 S("--constant", "sheet.topGap=12", with: path) { $0.constants == ["sheet.topGap": 12] },
@@ -188,6 +191,7 @@ func checkUnknownFlag<Options, Parsed>(
                 S("--docs-url", "https://example.org/docs", with: path) { $0.docsURL == "https://example.org/docs" },
                 S("--config", "lint.json", with: path) { $0.config == "lint.json" },
                 S("--no-config", with: path) { $0.noConfig },
+                S("--no-cache", with: path) { $0.noCache },
                 S("--root", "project", with: path) { $0.root == "project" },
                 S("--jobs", "3", with: path) { $0.jobs == 3 },
                 S("--list-rules", with: path) { $0.listRules },

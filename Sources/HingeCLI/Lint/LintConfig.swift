@@ -36,10 +36,13 @@ public struct LintConfig: Sendable {
     public init(directory: String) { self.directory = directory }
 
     static let keys = [
-        "failOn", "devices", "postures", "orientations", "layoutDirections", "rules", "baseline", "snapshots",
+        "failOn", "devices", "postures", "orientations", "layoutDirections", "dynamicTypeSizes", "rules", "baseline",
+        "snapshots",
         "tolerance", "devicesFile", "constants", "docsUrl", "exclude", "overrides",
     ]
-    static let overrideKeys = ["files", "devices", "postures", "orientations", "layoutDirections", "rules"]
+    static let overrideKeys = [
+        "files", "devices", "postures", "orientations", "layoutDirections", "dynamicTypeSizes", "rules",
+    ]
 
     /// The configuration in `bytes`, read from `path` (absolute); throws every problem, one per line.
     static func decode(_ bytes: [UInt8], path: String) throws(UsageError) -> LintConfig {
@@ -192,6 +195,9 @@ private struct ConfigReader {
         }
         m.layoutDirections = read("layoutDirections") { (v, n) throws(UsageError) in
             try LintMatrix.dimension(v, name: n, LayoutDirection.self)
+        }
+        m.dynamicTypeSizes = read("dynamicTypeSizes") { (v, n) throws(UsageError) in
+            try LintMatrix.dimension(v, name: n, DynamicTypeSize.self)
         }
         return m
     }

@@ -65,49 +65,57 @@ struct LintFileChecker: Sendable {
             report.render()
             return report
         }
-        resolveCombinations(document, text: text, settings: settings.matrix, findings: &findings, report: &report)
+        resolveCombinations(
+            document, body: text.bytes, positions: .json(PositionCache(text: text)), settings: settings.matrix,
+            findings: &findings, report: &report)
         report.findings = findings.findings
         report.render()
         return report
     }
 
-    private func resolveCombinations(
-        _ document: JSONDocument, text: SourceText, settings: LintMatrix, findings: inout LintFindingBuilder,
-        report: inout LintFileReport
+    func resolveCombinations(
+        _ document: JSONDocument, body: [UInt8], positions: PositionLocator, settings: LintMatrix,
+        findings: inout LintFindingBuilder, report: inout LintFileReport
     ) {
         let root = document.root
         let matrix = settings.overlaid(by: self.matrix)
         let sceneDevice = root.member("device")?.stringValue
         let overridesList = matrix.combinations(sceneDevice: sceneDevice, catalog: catalog)
         let value = matrix.isEmpty && constants.isEmpty ? JSONValue.null : root.value
-        var positions = PositionCache(text: text)
+        var positions = positions
         var entries: [JSONValue] = []
         for overrides in overridesList {
-            let index = report.combinations.count
-            switch LintResolver.resolve(
-                body: text.bytes, value: value, overrides: overrides, constants: constants, catalog: catalog,
-                constantSets: constantSets)
-            {
-            case .resolved(let resolution):
-                report.combinations.append(Self.combination(resolution.environment))
-                for d in resolution.diagnostics {
-                    findings.add(
-                        d.code.rawValue, LintSeverity(d.severity), pointer: d.path, at: positions[d.path],
-                        combination: index, message: d.message)
+            for size in matrix.textSizes {
+                let index = report.combinations.count
+                switch LintResolver.resolve(
+                    body: body, value: value, overrides: overrides, constants: constants, dynamicTypeSize: size,
+                    catalog: catalog, constantSets: constantSets)
+                {
+                case .resolved(let resolution):
+                    var combination = Self.combination(resolution.environment)
+                    if size != nil { combination.dynamicTypeSize = resolution.environment.dynamicTypeSize.rawValue }
+                    report.combinations.append(combination)
+                    for d in resolution.diagnostics {
+                        findings.add(
+                            d.code.rawValue, LintSeverity(d.severity), pointer: d.path, at: positions[d.path],
+                            combination: index, message: d.message)
+                    }
+                    if snapshots != nil { entries.append(LintSnapshots.entry(resolution)) }
+                case .refused(let violations):
+                    var combination = Self.combination(asked: overrides, scene: root)
+                    combination.dynamicTypeSize = size?.rawValue
+                    report.combinations.append(combination)
+                    for v in violations {
+                        let at = v.offset.map { positions.position(at: $0) } ?? positions[v.pointer]
+                        let invalid = v.rule == LintRules.invalidScene
+                        // A violation's message is about its pointer (`is required`): say which, as the API's list does.
+                        let message = invalid && !v.pointer.isEmpty ? "\(v.pointer): \(v.message)" : v.message
+                        findings.add(
+                            v.rule, invalid ? .error : .warning, pointer: v.pointer, at: at, combination: index,
+                            message: message)
+                    }
+                    if snapshots != nil { entries.append(LintSnapshots.entry(nil)) }
                 }
-                if snapshots != nil { entries.append(LintSnapshots.entry(resolution)) }
-            case .refused(let violations):
-                report.combinations.append(Self.combination(asked: overrides, scene: root))
-                for v in violations {
-                    let at = v.offset.map { text.position(at: $0) } ?? positions[v.pointer]
-                    let invalid = v.rule == LintRules.invalidScene
-                    // A violation's message is about its pointer (`is required`): say which, as the API's list does.
-                    let message = invalid && !v.pointer.isEmpty ? "\(v.pointer): \(v.message)" : v.message
-                    findings.add(
-                        v.rule, invalid ? .error : .warning, pointer: v.pointer, at: at, combination: index,
-                        message: message)
-                }
-                if snapshots != nil { entries.append(LintSnapshots.entry(nil)) }
             }
         }
         guard let snapshots else { return }
@@ -137,8 +145,35 @@ struct LintFileChecker: Sendable {
     }
 }
 
+/// Where a pointer of a linted scene is written: in a scene file, or in the Swift source a scene was read from.
+struct PositionLocator {
+    private var cache: PositionCache?
+    private var find: ((String) -> SourcePosition)?
+
+    static func json(_ cache: PositionCache) -> PositionLocator { PositionLocator(cache: cache, find: nil) }
+
+    /// A scene read from Swift: each pointer at the member it points at, else its closest written parent (the
+    /// presenting modifier), else the view (`ExtractedScene.position(of:)`, which `find` asks).
+    static func swift(_ find: @escaping (String) -> SourcePosition) -> PositionLocator {
+        PositionLocator(cache: nil, find: find)
+    }
+
+    subscript(pointer: String) -> SourcePosition {
+        mutating get {
+            if let find { return find(pointer) }
+            return cache?[pointer] ?? .start
+        }
+    }
+
+    /// The position of a byte offset of the body: in a scene file, where it is; in a Swift scene, the view's.
+    func position(at offset: Int) -> SourcePosition {
+        if let find { return find("") }
+        return cache?.text.position(at: offset) ?? .start
+    }
+}
+
 /// The positions of a file's pointers, each found once.
-private struct PositionCache {
+struct PositionCache {
     let text: SourceText
     var known: [String: SourcePosition] = [:]
 

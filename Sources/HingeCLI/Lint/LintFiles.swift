@@ -57,6 +57,15 @@ struct LintSource: Sendable, Equatable {
     var absolutePath: String
     var key: String
     var problem: String? = nil
+
+    /// A Swift source (`*.swift`), read with the SwiftUI bridge (docs/lint.md#swift) rather than as a scene file.
+    var isSwift: Bool { problem == nil && absolutePath.hasSuffix(".swift") }
+
+    /// Whether a file named `name` is one the lint reads from a directory: a scene file, or a Swift source when this
+    /// build reads SwiftUI.
+    static func isLintable(_ name: String) -> Bool {
+        name.hasSuffix(".json") || (LintSwiftInput.isAvailable && name.hasSuffix(".swift"))
+    }
 }
 
 /// How the scene files of a run are found: the project root keys are relative to, the repository root paths are
@@ -93,7 +102,8 @@ enum LintFileSystem {
         return (st.st_mode & S_IFMT) == S_IFDIR ? .directory : .file
     }
 
-    /// The scene files of `paths`: a file as named, a directory searched recursively for `*.json` (entries sorted by
+    /// The scene files of `paths`: a file as named, a directory searched recursively for `*.json` and, when this build
+    /// reads SwiftUI, `*.swift` (entries sorted by
     /// name, hidden ones skipped, and `skip` consulted for each path). Throws for a path that does not exist, a
     /// directory that cannot be read or that holds no scene file.
     static func sources(_ paths: [String], cwd: String, search: LintSearch) throws(CLIError) -> [LintSource] {
@@ -145,7 +155,7 @@ enum LintFileSystem {
         guard LintRepository.resolvesInside(target, search.boundary) else {
             return "a symbolic link out of the project root (not followed)"
         }
-        if kind(target) == .file && !target.hasSuffix(".json") {
+        if kind(target) == .file && !LintSource.isLintable(target) {
             return "a symbolic link to a file that is not a scene file (*.json), not followed"
         }
         return nil
@@ -193,7 +203,7 @@ enum LintFileSystem {
             if search.skip(childAbsolute, key) { continue }
             let source = LintSource(displayPath: childDisplay + name, absolutePath: childAbsolute, key: key)
             if let problem = linkCheck(childAbsolute, search: search) {
-                if name.hasSuffix(".json") || kind(childAbsolute) == .directory {
+                if LintSource.isLintable(name) || kind(childAbsolute) == .directory {
                     out.append(linkProblem(source, problem))
                 }
                 continue
@@ -203,7 +213,7 @@ enum LintFileSystem {
                 try walk(
                     display: source.displayPath, absolute: childAbsolute, search: search, visited: &visited, into: &out
                 )
-            case .file where name.hasSuffix(".json"):
+            case .file where LintSource.isLintable(name):
                 out.append(source)
             default: break
             }

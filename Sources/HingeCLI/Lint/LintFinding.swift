@@ -7,20 +7,33 @@ public struct LintCombination: Sendable, Hashable {
     public var posture: String
     public var orientation: String
     public var direction: String
+    /// The text size, only when the matrix names text sizes (`--dynamic-type-sizes`).
+    public var dynamicTypeSize: String?
 
-    public init(device: String, display: String, posture: String, orientation: String, direction: String) {
+    public init(
+        device: String, display: String, posture: String, orientation: String, direction: String,
+        dynamicTypeSize: String? = nil
+    ) {
         self.device = device
         self.display = display
         self.posture = posture
         self.orientation = orientation
         self.direction = direction
+        self.dynamicTypeSize = dynamicTypeSize
     }
 
-    /// `iphone-duo/inner/halfOpened/portrait/ltr`: the key the baseline and the snapshots match by.
-    public var key: String { "\(device)/\(display)/\(posture)/\(orientation)/\(direction)" }
+    /// `iphone-duo/inner/halfOpened/portrait/ltr` (and `/accessibility3` when the matrix names text sizes): the key
+    /// the baseline and the snapshots match by.
+    public var key: String {
+        let k = "\(device)/\(display)/\(posture)/\(orientation)/\(direction)"
+        return dynamicTypeSize.map { k + "/" + $0 } ?? k
+    }
 
-    /// `iphone-duo inner, halfOpened, portrait, ltr`: how reporters show it.
-    public var text: String { "\(device) \(display), \(posture), \(orientation), \(direction)" }
+    /// `iphone-duo inner, halfOpened, portrait, ltr` (and `, accessibility3`): how reporters show it.
+    public var text: String {
+        let t = "\(device) \(display), \(posture), \(orientation), \(direction)"
+        return dynamicTypeSize.map { t + ", " + $0 } ?? t
+    }
 }
 
 /// A line and column in a scene file (docs/lint.md#positions): both 1-based; the column counts UTF-16 code units

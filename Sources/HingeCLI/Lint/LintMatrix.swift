@@ -17,25 +17,36 @@ public struct LintMatrix: Sendable, Equatable {
     public var postures: [Posture]?
     public var orientations: [Orientation]?
     public var layoutDirections: [LayoutDirection]?
+    /// Text sizes (`dynamicTypeSize`), each set in the scene as the other dimensions are: the way to see what
+    /// accessibility sizes do to fitted sheets (docs/rules.md#dynamic-type-risk).
+    public var dynamicTypeSizes: [DynamicTypeSize]?
 
     public init(
         devices: Devices? = nil, postures: [Posture]? = nil, orientations: [Orientation]? = nil,
-        layoutDirections: [LayoutDirection]? = nil
+        layoutDirections: [LayoutDirection]? = nil, dynamicTypeSizes: [DynamicTypeSize]? = nil
     ) {
         self.devices = devices
         self.postures = postures
         self.orientations = orientations
         self.layoutDirections = layoutDirections
+        self.dynamicTypeSizes = dynamicTypeSizes
     }
 
-    public var isEmpty: Bool { devices == nil && postures == nil && orientations == nil && layoutDirections == nil }
+    public var isEmpty: Bool {
+        devices == nil && postures == nil && orientations == nil && layoutDirections == nil && dynamicTypeSizes == nil
+    }
+
+    /// The text sizes to check each combination of devices, postures, orientations and directions in: `[nil]` (the
+    /// scene's own) when none is given.
+    var textSizes: [DynamicTypeSize?] { dynamicTypeSizes.map { $0.map(Optional.some) } ?? [nil] }
 
     /// These dimensions, with `other`'s where it sets them.
     func overlaid(by other: LintMatrix) -> LintMatrix {
         LintMatrix(
             devices: other.devices ?? devices, postures: other.postures ?? postures,
             orientations: other.orientations ?? orientations,
-            layoutDirections: other.layoutDirections ?? layoutDirections)
+            layoutDirections: other.layoutDirections ?? layoutDirections,
+            dynamicTypeSizes: other.dynamicTypeSizes ?? dynamicTypeSizes)
     }
 
     /// The device ids the matrix names that the catalog does not have, each with a did-you-mean when one is close.
@@ -60,7 +71,7 @@ public struct LintMatrix: Sendable, Equatable {
         case .ids(let ids)?:
             perDevice = ids.reduce(0) { $0 + (catalog.profile(id: $1)?.folds == false ? 1 : postureCount) }
         }
-        return perDevice * (orientations?.count ?? 1) * (layoutDirections?.count ?? 1)
+        return perDevice * (orientations?.count ?? 1) * (layoutDirections?.count ?? 1) * (dynamicTypeSizes?.count ?? 1)
     }
 
     /// The overrides of each combination for a scene whose device, as written, is `sceneDevice`: `[nil]` (the scene

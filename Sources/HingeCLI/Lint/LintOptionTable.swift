@@ -49,6 +49,13 @@ extension LintOptions {
             o.matrix.layoutDirections = try LintMatrix.dimension(
                 CommandArguments.commaSeparated(v), name: name, LayoutDirection.self)
         },
+        .one(
+            "--dynamic-type-sizes", "LIST",
+            help: "text sizes, xSmall … xxxLarge, accessibility1 … accessibility5 (default: the scene's)"
+        ) { o, v, name throws(UsageError) in
+            o.matrix.dynamicTypeSizes = try LintMatrix.dimension(
+                CommandArguments.commaSeparated(v), name: name, DynamicTypeSize.self)
+        },
         .list(
             "--constant", "KEY=VALUE",
             help: "set a constant in every scene (repeatable; GET /v1/constants lists them)"
@@ -169,6 +176,11 @@ extension LintOptions {
             }
             o.jobs = n
         },
+        .onOff(
+            "--no-cache",
+            help: "neither read nor write the cache of Swift results ($XDG_CACHE_HOME/hinge/lint,\n"
+                + "else ~/.cache/hinge/lint; docs/lint.md#cache)"
+        ) { o, on in o.noCache = on },
         .onOff("--list-rules", help: "print every rule id, its default severity and its documentation") { o, on in
             o.listRules = on
         },

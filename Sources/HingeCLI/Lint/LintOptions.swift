@@ -21,6 +21,8 @@ public struct LintOptions: Sendable {
     public var config: String?
     /// `--no-config`: no configuration file, even when one is found.
     public var noConfig = false
+    /// `--no-cache`: Swift sources are read again, and nothing is stored (docs/lint.md#cache).
+    public var noCache = false
     /// `--devices`, `--postures`, `--orientations`, `--layout-directions`: win over the configuration's.
     public var matrix = LintMatrix()
     /// `--constant KEY=VALUE`: set in every scene's `constants`, over the scene's own values.

@@ -17,10 +17,19 @@ enum LintResolver {
     /// combination's `overrides` and the constants patched in, as `hinge resolve --device …` does.
     static func resolve(
         body: [UInt8], value: @autoclosure () -> JSONValue, overrides: SceneOverrides?, constants: [String: Double],
-        catalog: any DeviceCatalog, constantSets: ConstantSetContext = ConstantSetContext()
+        dynamicTypeSize: DynamicTypeSize? = nil, catalog: any DeviceCatalog,
+        constantSets: ConstantSetContext = ConstantSetContext()
     ) -> Outcome {
         let output: ResolveOutput
-        if overrides == nil && constants.isEmpty {
+        if let dynamicTypeSize {
+            var patched = patching(value(), constants: constants)
+            if case .object(var scene) = patched {
+                scene["dynamicTypeSize"] = .string(dynamicTypeSize.rawValue)
+                patched = .object(scene)
+            }
+            output = Resolver.resolve(
+                value: patched, catalog: catalog, overrides: overrides, constantSets: constantSets)
+        } else if overrides == nil && constants.isEmpty {
             output = Resolver.resolve(body: body, catalog: catalog, constantSets: constantSets)
         } else {
             output = Resolver.resolve(

@@ -67,7 +67,8 @@ public enum LintRuleSetting: Sendable, Equatable {
     }
 }
 
-/// One rule the lint reports: every diagnostic code of the engine, plus `invalid-scene` and `placement-changed`.
+/// One rule the lint reports: every diagnostic code of the engine, plus `invalid-scene` and `placement-changed`, and
+/// the two a Swift source gives before any resolution: `present-by-item` and `unresolved` (docs/lint.md#swift).
 public struct LintRule: Sendable, Equatable {
     /// The rule id: the diagnostic's code.
     public let id: String
@@ -93,6 +94,9 @@ public struct LintRule: Sendable, Equatable {
 public enum LintRules {
     public static let invalidScene = "invalid-scene"
     public static let placementChanged = "placement-changed"
+    /// Source-level rules of a Swift source (docs/lint.md#swift): read by the SwiftUI bridge, not the engine.
+    public static let presentByItem = "present-by-item"
+    public static let unresolved = "unresolved"
 
     public static let all: [LintRule] =
         DiagnosticCode.allCases.map(rule(for:)) + [
@@ -106,6 +110,16 @@ public enum LintRules {
                 summary:
                     "A placement differs from its snapshot (a frame, style, status or detent height moved by more "
                     + "than the tolerance)."),
+            LintRule(
+                id: presentByItem, defaultSeverity: .warning, document: "docs/swiftui.md", anchor: "present-by-item",
+                summary:
+                    "A Swift presentation driven by a boolean whose content reads an optional: present(item:) says "
+                    + "what the content needs."),
+            LintRule(
+                id: unresolved, defaultSeverity: .info, document: "docs/swiftui.md", anchor: "unresolved",
+                summary:
+                    "A Swift scene depends on something only running the code knows (a measured size, a computed "
+                    + "value): the lint checks it with a stand-in."),
         ]
 
     private static let positions: [String: Int] = Dictionary(

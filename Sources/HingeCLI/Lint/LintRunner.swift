@@ -36,12 +36,49 @@ public enum LintRunner {
             env.error(error.message)
             return 2
         }
-        var run = Run(setup: setup, options: options, env: env, reporters: reporters.all, total: sources.count)
         let checker = setup.checker
         let workers = options.jobs ?? min(8, max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+        let swift = sources.filter(\.isSwift)
+        if !swift.isEmpty && !LintSwiftInput.isAvailable {
+            env.error(
+                "\(LintEscaping.terminal(swift[0].displayPath)): this hinge is built without SwiftUI reading "
+                    + "(HINGE_SWIFTUI=off) and lints scene files (*.json) only")
+            return 2
+        }
+        let cache = swift.isEmpty ? nil : setup.cache(options, env: env)
+        let prepared = LintSwiftInput.prepare(swift, checker: checker, cache: cache, jobs: options.jobs ?? workers)
+        if !swift.isEmpty { env.error(prepared.note) }
+        var items: [LintItem] = []
+        var owners: [String?] = []
+        for source in sources {
+            if source.isSwift {
+                for item in prepared.items[source.absolutePath] ?? [] {
+                    items.append(item)
+                    owners.append(source.absolutePath)
+                }
+            } else {
+                items.append(.file(source))
+                owners.append(nil)
+            }
+        }
+        let work = items
+        var run = Run(setup: setup, options: options, env: env, reporters: reporters.all, total: items.count)
+        var toCache: [(path: String, report: LintFileReport)] = []
+        let keepForCache = prepared.cacheKey != nil
         LintPipeline.run(
-            count: sources.count, workers: workers, window: 4 * workers, work: { checker.check(sources[$0]) },
-            consume: { run.take($1, done: $0 + 1) })
+            count: items.count, workers: workers, window: 4 * workers,
+            work: {
+                switch work[$0] {
+                case .file(let source): return checker.check(source)
+                case .work(let lint): return lint()
+                case .done(let report): return report
+                }
+            },
+            consume: { i, report in
+                if keepForCache, let owner = owners[i] { toCache.append((owner, report)) }
+                run.take(report, done: i + 1)
+            })
+        if let cache, let key = prepared.cacheKey { cache.store(key, toCache) }
         return run.finish(closing: reporters)
     }
 

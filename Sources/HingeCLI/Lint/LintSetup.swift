@@ -41,6 +41,32 @@ public struct LintEnvironment {
     }
 }
 
+extension LintSetup {
+    /// The cache of Swift results (docs/lint.md#cache), nil when it is off: `--no-cache`, no cache directory in the
+    /// environment, snapshots in use (their files are read and written by each run), or a database opened (its
+    /// constant sets may change under an entry).
+    func cache(_ o: LintOptions, env: LintEnvironment) -> LintCache? {
+        guard !o.noCache, checker.snapshots == nil, store == nil,
+            let directory = LintCache.directory(variable: env.variable)
+        else { return nil }
+        var salt = LintDigest()
+        salt.add(Resolution.engineVersion)
+        salt.add(LintCache.executableIdentity)
+        if let path = config.path,
+            case .bytes(let bytes) = LintFileSystem.read(path, limit: JSONParserLimits.configBytes)
+        {
+            bytes.withUnsafeBytes { salt.add($0) }
+        }
+        salt.add(config.directory)
+        salt.add("\(o.matrix)")
+        salt.add(o.rules.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))
+        salt.add(checker.constants.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))
+        salt.add("\(o.constantSet.map { "\($0)" } ?? "-")")
+        salt.add("\(catalog.allProfiles())")
+        return LintCache(directory: directory, salt: salt.hex)
+    }
+}
+
 /// Everything a run needs before the first file: the configuration, the device catalog, the matrix checked against
 /// it, the baseline, the snapshots and the reporters. Any problem here is a usage error (exit 2).
 struct LintSetup {
