@@ -17,6 +17,7 @@ per check and the passed/failed counts; exits 1 when a check failed.
 
 import argparse
 import importlib
+import io
 import json
 import pkgutil
 import re
@@ -212,6 +213,25 @@ def run_checks(ops, m, reader, writer, wrong_key, args):
         expect("width" in round_trip(bad, m.Problem).detail, "the 400 does not name width")
         return f"{len(r.parsed)} bytes"
 
+    def swiftui():
+        written = ops.swift_ui_from_scene(client=reader, body=sheet_scene(m))
+        status(written, 200)
+        expect(written.headers["Content-Type"] == "text/x-swift; charset=utf-8", written.headers["Content-Type"])
+        code = written.content
+        File = importlib.import_module(f"{args.package}.types").File
+        expect(code.startswith(b"import SwiftUI"), f"not Swift: {code[:60]!r}")
+        read = ops.scenes_from_swift(
+            client=reader, body=File(payload=io.BytesIO(code), file_name="Scene.swift", mime_type="text/x-swift"),
+            path="Scene.swift")
+        status(read, 200)
+        scenes = round_trip(read, m.SwiftScenes)
+        expect(scenes.files == 1 and len(scenes.scenes) == 1, f"{scenes.files} files, {len(scenes.scenes)} scenes")
+        ids = [p["id"] for p in scenes.scenes[0].scene.to_dict()["presentations"]]
+        sent = [p.id for p in sheet_scene(m).presentations]
+        expect(ids == sent, f"read back {ids}, written from {sent}")
+        lines = code.count(b"\n")
+        return f"{lines} lines, read back as {ids}"
+
     def matrix():
         request = m.MatrixRequest(
             scene=sheet_scene(m, device=None), devices=["iphone-16", "iphone-duo"],
@@ -386,6 +406,7 @@ def run_checks(ops, m, reader, writer, wrong_key, args):
     check("resolve: a 422 parsed as the problem model", resolve_422_is_a_problem)
     check("resolveSVG: the picture as text, ?width, recorded under /v1/resolve, a 400", resolve_svg)
     check("resolveMatrix: devices as a list and as all, scene typed", matrix)
+    check("swiftUIFromScene, scenesFromSwift: a scene written as SwiftUI reads back as its presentations", swiftui)
     check("constants: typed map, ETag, 304", constants)
     check("devices: list, get, 304, put 201 with Location, If-Match, If-None-Match, delete, 404", devices_crud)
     check("request log: pages, filters, record, picture, replay, clear", request_log)
