@@ -2,13 +2,14 @@
 # The Dockerfile replayed without a Docker engine (none runs on the CI machine). The Dockerfile itself is
 # read, so the two cannot drift apart:
 #   1. the build stage's COPY paths, and only those, are copied into an empty directory;
-#   2. the build stage's `swift build` RUN line runs there (its final copy goes to a temporary directory
-#      instead of /);
-#   3. the binary must not link the Swift runtime (the run stage has no Swift);
+#   2. the build stage's `swift build` RUN line runs there (what it puts in /opt/hinge goes to a temporary
+#      directory instead);
+#   3. every Swift library the binary and those libraries load must be among the ones shipped beside it (the
+#      run stage has no Swift toolchain), and the binary runs on those alone;
 #   4. it is started the way the image starts it: ENTRYPOINT + CMD with the image's ENV, a free port given
 #      as `-e HINGE_PORT=…` would be and the /data volume mapped to a temporary directory;
 #   5. the HEALTHCHECK command runs with that environment and must succeed; the database must be in the
-#      volume; SIGTERM must exit 0.
+#      volume; a Swift file must read into its scene (the parser's libraries load); SIGTERM must exit 0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -60,19 +61,28 @@ mkdir -p "$src" "$out" "$data"
 for p in "${copy_paths[@]}"; do
     cp -a "$p" "$src/"
 done
-# The build line ends by copying the binary to /hinge in the image; here it goes to $out/hinge.
-(cd "$src" && bash -c "${build_cmd// \/hinge/ $out/hinge}")
+# The build line puts the binary and the Swift libraries it loads in /opt/hinge in the image; here in $out.
+(cd "$src" && bash -c "${build_cmd//\/opt\/hinge/$out}")
 bin="$out/hinge"
 [ -x "$bin" ] || { echo "docker-equivalent: the build produced no $bin" >&2; exit 1; }
-if ldd "$bin" | grep -q 'libswift'; then
-    echo "docker-equivalent: $bin still links the Swift runtime dynamically:" >&2; ldd "$bin" >&2; exit 1
+# The image has no toolchain: every Swift library (the runtime's, the parser's) must come from beside the binary.
+# LD_LIBRARY_PATH comes before the binary's RUNPATH, so with it every library shipped is the one loaded; one not
+# shipped would resolve elsewhere, which this check refuses.
+ship=(env -i PATH="$PATH" LD_LIBRARY_PATH="$out")
+missing=$("${ship[@]}" ldd "$bin" | grep -Ei 'swift|dispatch|BlocksRuntime' | grep -v "=> $out/" || true)
+if [ -n "$missing" ]; then
+    echo "docker-equivalent: Swift libraries the image does not ship beside $bin:" >&2; echo "$missing" >&2; exit 1
 fi
+for lib in "$out"/*.so; do
+    missing=$("${ship[@]}" ldd "$lib" | grep -Ei 'swift|dispatch|BlocksRuntime|not found' | grep -v "=> $out/" || true)
+    [ -z "$missing" ] || { echo "docker-equivalent: $lib needs what is not shipped:" >&2; echo "$missing" >&2; exit 1; }
+done
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 run_env=()
 for kv in "${image_env[@]}"; do run_env+=("${kv//\/data/$data}"); done
 run_env+=("HINGE_PORT=$port" "HINGE_LOG_LEVEL=warn")   # as `docker run -e HINGE_PORT=… -e HINGE_LOG_LEVEL=warn`
-env -i PATH="$PATH" "${run_env[@]}" "$bin" "${image_cmd[@]}" &
+env -i PATH="$PATH" LD_LIBRARY_PATH="$out" "${run_env[@]}" "$bin" "${image_cmd[@]}" &
 pid=$!
 healthy=0
 for _ in $(seq 100); do
@@ -81,6 +91,17 @@ for _ in $(seq 100); do
 done
 [ "$healthy" = 1 ] || { echo "docker-equivalent: HEALTHCHECK ($health_cmd) never passed on port $port" >&2; exit 1; }
 [ -f "$data/hinge.sqlite" ] || { echo "docker-equivalent: no database in the volume directory" >&2; exit 1; }
+# SwiftUI reading works with the shipped parser libraries: one file read into its scene.
+swift_file='import SwiftUI
+struct V: View {
+    @State private var shows = false
+    var body: some View { Color.clear.sheet(isPresented: $shows) { Text("a") } }
+}'
+read=$(curl -fsS -X POST -H 'Content-Type: text/x-swift' --data-binary "$swift_file" "http://127.0.0.1:$port/v1/scenes/from-swift")
+case "$read" in
+*'"id":"shows"'*) ;;
+*) echo "docker-equivalent: POST /v1/scenes/from-swift answered: $read" >&2; exit 1 ;;
+esac
 kill -TERM "$pid"; rc=0; wait "$pid" || rc=$?; pid=""
 [ "$rc" -eq 0 ] || { echo "docker-equivalent: exit code $rc after SIGTERM" >&2; exit 1; }
-echo "docker-equivalent: built from the Dockerfile's COPY paths alone, static, honours HINGE_PORT=$port, health check passes, stops cleanly"
+echo "docker-equivalent: built from the Dockerfile's COPY paths alone, runs on the $(ls "$out" | grep -c '\.so$') Swift libraries shipped beside it, reads SwiftUI, honours HINGE_PORT=$port, health check passes, stops cleanly"
