@@ -4,7 +4,7 @@
 #   scene           JSON parser → Scene.decode → resolve → encoders → SVG (JSON + LayoutEngine + Wireframe)
 #   device-profile  JSON parser → DeviceProfile.decode (JSON + LayoutEngine)
 #   matrix          POST /v1/resolve/matrix's body → Matrix.plan → Matrix.run (JSON + LayoutEngine + HTTP types +
-#                   the core's Matrix, Resolver, ResolveProblem and constant-set context, with the store's
+#                   the core's Matrix, Resolver, Problem, Picture and constant-set context, with the store's
 #                   constant-set types, which need no database)
 # Each target is one module: the sources of the modules it needs are copied with their `import JSON` /
 # `import LayoutEngine` / `import HTTPServer` / `import Resolving` / `import Store` / `import Wireframe` lines removed (swiftc without SwiftPM has no module map for them).
@@ -18,14 +18,17 @@ targets=("$@")
 flatten() {  # flatten DIR FILES... : copies FILES into DIR without imports of the project's own modules
     local dir=$1; shift
     rm -rf "$dir"; mkdir -p "$dir"
-    for f in "$@"; do sed -E '/^(@testable )?import (JSON|LayoutEngine|HTTPServer|Resolving|Store|Wireframe)$/d' "$f" >"$dir/$(basename "$f")"; done
+    for f in "$@"; do sed -E '/^(@testable )?import (JSON|LayoutEngine|HTTPServer|Resolving|Store|Wireframe|Threads)$/d' "$f" >"$dir/$(basename "$f")"; done
 }
 
 for t in "${targets[@]}"; do
     case "$t" in
     http-parser)
-        srcs=(Sources/HTTPServer/HTTPParser.swift Sources/HTTPServer/HTTPHeadParser.swift Sources/HTTPServer/HTTPParseError.swift
-            Sources/HTTPServer/HTTPStatus.swift Sources/HTTPServer/HTTPTypes.swift Fuzz/http-parser/main.swift) ;;
+        flatten Fuzz/out/src-http-parser Sources/HTTPServer/HTTPParser.swift Sources/HTTPServer/HTTPHeadParser.swift \
+            Sources/HTTPServer/HTTPParseError.swift Sources/HTTPServer/HTTPStatus.swift Sources/HTTPServer/HTTPTypes.swift \
+            Sources/HTTPServer/Configuration.swift \
+            Sources/Threads/LoopShard.swift Fuzz/http-parser/main.swift
+        srcs=(Fuzz/out/src-http-parser/*.swift) ;;
     scene)
         flatten Fuzz/out/src-scene Sources/JSON/*.swift Sources/LayoutEngine/*.swift Sources/Wireframe/*.swift \
             Fuzz/Fixtures.swift Fuzz/scene/main.swift
@@ -36,7 +39,7 @@ for t in "${targets[@]}"; do
     matrix)
         flatten Fuzz/out/src-matrix Sources/JSON/*.swift Sources/LayoutEngine/*.swift Sources/Wireframe/*.swift \
             Sources/Resolving/Matrix.swift Sources/Resolving/MatrixResults.swift Sources/Resolving/Resolver.swift \
-            Sources/Resolving/ResolveProblem.swift Sources/Resolving/ConstantSetContext.swift \
+            Sources/Resolving/Problem.swift Sources/Resolving/Picture.swift Sources/Resolving/ConstantSetContext.swift \
             Sources/Store/ConstantSet.swift Sources/Store/Timestamp.swift Sources/Store/EntityTag.swift \
             Fuzz/Fixtures.swift Fuzz/matrix/main.swift
         srcs=(Fuzz/out/src-matrix/*.swift) ;;

@@ -1,6 +1,6 @@
 // libFuzzer target: any bytes → POST /v1/resolve/matrix's path (Matrix.plan → Matrix.run, the JSON parser,
 // Scene.decode and the engine under every combination). Compiled as one module with the JSON,
-// LayoutEngine sources and the core's Matrix, Resolver and ResolveProblem (Fuzz/build.sh).
+// LayoutEngine sources and the core's Matrix, Resolver and Problem (Fuzz/build.sh).
 // Small budgets, so that each input runs fast and the refusals past them are reached too.
 //
 // Invariants (a violation traps, which libFuzzer reports as a crash):

@@ -15,7 +15,7 @@ struct RouteError: Error, Sendable {
     var members: [JSONMember]
     var headers: HTTPHeaders
     /// The store's failure, logged when the response is built.
-    var cause: StoreError?
+    var cause: (any Error & Sendable)?
 
     init(
         status: HTTPStatus, detail: String, title: String? = nil, members: [JSONMember] = [],
@@ -78,7 +78,7 @@ struct FailureLog: Sendable {
     let errorLog: ErrorLog
     let store: Store?
 
-    func log(_ error: StoreError, id: String, method: HTTPMethod, path: String, detail: String) {
+    func log(_ error: any Error & Sendable, id: String, method: HTTPMethod, path: String, detail: String) {
         // The detail's first clause ("The request log could not be cleared"), then everything the store said.
         let clause = detail.prefix { $0 != ":" }
         var line =
