@@ -58,13 +58,19 @@ struct RouteError: Error, Sendable {
     static func requireJSON(_ request: HTTPRequest) throws(RouteError) {
         guard let raw = request.headers["Content-Type"] else { return }
         if isPlainJSONMediaType(raw) { return }  // the common case, without splitting or lowercasing
-        let type = raw.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIISpaces().lowercased() } ?? ""
+        let type = mediaType(raw)
         if type.hasPrefix("multipart/") || type == "application/xml" || type == "text/xml" || type.hasSuffix("+xml") {
             throw RouteError(
                 status: .unsupportedMediaType,
                 detail: "Content-Type \(type) is not JSON: send the scene as JSON (any other content type is accepted, "
                     + "so plain `curl -d @scene.json` works).")
         }
+    }
+
+    /// A `Content-Type` value's media type, without parameters, in lower case (`text/x-swift; charset=utf-8` →
+    /// `text/x-swift`).
+    static func mediaType(_ header: String) -> String {
+        header.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIISpaces().lowercased() } ?? ""
     }
 
     /// A query parameter the route cannot take (400).

@@ -31,9 +31,7 @@
 
         /// 415 unless the body is declared Swift source (`Content-Type: text/x-swift`, any parameters).
         static func requireSwift(_ request: HTTPRequest) throws(RouteError) {
-            let type = request.headers["Content-Type"]?.split(separator: ";", maxSplits: 1).first.map {
-                $0.trimmingASCIISpaces().lowercased()
-            }
+            let type = request.headers["Content-Type"].map(RouteError.mediaType)
             guard type == swiftMediaType else {
                 throw RouteError(
                     status: .unsupportedMediaType,
